@@ -1,0 +1,56 @@
+// A plain-data view of one game at one moment: what the relay, the renderer and the CLIs read.
+// Game state produces it; nothing here knows about the wire format or Discord.
+import type { GameResult, Holdings } from '../protocol/events.js';
+
+export type Variant = 'chess' | 'crazyhouse' | 'bughouse' | 'wild' | 'suicide' | 'atomic' | 'losers';
+
+/** What the state needs from the server to be exact again. */
+export type SyncNeed = 'moves' | 'refresh';
+
+export interface GameSnapshot {
+  /** Unique for this process: server game numbers are reused, so `<number>:<serial>`. */
+  key: string;
+  game: number;
+  white: string;
+  black: string;
+  whiteRating: string | null;
+  blackRating: string | null;
+  variant: Variant;
+  rated: boolean | null;
+  /** FICS game type as the server named it (`blitz`, `lightning`, `crazyhouse`, `wild/fr`...). */
+  type: string | null;
+  initialMinutes: number | null;
+  incrementSec: number | null;
+  /** FEN of the position the history starts from (the standard start for normal games). */
+  startFen: string;
+  /** Moves from ply 1 (complete) or from the first position seen (when `complete` is false). */
+  san: string[];
+  /** UCI: castling as the king move (e1g1), drops `P@e4`, promotions `e7e8q`. */
+  uci: string[];
+  /** Time each ply took, ms, where known. */
+  moveTimesMs: (number | null)[];
+  /** The mover's remaining clock after each ply, ms, where known. */
+  clocksMs: (number | null)[];
+  /** FEN after the last move; crazyhouse/bughouse carry `[pockets]` and `~` for promoted pieces. */
+  fen: string;
+  sideToMove: 'white' | 'black';
+  whiteClockMs: number;
+  blackClockMs: number;
+  clockTicking: boolean;
+  holdings: Holdings | null;
+  partnerGame: number | null;
+  /** True when the side to move is in check. */
+  check: boolean;
+  /** Server's orientation hint: true when Black is at the bottom. */
+  flip: boolean;
+  result: GameResult;
+  /** The server's end text (`GuestX resigns`), null while the game runs. */
+  reason: string | null;
+  ended: boolean;
+  /** True when the move history is known from ply 1. */
+  complete: boolean;
+  /** Set while the state is out of sync and needs a `moves` or `refresh` reply. */
+  needs: SyncNeed | null;
+  /** Examined game, isolated position, or a played game. */
+  mode: 'played' | 'examined' | 'isolated';
+}
