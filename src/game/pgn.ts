@@ -1,0 +1,57 @@
+// PGN of a game snapshot: standard tags, the moves with clock comments, result. chessops writes
+// the movetext (numbering, wrapping, escaping).
+import { makeFen } from 'chessops/fen';
+import { defaultGame, extend, makeComment, makePgn, type PgnNodeData } from 'chessops/pgn';
+import { startPosition } from './position.js';
+import type { GameSnapshot } from './snapshot.js';
+
+const PGN_VARIANT: Partial<Record<GameSnapshot['variant'], string>> = {
+  crazyhouse: 'Crazyhouse',
+  bughouse: 'Bughouse',
+  suicide: 'Antichess',
+  atomic: 'Atomic',
+  wild: 'Chess960',
+};
+
+export interface PgnOptions {
+  site?: string;
+  /** Date the game was played (defaults to today). */
+  date?: Date;
+}
+
+export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
+  const date = options.date ?? new Date();
+  const headers = new Map<string, string>([
+    ['Event', `FICS ${game.rated ? 'rated' : 'unrated'} ${game.type ?? game.variant} game`],
+    ['Site', options.site ?? 'freechess.org'],
+    ['Date', date.toISOString().slice(0, 10).replace(/-/g, '.')],
+    ['Round', '-'],
+    ['White', game.white],
+    ['Black', game.black],
+    ['Result', game.result],
+  ]);
+  if (game.whiteRating !== null && /^\d+$/.test(game.whiteRating)) headers.set('WhiteElo', game.whiteRating);
+  if (game.blackRating !== null && /^\d+$/.test(game.blackRating)) headers.set('BlackElo', game.blackRating);
+  if (game.initialMinutes !== null && game.incrementSec !== null) {
+    headers.set('TimeControl', `${game.initialMinutes * 60}+${game.incrementSec}`);
+  }
+  const variant = PGN_VARIANT[game.variant];
+  if (variant !== undefined) headers.set('Variant', variant);
+  if (game.startFen !== makeFen(startPosition(game.variant).toSetup()) || !game.complete) {
+    headers.set('SetUp', '1');
+    headers.set('FEN', game.startFen);
+  }
+  if (game.reason !== null) headers.set('Termination', game.reason);
+  const pgn = defaultGame<PgnNodeData>(() => headers);
+  extend(
+    pgn.moves,
+    game.san.map((san, i) => {
+      const clock = game.clocksMs[i];
+      return {
+        san,
+        comments: clock == null ? undefined : [makeComment({ clock: Math.max(0, clock) / 1000 })],
+      };
+    }),
+  );
+  return makePgn(pgn);
+}

@@ -1,0 +1,424 @@
+// One game as an observer sees it, rebuilt from decoded events. Rules come from chessops: every
+// move is replayed and checked against the server's board, so where a server field is wrong
+// (castling flags, double-push file, holdings, halfmove clock) the state follows the moves.
+import type { Move } from 'chessops';
+import type { Position } from 'chessops/chess';
+import { makeFen } from 'chessops/fen';
+import type {
+  DeltaBoard,
+  GameEnd,
+  GameHeader,
+  GameInfo,
+  GameResult,
+  Holdings,
+  HoldingsLine,
+  MoveList,
+  Style12,
+} from '../protocol/events.js';
+import {
+  boardKey,
+  boardMatches,
+  moveFromSan,
+  moveFromSquares,
+  moveFromVerbose,
+  pocketsFrom,
+  positionFromSetup,
+  setupFromStyle12,
+  startPosition,
+  sanOf,
+  uciOf,
+  variantFromType,
+} from './position.js';
+import type { GameSnapshot, SyncNeed, Variant } from './snapshot.js';
+
+export interface Ply {
+  san: string;
+  uci: string;
+  timeMs: number | null;
+  /** The mover's clock after the move. */
+  clockMs: number | null;
+}
+
+/** What an event did to the game, for whoever forwards positions. */
+export type Change = 'none' | 'info' | 'position' | 'ended';
+
+export class GameState {
+  white: string;
+  black: string;
+  whiteRating: string | null = null;
+  blackRating: string | null = null;
+  variant: Variant = 'chess';
+  rated: boolean | null = null;
+  type: string | null = null;
+  initialMinutes: number | null = null;
+  incrementSec: number | null = null;
+  partnerGame: number | null = null;
+  mode: GameSnapshot['mode'] = 'played';
+  flip = false;
+  whiteClockMs = 0;
+  blackClockMs = 0;
+  clockTicking = false;
+  holdings: Holdings | null = null;
+  result: GameResult = '*';
+  reason: string | null = null;
+  ended = false;
+  needs: SyncNeed | null = null;
+
+  /** The position the history starts from, and how many plies came before it. */
+  private base: Position | null = null;
+  private basePly = 0;
+  /** True when `base` is the game's initial position. */
+  private fromStart = false;
+  private plies: Ply[] = [];
+  private pos: Position | null = null;
+  /** The last board when no legal position could be built from it (odd setups). */
+  private rawFen: string | null = null;
+  /** Deltas that arrived while the position was unknown. */
+  private waiting: (DeltaBoard | Style12)[] = [];
+
+  constructor(
+    readonly key: string,
+    readonly game: number,
+    white: string,
+    black: string,
+  ) {
+    this.white = white;
+    this.black = black;
+  }
+
+  get ply(): number {
+    return this.basePly + this.plies.length;
+  }
+
+  get complete(): boolean {
+    return this.fromStart;
+  }
+
+  setType(type: string): void {
+    this.type = type;
+    const variant = variantFromType(type);
+    // A plain type ("blitz") says nothing against holdings or a partner seen already.
+    if (variant !== 'chess') this.setVariant(variant);
+  }
+
+  /** Changes the rules, carrying the position over (lasker names the variant late or never). */
+  private setVariant(variant: Variant): void {
+    if (variant === this.variant) return;
+    this.variant = variant;
+    const convert = (pos: Position | null): Position | null =>
+      pos === null ? null : positionFromSetup(pos.toSetup(), variant);
+    this.base = convert(this.base);
+    this.pos = convert(this.pos);
+  }
+
+  applyHeader(h: GameHeader): Change {
+    this.whiteRating = h.whiteRating;
+    this.blackRating = h.blackRating;
+    this.rated = h.rated;
+    this.initialMinutes = h.initialMinutes;
+    this.incrementSec = h.incrementSec;
+    this.setType(h.type);
+    return 'info';
+  }
+
+  applyInfo(info: GameInfo): Change {
+    if (info.partnerGame !== null) {
+      this.partnerGame = info.partnerGame;
+      this.setVariant('bughouse');
+    }
+    if (info.rated !== null) this.rated = info.rated;
+    if (info.type !== null && this.type === null) this.setType(info.type);
+    return 'info';
+  }
+
+  applyHoldings(line: HoldingsLine): Change {
+    this.holdings = line.holdings;
+    if (this.variant === 'chess') this.setVariant('crazyhouse');
+    // Bughouse pockets are filled from the partner board: only the server knows them. In
+    // crazyhouse the moves decide (lasker's holdings go wrong after castling).
+    if (this.pos !== null && (this.variant === 'bughouse' || !this.fromStart)) {
+      this.pos.pockets = pocketsFrom(line.holdings);
+    }
+    return 'info';
+  }
+
+  applyEnd(end: GameEnd): Change {
+    if (this.ended && this.result === end.result && this.reason === end.reason) return 'none';
+    this.ended = true;
+    this.result = end.result;
+    this.reason = end.reason;
+    return 'ended';
+  }
+
+  applyBoard(board: Style12): Change {
+    this.flip = board.flip;
+    this.whiteClockMs = board.whiteClockMs;
+    this.blackClockMs = board.blackClockMs;
+    if (board.clockTicking !== null) this.clockTicking = board.clockTicking;
+    this.mode =
+      board.relation === -2 || board.relation === 2
+        ? 'examined'
+        : board.relation === -3
+          ? 'isolated'
+          : 'played';
+    if (this.initialMinutes === null) {
+      this.initialMinutes = board.initialTime;
+      this.incrementSec = board.incrementSec;
+    }
+    if (board.relation === -4) {
+      // The initial position of a wild game, sent before its move list (`iset startpos 1`).
+      this.restart(board, true);
+      return 'position';
+    }
+    if (this.pos === null) {
+      this.restart(board, board.ply === 0);
+      return 'position';
+    }
+    // While a move list is awaited, later boards wait with the deltas to keep their order.
+    if (this.waiting.length > 0) {
+      this.waiting.push(board);
+      return 'none';
+    }
+    const change = this.followBoard(board);
+    if (change !== null) return change;
+    // A gap or a board that no move explains: ask for the list rather than guess.
+    this.waiting.push(board);
+    this.needs = 'moves';
+    return 'none';
+  }
+
+  /** Fits a board to the history: the same position, the next move, or a takeback. */
+  private followBoard(board: Style12): Change | null {
+    const ply = this.ply;
+    if (board.ply === ply && boardMatches(this.pos!, board)) return 'info';
+    if (board.ply === ply + 1 && this.playBoardMove(board)) return 'position';
+    if (board.ply <= ply && board.ply >= this.basePly) {
+      // Takeback (possibly followed by a new move): rewind and check, else put it back.
+      const saved = this.plies;
+      this.truncate(board.ply);
+      if (boardMatches(this.pos!, board)) return 'position';
+      if (board.ply - 1 >= this.basePly) {
+        this.truncate(board.ply - 1);
+        if (this.playBoardMove(board)) return 'position';
+      }
+      this.rebuild(saved);
+    }
+    return null;
+  }
+
+  applyDelta(delta: DeltaBoard): Change {
+    if (this.pos === null || this.waiting.length > 0) {
+      this.waiting.push(delta);
+      this.needs ??= this.pos === null ? 'refresh' : 'moves';
+      return 'none';
+    }
+    const ply = this.ply;
+    if (delta.ply > ply + 1) {
+      this.waiting.push(delta);
+      this.needs = 'moves';
+      return 'none';
+    }
+    if (delta.ply <= ply) {
+      // FatICS sends a takeback as a delta repeating the move at a lower ply.
+      if (delta.ply - 1 < this.basePly) {
+        this.needs = 'moves';
+        this.waiting.push(delta);
+        return 'none';
+      }
+      this.truncate(delta.ply - 1);
+    }
+    const move =
+      moveFromSan(this.pos, delta.san) ?? moveFromSquares(this.pos, delta.from, delta.to, delta.promotion);
+    const expected = `${delta.from}${delta.to}${delta.promotion?.toLowerCase() ?? ''}`;
+    if (move === undefined || uciOf(this.pos, move) !== expected) {
+      this.needs = 'moves';
+      this.waiting.push(delta);
+      return 'none';
+    }
+    this.play(move, delta.moveTimeMs, delta.clockMs);
+    if (this.pos.turn === 'black') this.whiteClockMs = delta.clockMs;
+    else this.blackClockMs = delta.clockMs;
+    return 'position';
+  }
+
+  /** Merges a `moves` reply: the history becomes complete from ply 1 where the list agrees. */
+  applyMoveList(list: MoveList): Change {
+    if (list.whiteRating !== '') this.whiteRating = list.whiteRating;
+    if (list.blackRating !== '') this.blackRating = list.blackRating;
+    if (list.rated !== null) this.rated = list.rated;
+    if (list.initialMinutes !== null) this.initialMinutes = list.initialMinutes;
+    if (list.incrementSec !== null) this.incrementSec = list.incrementSec;
+    if (list.type !== null) this.setType(list.type);
+    const start = this.fromStart && this.base !== null ? this.base.clone() : startPosition(this.variant);
+    const listed: Ply[] = [];
+    const positions: Position[] = [start.clone()];
+    const pos = start.clone();
+    for (const entry of list.moves) {
+      if (this.variant === 'bughouse') this.allowDrop(pos, entry.san);
+      const move = moveFromSan(pos, entry.san);
+      if (move === undefined) return this.listFailed();
+      listed.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs: entry.timeMs, clockMs: null });
+      pos.play(move);
+      positions.push(pos.clone());
+    }
+    const known = this.pos === null ? null : { basePly: this.basePly, base: this.base!, plies: this.plies };
+    let plies: Ply[];
+    if (known === null) {
+      plies = listed;
+    } else {
+      const at = positions[known.basePly];
+      if (at === undefined || boardKey(at) !== boardKey(known.base)) return this.listFailed();
+      // Our own plies after the join point carry clocks; the list may know more plies still.
+      const ours = known.plies.map((p, i) => ({
+        ...p,
+        timeMs: p.timeMs ?? listed[known.basePly + i]?.timeMs ?? null,
+      }));
+      plies = [...listed.slice(0, known.basePly), ...ours, ...listed.slice(known.basePly + ours.length)];
+    }
+    this.base = start;
+    this.basePly = 0;
+    this.fromStart = true;
+    this.rebuild(plies);
+    if (this.needs === 'moves' || this.needs === 'refresh') this.needs = null;
+    this.replayWaiting();
+    return 'position';
+  }
+
+  snapshot(): GameSnapshot {
+    const pos = this.pos;
+    const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
+    return {
+      key: this.key,
+      game: this.game,
+      white: this.white,
+      black: this.black,
+      whiteRating: this.whiteRating,
+      blackRating: this.blackRating,
+      variant: this.variant,
+      rated: this.rated,
+      type: this.type,
+      initialMinutes: this.initialMinutes,
+      incrementSec: this.incrementSec,
+      startFen: this.base === null ? fen : this.fen(this.base),
+      san: this.plies.map((p) => p.san),
+      uci: this.plies.map((p) => p.uci),
+      moveTimesMs: this.plies.map((p) => p.timeMs),
+      clocksMs: this.plies.map((p) => p.clockMs),
+      fen,
+      sideToMove: pos?.turn ?? 'white',
+      whiteClockMs: this.whiteClockMs,
+      blackClockMs: this.blackClockMs,
+      clockTicking: this.clockTicking,
+      holdings: this.holdings,
+      partnerGame: this.partnerGame,
+      check: pos?.isCheck() ?? false,
+      flip: this.flip,
+      result: this.result,
+      reason: this.reason,
+      ended: this.ended,
+      complete: this.fromStart,
+      needs: this.needs,
+      mode: this.mode,
+    };
+  }
+
+  private fen(pos: Position): string {
+    const setup = pos.toSetup();
+    if (this.variant === 'bughouse' && this.holdings !== null) setup.pockets = pocketsFrom(this.holdings);
+    return makeFen(setup);
+  }
+
+  /** Plays the board's move from the current position; false when it does not lead to the board. */
+  private playBoardMove(board: Style12): boolean {
+    const pos = this.pos!;
+    if (board.san === null && board.verboseMove === null) return false;
+    if (this.variant === 'bughouse' && board.san !== null) this.allowDrop(pos, board.san);
+    const candidates = [
+      board.san === null ? undefined : moveFromSan(pos, board.san),
+      board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san),
+    ];
+    for (const move of candidates) {
+      if (move === undefined) continue;
+      const after = pos.clone();
+      after.play(move);
+      if (!boardMatches(after, board)) continue;
+      const moverClock = board.sideToMove === 'black' ? board.whiteClockMs : board.blackClockMs;
+      this.play(move, board.moveTimeMs, moverClock);
+      return true;
+    }
+    return false;
+  }
+
+  /** In bughouse a dropped piece may come from the partner board before we heard of it. */
+  private allowDrop(pos: Position, san: string): void {
+    const m = /^([PNBRQ])@/.exec(san);
+    if (m === null || pos.pockets === undefined) return;
+    const role = ({ P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen' } as const)[m[1] as 'P'];
+    const side = pos.pockets[pos.turn];
+    if (side[role] === 0) side[role] = 1;
+  }
+
+  private play(move: Move, timeMs: number | null, clockMs: number | null): void {
+    const pos = this.pos!;
+    this.plies.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs, clockMs });
+    pos.play(move);
+  }
+
+  /** Starts the history again from a full board (first board seen, or a gap). */
+  private restart(board: Style12, fromStart: boolean): void {
+    const setup = setupFromStyle12(board, this.holdings);
+    const pos = setup === null ? null : positionFromSetup(setup, this.variant);
+    this.rawFen = setup === null ? null : makeFen(setup);
+    this.base = pos;
+    this.pos = pos?.clone() ?? null;
+    this.basePly = board.ply;
+    this.plies = [];
+    this.fromStart = fromStart && pos !== null;
+    this.needs = pos === null ? 'refresh' : fromStart ? null : 'moves';
+    this.waiting = [];
+  }
+
+  private truncate(ply: number): void {
+    this.rebuild(this.plies.slice(0, Math.max(0, ply - this.basePly)));
+  }
+
+  private rebuild(plies: Ply[]): void {
+    const pos = this.base!.clone();
+    for (const ply of plies) {
+      if (this.variant === 'bughouse') this.allowDrop(pos, ply.san);
+      const move = moveFromSan(pos, ply.san);
+      if (move === undefined) break;
+      pos.play(move);
+    }
+    this.plies = plies;
+    this.pos = pos;
+  }
+
+  private replayWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const event of waiting) {
+      if (event.kind === 'delta') this.applyDelta(event);
+      else this.applyBoard(event);
+    }
+  }
+
+  /**
+   * The list does not fit what we saw: show the latest full board without its history rather
+   * than stay stuck, and follow the moves after it.
+   */
+  private listFailed(): Change {
+    const waiting = this.waiting;
+    const last = waiting.findLastIndex((e) => e.kind === 'style12');
+    this.needs = null;
+    if (last < 0) return 'none';
+    this.waiting = [];
+    this.restart(waiting[last] as Style12, false);
+    this.needs = null;
+    for (const event of waiting.slice(last + 1)) {
+      if (event.kind === 'delta') this.applyDelta(event);
+      else this.applyBoard(event);
+    }
+    return 'position';
+  }
+}

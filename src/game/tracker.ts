@@ -1,0 +1,134 @@
+// Routes decoded events to per-game state. Server game numbers are reused once a game ends,
+// so an entry is a number plus players plus order, and a new game under an old number is a new
+// entry with its own key.
+import type { ServerEvent, Style12, Undecoded } from '../protocol/events.js';
+import { GameState, type Change } from './state.js';
+import type { GameSnapshot, SyncNeed } from './snapshot.js';
+
+export type TrackerUpdate =
+  | { type: 'started' | 'moved' | 'ended'; snapshot: GameSnapshot }
+  | { type: 'needs'; game: number; need: SyncNeed }
+  | { type: 'undecoded'; event: Undecoded };
+
+export class GameTracker {
+  private readonly current = new Map<number, GameState>();
+  /** Numbers whose next board belongs to a new game (the server announced one). */
+  private readonly reused = new Set<number>();
+  private serial = 0;
+  /** The last need reported per game, so each is asked for once. */
+  private readonly asked = new WeakMap<GameState, SyncNeed | null>();
+
+  /** The latest entry under a server game number. */
+  snapshot(game: number): GameSnapshot | undefined {
+    return this.current.get(game)?.snapshot();
+  }
+
+  games(): GameSnapshot[] {
+    return [...this.current.values()].map((g) => g.snapshot());
+  }
+
+  /** Drops a finished or unwanted game so a long-running process does not keep it. */
+  forget(game: number): void {
+    this.current.delete(game);
+    this.reused.delete(game);
+  }
+
+  apply(event: ServerEvent): TrackerUpdate[] {
+    switch (event.kind) {
+      case 'undecoded':
+        return [{ type: 'undecoded', event }];
+      case 'style12':
+        return this.board(event);
+      case 'gameHeader': {
+        const known = this.current.get(event.game);
+        const same = known !== undefined && !known.ended && !this.reused.has(event.game);
+        const state = same && samePlayers(known, event.white, event.black) ? known : this.create(event);
+        return this.after(state, state.applyHeader(event), state !== known);
+      }
+      case 'gameCreated': {
+        const known = this.current.get(event.game);
+        if (known !== undefined && (known.ended || !samePlayers(known, event.white, event.black))) {
+          this.reused.add(event.game);
+        }
+        return [];
+      }
+      case 'observing': {
+        const known = this.current.get(event.game);
+        if (known?.ended) this.reused.add(event.game);
+        return [];
+      }
+      case 'delta': {
+        const state = this.current.get(event.game);
+        if (state === undefined || state.ended) return [];
+        return this.after(state, state.applyDelta(event), false);
+      }
+      case 'holdings': {
+        const state = this.current.get(event.game);
+        return state === undefined ? [] : this.after(state, state.applyHoldings(event), false);
+      }
+      case 'gameinfo': {
+        const state = this.current.get(event.game);
+        return state === undefined ? [] : this.after(state, state.applyInfo(event), false);
+      }
+      case 'gameEnd': {
+        const state = this.current.get(event.game);
+        if (state === undefined || (event.white !== null && !samePlayers(state, event.white, event.black!))) {
+          return [];
+        }
+        return this.after(state, state.applyEnd(event), false);
+      }
+      case 'moveList': {
+        const state = this.moveListTarget(event.game, event.white, event.black);
+        return state === undefined ? [] : this.after(state, state.applyMoveList(event), false);
+      }
+      case 'stoppedObserving':
+      case 'other':
+        return [];
+    }
+  }
+
+  private board(board: Style12): TrackerUpdate[] {
+    const known = this.current.get(board.game);
+    const same =
+      known !== undefined &&
+      !this.reused.has(board.game) &&
+      samePlayers(known, board.white, board.black) &&
+      !(known.ended && board.ply < known.ply);
+    const state = same ? known : this.create(board);
+    return this.after(state, state.applyBoard(board), state !== known);
+  }
+
+  private create(first: { game: number; white: string; black: string }): GameState {
+    this.reused.delete(first.game);
+    const state = new GameState(`${first.game}:${++this.serial}`, first.game, first.white, first.black);
+    this.current.set(first.game, state);
+    return state;
+  }
+
+  private moveListTarget(game: number | null, white: string, black: string): GameState | undefined {
+    if (game !== null) return this.current.get(game);
+    // lasker's move list names no game: take the game of these players that waits for it.
+    let best: GameState | undefined;
+    for (const state of this.current.values()) {
+      if (!samePlayers(state, white, black)) continue;
+      if (best === undefined || (state.needs !== null && best.needs === null)) best = state;
+    }
+    return best;
+  }
+
+  private after(state: GameState, change: Change, created: boolean): TrackerUpdate[] {
+    const updates: TrackerUpdate[] = [];
+    if (created) updates.push({ type: 'started', snapshot: state.snapshot() });
+    else if (change === 'position') updates.push({ type: 'moved', snapshot: state.snapshot() });
+    else if (change === 'ended') updates.push({ type: 'ended', snapshot: state.snapshot() });
+    if (state.needs !== null && state.needs !== this.asked.get(state)) {
+      updates.push({ type: 'needs', game: state.game, need: state.needs });
+    }
+    this.asked.set(state, state.needs);
+    return updates;
+  }
+}
+
+function samePlayers(state: GameState, white: string, black: string): boolean {
+  return state.white === white && state.black === black;
+}

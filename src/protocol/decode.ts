@@ -1,0 +1,106 @@
+// From bytes or lines to typed events: the one entry point the connection and the CLIs use.
+import type { MoveList, ServerEvent, Undecoded } from './events.js';
+import { Framer } from './framer.js';
+import { decodeDelta } from './delta.js';
+import { decodeGameInfo } from './gameinfo.js';
+import { decodeHoldings } from './holdings.js';
+import {
+  decodeGameCreated,
+  decodeGameEnd,
+  decodeGameHeader,
+  decodeObserving,
+  decodeStoppedObserving,
+} from './lines.js';
+import { MoveListAssembler } from './movelist.js';
+import { decodeStyle12 } from './style12.js';
+import { undecoded } from './undecoded.js';
+
+/** Decodes one complete line (prompt already stripped). Never throws. */
+export function decodeLine(line: string): ServerEvent {
+  switch (line.slice(0, 4)) {
+    case '<12>':
+      return decodeStyle12(line);
+    case '<d1>':
+      return decodeDelta(line);
+    case '<b1>':
+      return decodeHoldings(line);
+    case '<g1>':
+      return decodeGameInfo(line);
+  }
+  if (line.startsWith('{Game ')) {
+    const event = decodeGameEnd(line) ?? decodeGameCreated(line);
+    if (event !== null) return event;
+    // A braced game notice without a result (e.g. a courtesy note) carries no state.
+    if (/^\{Game \d+ \(\S+ vs\. \S+\) [^}]*\}\s*$/.test(line)) return { kind: 'other', line };
+    return undecoded('gameEnd', 'braced game line of no known form', line);
+  }
+  if (line.startsWith('Game ')) {
+    const event = decodeGameHeader(line) ?? decodeGameEnd(line);
+    if (event !== null) return event;
+    return { kind: 'other', line };
+  }
+  if (line.startsWith('You are ') || line.startsWith('Removing game')) {
+    const event = decodeObserving(line) ?? decodeStoppedObserving(line);
+    if (event !== null) return event;
+  }
+  return { kind: 'other', line };
+}
+
+/** A block-mode reply, for the command queue of the connection. */
+export interface BlockReply {
+  kind: 'reply';
+  id: number;
+  code: number;
+  text: string;
+}
+
+export type Decoded = ServerEvent | BlockReply;
+
+/**
+ * Everything an observer connection receives, in order: bytes in, events out.
+ * Keeps only what must span reads: the framer's partial line and an unfinished move list.
+ */
+export class ObserverDecoder {
+  private readonly framer = new Framer();
+  private readonly moveList = new MoveListAssembler();
+
+  /** Text received after the last line end (login prompts have none). */
+  get partial(): string {
+    return this.framer.partial;
+  }
+
+  push(chunk: Uint8Array): Decoded[] {
+    return this.frames(this.framer.push(chunk));
+  }
+
+  /** End of stream: the last unterminated line is decoded too. */
+  end(): Decoded[] {
+    return this.frames(this.framer.flush());
+  }
+
+  /** Decodes already-split lines (for tests and replays that have text, not bytes). */
+  lines(lines: readonly string[]): Decoded[] {
+    const out: Decoded[] = [];
+    for (const line of lines) this.line(line, out);
+    return out;
+  }
+
+  private frames(frames: ReturnType<Framer['push']>): Decoded[] {
+    const out: Decoded[] = [];
+    for (const frame of frames) {
+      if (frame.type === 'reply')
+        out.push({ kind: 'reply', id: frame.id, code: frame.code, text: frame.text });
+      else this.line(frame.text, out);
+    }
+    return out;
+  }
+
+  private line(line: string, out: Decoded[]): void {
+    const offer = this.moveList.offer(line);
+    if (offer.error !== undefined) out.push(undecoded('moveList', offer.error, line));
+    if (offer.list !== undefined) out.push(offer.list satisfies MoveList);
+    if (!offer.consumed) out.push(decodeLine(line));
+  }
+}
+
+export type { Undecoded };

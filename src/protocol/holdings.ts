@@ -1,0 +1,19 @@
+// `<b1>` holdings lines of crazyhouse and bughouse games (seeds/000; lasker capitalises colours).
+import type { HoldingsLine, Undecoded } from './events.js';
+import { undecoded } from './undecoded.js';
+
+const HOLDINGS = /^<b1> game (\d+) white \[([PNBRQK]*)\] black \[([PNBRQK]*)\](?: <- ([WB])([PNBRQK]))?\s*$/i;
+
+export function decodeHoldings(line: string): HoldingsLine | Undecoded {
+  const m = HOLDINGS.exec(line);
+  if (m === null) return undecoded('holdings', 'not of the form <b1> game N white [..] black [..]', line);
+  return {
+    kind: 'holdings',
+    game: Number(m[1]),
+    holdings: { white: m[2]!.toUpperCase(), black: m[3]!.toUpperCase() },
+    passed:
+      m[4] === undefined
+        ? null
+        : { to: m[4].toUpperCase() === 'W' ? 'white' : 'black', piece: m[5]!.toUpperCase() },
+  };
+}

@@ -1,0 +1,78 @@
+// One-line game life-cycle messages an observer receives (notes: "Game life cycle").
+import type { GameCreated, GameEnd, GameHeader, GameResult, Observing, StoppedObserving } from './events.js';
+
+const RESULT = String.raw`(1-0|0-1|1\/2-1\/2|\*)`;
+const HEADER = /^Game (\d+): (\S+) \(([^)]*)\) (\S+) \(([^)]*)\) (rated|unrated) (.+?) (\d+) (\d+)\s*$/;
+const CREATED =
+  /^\{Game (\d+) \((\S+) vs\. (\S+)\) ((?:Creating|Continuing) (rated|unrated) (.+?) match\.)\}\s*$/;
+const END = new RegExp(String.raw`^\{Game (\d+) \((\S+) vs\. (\S+)\) ([^}]*)\}\s*${RESULT}\s*$`);
+/** Examined games end without braces: `Game 127: Black checkmated 1-0`. */
+const EXAMINE_END = new RegExp(String.raw`^Game (\d+): ([^{}]*?) ${RESULT}\s*$`);
+const OBSERVING = /^You are now observing game (\d+)\.\s*$/;
+const REMOVING =
+  /^(?:Removing game (\d+) from observation list|You are no longer observing game (\d+))\.\s*$/;
+
+export function decodeGameHeader(line: string): GameHeader | null {
+  const m = HEADER.exec(line);
+  if (m === null) return null;
+  return {
+    kind: 'gameHeader',
+    game: Number(m[1]),
+    white: m[2]!,
+    whiteRating: m[3]!,
+    black: m[4]!,
+    blackRating: m[5]!,
+    rated: m[6] === 'rated',
+    type: m[7]!,
+    initialMinutes: Number(m[8]),
+    incrementSec: Number(m[9]),
+  };
+}
+
+export function decodeGameCreated(line: string): GameCreated | null {
+  const m = CREATED.exec(line);
+  if (m === null) return null;
+  return {
+    kind: 'gameCreated',
+    game: Number(m[1]),
+    white: m[2]!,
+    black: m[3]!,
+    rated: m[5] === 'rated',
+    type: m[6]!,
+    text: m[4]!,
+  };
+}
+
+export function decodeGameEnd(line: string): GameEnd | null {
+  const m = END.exec(line);
+  if (m !== null) {
+    return {
+      kind: 'gameEnd',
+      game: Number(m[1]),
+      white: m[2]!,
+      black: m[3]!,
+      reason: m[4]!.trim(),
+      result: m[5] as GameResult,
+    };
+  }
+  const e = EXAMINE_END.exec(line);
+  if (e === null) return null;
+  return {
+    kind: 'gameEnd',
+    game: Number(e[1]),
+    white: null,
+    black: null,
+    reason: e[2]!,
+    result: e[3] as GameResult,
+  };
+}
+
+export function decodeObserving(line: string): Observing | null {
+  const m = OBSERVING.exec(line);
+  return m === null ? null : { kind: 'observing', game: Number(m[1]) };
+}
+
+export function decodeStoppedObserving(line: string): StoppedObserving | null {
+  const m = REMOVING.exec(line);
+  return m === null ? null : { kind: 'stoppedObserving', game: Number(m[1] ?? m[2]), text: line };
+}

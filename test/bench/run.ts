@@ -1,0 +1,10 @@
+// npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
+import { benchDecode } from './decode.js';
+
+const json = process.argv.includes('--json');
+const figures: Record<string, number> = { ...benchDecode() };
+if (json) {
+  process.stdout.write(JSON.stringify(figures) + '\n');
+} else {
+  for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key.padEnd(36)} ${value}\n`);
+}

@@ -1,0 +1,180 @@
+import { Chess } from 'chessops/chess';
+import { parseSan } from 'chessops/san';
+import { describe, expect, it } from 'vitest';
+import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
+import { ObserverDecoder } from '../../src/protocol/decode.js';
+import type { ServerEvent } from '../../src/protocol/events.js';
+import { toPgn } from '../../src/game/pgn.js';
+import { style12Line } from '../support/boards.js';
+import { scenarios, transcript } from '../support/fixtures.js';
+
+function events(bytes: Buffer): ServerEvent[] {
+  const decoder = new ObserverDecoder();
+  return [...decoder.push(bytes), ...decoder.end()].filter((e): e is ServerEvent => e.kind !== 'reply');
+}
+
+function run(tracker: GameTracker, list: ServerEvent[]): TrackerUpdate[] {
+  return list.flatMap((e) => tracker.apply(e));
+}
+
+const truth = (scenario: string, id: string) =>
+  scenarios()
+    .find((s) => s.name === scenario)!
+    .truths.find((t) => t.id === id)!;
+
+describe('where a server field is wrong, the state follows the moves', () => {
+  it('lasker keeps castling flags after a rook is captured at home: the FEN does not', () => {
+    const all = events(transcript('lasker_flag', 'obs_multi.raw'));
+    const lastBoard = all
+      .filter((e) => e.kind === 'style12' && e.game === 13 && e.white === 'GuestSZJW')
+      .at(-1);
+    // The server still says Black may castle short after Qxh8 took the rook...
+    expect(lastBoard).toMatchObject({ castling: { blackShort: true } });
+    const tracker = new GameTracker();
+    run(tracker, all);
+    // ...the state follows the moves.
+    const fen = truth('lasker_flag', 'F01').fen_final;
+    expect(fen.split(' ')[2]).toBe('KQq');
+    expect(tracker.games().find((g) => g.white === 'GuestSZJW')!.fen).toBe(fen);
+  });
+
+  it('lasker credits a phantom piece to crazyhouse holdings after castling: pockets follow the moves', () => {
+    const all = events(transcript('lasker_crazyhouse', 'obs_multi.raw'));
+    const tracker = new GameTracker();
+    const finals = new Map<string, string>();
+    for (const e of all)
+      for (const u of tracker.apply(e))
+        if (u.type !== 'needs' && u.type !== 'undecoded') finals.set(u.snapshot.key, u.snapshot.fen);
+    let wrongOnServer = 0;
+    for (const t of scenarios().find((s) => s.name === 'lasker_crazyhouse')!.truths) {
+      const last = all.filter((e) => e.kind === 'holdings' && e.game === t.server_game_number).at(-1);
+      const pockets = /\[(.*)\]/.exec(t.fen_final)![1]!;
+      const server = last?.kind === 'holdings' ? last.holdings.white + last.holdings.black.toLowerCase() : '';
+      if ([...server].sort().join('') !== [...pockets].sort().join('')) wrongOnServer++;
+      expect([...finals.values()]).toContain(t.fen_final);
+    }
+    expect(wrongOnServer).toBeGreaterThan(0);
+  });
+});
+
+describe('takebacks and gaps', () => {
+  it('a takeback shortens the history (FatICS sends it as a delta at a lower ply)', () => {
+    const tracker = new GameTracker();
+    const lengths = run(tracker, events(transcript('fatics_takeback', 'obs_start.raw')))
+      .filter((u) => u.type === 'moved' && u.snapshot.game === 16)
+      .map((u) => (u.type === 'moved' ? u.snapshot.san.length : 0));
+    const drops = lengths.filter((n, i) => i > 0 && n < lengths[i - 1]!);
+    expect(drops.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a missed delta makes the state ask for the move list instead of guessing, and the list repairs it', () => {
+    const all = events(transcript('fatics_takeback', 'obs_start.raw'));
+    const first = all.find((e) => e.kind === 'style12')!;
+    if (first.kind !== 'style12') throw new Error('no board');
+    const game = scenarios()
+      .find((s) => s.name === 'fatics_takeback')!
+      .truths.find((t) => t.white === first.white)!;
+    const missing = all.findIndex((e) => e.kind === 'delta' && e.ply === 10);
+    const end = all.findIndex((e) => e.kind === 'gameEnd');
+    const tracker = new GameTracker();
+    const before = run(tracker, all.slice(0, missing));
+    expect(before.some((u) => u.type === 'needs')).toBe(false);
+    const gap = run(tracker, all.slice(missing + 1, end));
+    expect(gap).toContainEqual({ type: 'needs', game: 16, need: 'moves' });
+    // Nothing guessed: the shown history stops before the gap.
+    expect(tracker.snapshot(16)!.san).toEqual(game.san.slice(0, 9));
+    expect(tracker.snapshot(16)!.needs).toBe('moves');
+    // The `moves 16` reply another observer received later in the same game fills the gap; the
+    // deltas that waited, and those after, follow.
+    const list = events(transcript('fatics_takeback', 'obs_late.raw')).find(
+      (e) => e.kind === 'moveList' && e.white === first.white,
+    )!;
+    run(tracker, [list]);
+    const ended = run(tracker, all.slice(end)).find((u) => u.type === 'ended')!;
+    if (ended.type !== 'ended') throw new Error('the game did not end');
+    const repaired = ended.snapshot;
+    expect(repaired.san).toEqual(game.san);
+    expect(repaired.fen).toBe(game.fen_final);
+    expect(repaired.needs).toBeNull();
+  });
+});
+
+describe('game identity', () => {
+  const players = { game: 124, white: 'FlixxG', black: 'Schoon' };
+  const moves = ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6', 'Ba4', 'Nf6'];
+
+  function boardsOf(sans: string[], from = 0): string[] {
+    const pos = Chess.default();
+    const lines: string[] = [];
+    sans.forEach((san, i) => {
+      const move = parseSan(pos, san)!;
+      pos.play(move);
+      if (i + 1 > from) lines.push(style12Line(pos, { ...players, ply: i + 1, san, verbose: 'x/none' }));
+    });
+    return lines;
+  }
+
+  it('an adjourned game resumed later is a new entry, complete from move 1 via its move list', () => {
+    const tracker = new GameTracker();
+    const decoder = new ObserverDecoder();
+    const first = decoder.lines([
+      'Game 124: FlixxG (1800) Schoon (1750) rated blitz 3 0',
+      style12Line(Chess.default(), { ...players, ply: 0 }),
+      ...boardsOf(moves.slice(0, 4), 0),
+      '{Game 124 (FlixxG vs. Schoon) Game adjourned by mutual agreement} *',
+    ]);
+    run(tracker, first as ServerEvent[]);
+    const adjourned = tracker.snapshot(124)!;
+    expect(adjourned).toMatchObject({ san: moves.slice(0, 4), result: '*', ended: true });
+    const resumed = run(
+      tracker,
+      decoder.lines([
+        '{Game 124 (FlixxG vs. Schoon) Continuing rated blitz match.}',
+        boardsOf(moves.slice(0, 6)).at(-1)!,
+      ]) as ServerEvent[],
+    );
+    expect(resumed).toContainEqual({ type: 'needs', game: 124, need: 'moves' });
+    expect(tracker.snapshot(124)!.key).not.toBe(adjourned.key);
+    run(tracker, [
+      ...(decoder.lines([
+        'Movelist for game 124:',
+        '',
+        'FlixxG (1800) vs. Schoon (1750) --- Sat Aug 11, 09:21 PDT 2012',
+        'Rated blitz match, initial time: 3 minutes, increment: 0 seconds.',
+        '',
+        'Move  FlixxG             Schoon',
+        '----  ----------------   ----------------',
+        '  1.  e4      (0:00)     e5      (0:00)',
+        '  2.  Nf3     (0:01)     Nc6     (0:02)',
+        '  3.  Bb5     (0:01)     a6      (0:02)',
+        '      {Still in progress} *',
+      ]) as ServerEvent[]),
+      ...(decoder.lines(boardsOf(moves, 6)) as ServerEvent[]),
+    ]);
+    const game = tracker.snapshot(124)!;
+    expect(game).toMatchObject({ san: moves, complete: true, needs: null, ended: false });
+    expect(toPgn(game)).toMatch(/^\[Event "FICS rated blitz game"\]/);
+    const movetext = toPgn(game).replace(/ \{[^}]*\}/g, '');
+    expect(movetext).toContain('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *');
+  });
+
+  it('a reused game number after an end is a separate entry', () => {
+    const all = events(transcript('fatics_takeback', 'obs_plain.raw'));
+    const tracker = new GameTracker();
+    const keys = new Set(run(tracker, all).flatMap((u) => (u.type === 'started' ? [u.snapshot.key] : [])));
+    expect(keys.size).toBe(2);
+  });
+});
+
+describe('PGN', () => {
+  it('has standard tags, clock comments and the result', () => {
+    const tracker = new GameTracker();
+    run(tracker, events(transcript('fatics_takeback', 'obs_start.raw')));
+    const pgn = toPgn(tracker.games()[0]!, { date: new Date('2026-11-21T00:00:00Z') });
+    expect(pgn).toContain('[White "GuestCDCR"]');
+    expect(pgn).toContain('[Date "2026.11.21"]');
+    expect(pgn).toContain('[TimeControl "120+12"]');
+    expect(pgn).toMatch(/1\. d4 \{ \[%clk 0:02:00\] \}/);
+    expect(pgn.trim().endsWith(tracker.games()[0]!.result)).toBe(true);
+  });
+});

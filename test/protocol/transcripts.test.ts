@@ -1,0 +1,102 @@
+// The real transcripts decode to exactly the moves, final position and result of their truth files.
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { decodeTranscript } from '../../src/game/transcript.js';
+import type { GameSnapshot } from '../../src/game/snapshot.js';
+import { FICS_FIXTURES, scenarios, transcript, type TruthGame } from '../support/fixtures.js';
+
+/** Pairs each truth game seen by an observer with the decoded entry (number + players + order). */
+function pair(
+  truths: TruthGame[],
+  file: string,
+  games: GameSnapshot[],
+): [TruthGame, GameSnapshot | undefined][] {
+  const used = new Set<number>();
+  return truths
+    .filter((t) => t.observers[file] !== undefined)
+    .map((t) => {
+      const i = games.findIndex(
+        (g, k) =>
+          !used.has(k) && g.game === t.server_game_number && g.white === t.white && g.black === t.black,
+      );
+      used.add(i);
+      return [t, games[i]];
+    });
+}
+
+for (const scenario of scenarios()) {
+  describe(`${scenario.name} (${scenario.server})`, () => {
+    for (const file of scenario.observerFiles) {
+      it(`${file}: every game complete from ply 1, final position and result`, () => {
+        const { games, undecoded } = decodeTranscript(transcript(scenario.name, file));
+        expect(undecoded).toEqual([]);
+        const pairs = pair(scenario.truths, file, games);
+        expect(pairs.length).toBeGreaterThan(0);
+        for (const [truth, game] of pairs) {
+          const label = `${truth.id} game ${truth.server_game_number}`;
+          expect(game, label).toBeDefined();
+          expect(game!.san, label).toEqual(truth.san);
+          expect(game!.uci, label).toEqual(truth.uci);
+          expect(game!.fen, label).toBe(truth.fen_final);
+          expect(game!.result, label).toBe(truth.result);
+          expect(game!.reason, label).toBe(truth.server_end_reason);
+          expect(game!.complete, label).toBe(true);
+        }
+      });
+    }
+  });
+}
+
+describe('read in any split', () => {
+  it('gives the same games whether the bytes come whole, one at a time or in odd chunks', () => {
+    for (const [scenario, file] of [
+      ['fatics_takeback', 'obs_blockwrap.raw'],
+      ['lasker_crazyhouse', 'obs_late.raw'],
+      ['fatics_bughouse', 'obs_block.raw'],
+    ] as const) {
+      const bytes = transcript(scenario, file);
+      const whole = decodeTranscript(bytes, bytes.length).games;
+      expect(decodeTranscript(bytes, 1).games).toEqual(whole);
+      expect(decodeTranscript(bytes, 13).games).toEqual(whole);
+    }
+  });
+});
+
+describe('npm run decode', () => {
+  it('prints one JSON line per game with the truth moves, in first-seen order', () => {
+    const file = `${FICS_FIXTURES}fatics_takeback/obs_late.raw`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/decode.ts', file], {
+      encoding: 'utf8',
+    });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const truths = scenarios().find((s) => s.name === 'fatics_takeback')!.truths;
+    expect(lines.map((l) => l.game)).toEqual(truths.map((t) => t.server_game_number));
+    lines.forEach((line, i) => {
+      expect(line).toMatchObject({
+        white: truths[i]!.white,
+        black: truths[i]!.black,
+        variant: 'chess',
+        san: truths[i]!.san,
+        uci: truths[i]!.uci,
+        fen: truths[i]!.fen_final,
+        result: truths[i]!.result,
+        reason: truths[i]!.server_end_reason,
+        undecoded: 0,
+      });
+      expect(typeof line.whiteClockMs).toBe('number');
+      expect(typeof line.blackClockMs).toBe('number');
+    });
+  });
+
+  it('says what is wrong when the file cannot be read', () => {
+    expect(() =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/decode.ts', '/nonexistent/x.raw'], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      }),
+    ).toThrow(/cannot read \/nonexistent\/x.raw: ENOENT/);
+  });
+});
