@@ -5,7 +5,8 @@ import { undecoded } from './undecoded.js';
 
 /** Smith notation: from, to, captured piece, promotion piece, castling / en passant flag. */
 const SMITH = /^([a-h][1-8])([a-h][1-8])([pnbrqk])?([NBRQK])?([cCE])?$/;
-const NUMERIC = ['game', 'ply', , , 'time taken', 'time left', 'lag'] as const;
+/** Numeric fields by token index (3 is the SAN, 4 the smith move). */
+const NUMERIC: Record<number, string> = { 1: 'game', 2: 'ply', 5: 'time taken', 6: 'time left', 7: 'lag' };
 
 export function decodeDelta(line: string): DeltaBoard | Undecoded {
   let t = line.split(' ');
@@ -14,7 +15,7 @@ export function decodeDelta(line: string): DeltaBoard | Undecoded {
   if (t.length < 7) return undecoded('delta', `${t.length} fields, at least 7 expected`, line);
   const n: number[] = [];
   for (let i = 1; i < Math.min(t.length, 8); i++) {
-    const name = NUMERIC[i - 1];
+    const name = NUMERIC[i];
     if (name === undefined) continue;
     n[i] = parseInteger(t[i]);
     if (Number.isNaN(n[i])) return undecoded('delta', `${name} "${t[i]}" is not a number`, line);
