@@ -1,0 +1,62 @@
+// Writes a game as a ChessLive! move file:
+//   White;Black;MoveSpec;MoveSpec;...[;Result;Text]
+// with MoveSpec = Steps[/Depth/Score/Time/SANtag]. Choices the grammar leaves open:
+// - Time is the mover's clock after the move in whole seconds, rounded down (what a clock shows),
+//   0 when the clock went below zero. Depth and Score are 0/0: Kibitz has no engine.
+// - A move whose clock is unknown is written as bare steps: the annotation needs a Time, and an
+//   invented one would read as a real clock. Such moves carry no SANtag either.
+// - The SANtag is the SAN in front of the first step's to-square (`Nx` for `Nxe5`, `ex` for
+//   `exd5`, `N@`/`P@` for drops, `O-O`/`O-O-O` whole). A viewer prints tag + square, so the
+//   `=Q`, `+` and `#` that follow the square in SAN cannot be written; a reader recomputes them
+//   from the position (as parseChessLive does), so nothing is lost.
+// - Piece ids are lower case as the grammar says; a dropped piece takes the mover's colour.
+import { makeSquare } from 'chessops/util';
+import type { LiveGame, Result } from './model.js';
+import { err, ok } from './model.js';
+import { gameMove, play, startReplay } from './rules.js';
+import type { MoveStep } from './steps.js';
+import { formatSteps, stepsFor } from './steps.js';
+
+const RESULT_SIGN = { '1-0': '+', '1/2-1/2': '=', '0-1': '-' } as const;
+
+export function writeChessLive(game: LiveGame): Result<string> {
+  for (const [what, text] of [
+    ['White player', game.white],
+    ['Black player', game.black],
+    ['result text', game.reason ?? ''],
+  ] as const) {
+    if (text.includes(';')) return err(`${what} "${text}" contains ";", which ends a field in a move file`);
+  }
+  const start = startReplay(game.variant, game.startFen);
+  if (!start.ok) return start;
+  const replay = start.value;
+  const specs: string[] = [];
+  for (const [i, m] of game.moves.entries()) {
+    const move = gameMove(replay, m, i);
+    if (!move.ok) return move;
+    const steps = stepsFor(replay.pos, move.value);
+    const { san } = play(replay, move.value);
+    const clockMs = m.clockMs ?? null;
+    const spec = formatSteps(steps);
+    specs.push(
+      clockMs === null
+        ? spec
+        : `${spec}/0/0/${Math.floor(Math.max(0, clockMs) / 1000)}/${sanTag(san, steps)}`,
+    );
+  }
+  const fields = [game.white, game.black, ...specs];
+  if (game.result !== '*') fields.push(RESULT_SIGN[game.result], game.reason ?? '');
+  // A game with no moves yet still ends its header with ";" (an empty MoveList, as a growing file starts).
+  else if (specs.length === 0) fields.push('');
+  return ok(fields.join(';'));
+}
+
+/** The SAN in front of the first step's to-square; castling tags are whole. */
+function sanTag(san: string, steps: readonly MoveStep[]): string {
+  if (san.startsWith('O-O-O')) return 'O-O-O';
+  if (san.startsWith('O-O')) return 'O-O';
+  const core = san.replace(/[+#]$/, '').replace(/=[NBRQK]$/, '');
+  const first = steps[0];
+  const at = first ? core.lastIndexOf(makeSquare(first.to)) : -1;
+  return at >= 0 ? core.slice(0, at) : core;
+}

@@ -1,0 +1,38 @@
+// The FICS truth games copied into test/fixtures/chesslive/fics-games.json, as LiveGames.
+import { readFileSync } from 'node:fs';
+import type { LiveGame, LiveResult, LiveVariant } from '../../src/chesslive/index.js';
+
+export interface TruthGame {
+  id: string;
+  variant: LiveVariant;
+  white: string;
+  black: string;
+  result: LiveResult;
+  reason: string | null;
+  san: string[];
+  uci: string[];
+  fen_final: string;
+}
+
+export const truthGames: TruthGame[] = (
+  JSON.parse(readFileSync(new URL('../fixtures/chesslive/fics-games.json', import.meta.url), 'utf8')) as {
+    games: TruthGame[];
+  }
+).games;
+
+/** A truth game as a LiveGame; `withClocks` gives every move a distinct whole-second clock. */
+export function liveGame(truth: TruthGame, withClocks: boolean): LiveGame {
+  const game: LiveGame = {
+    white: truth.white,
+    black: truth.black,
+    variant: truth.variant,
+    moves: truth.uci.map((uci, i) => ({
+      san: truth.san[i]!,
+      uci,
+      clockMs: withClocks ? 300_000 - i * 1000 : null,
+    })),
+    result: truth.result,
+  };
+  if (truth.reason !== null) game.reason = truth.reason;
+  return game;
+}
