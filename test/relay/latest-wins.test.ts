@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { LatestWins } from '../../src/relay/latest-wins.js';
+
+/** A send that completes only when the test says so, recording what was sent. */
+function gatedSend() {
+  const sent: number[] = [];
+  const gates: (() => void)[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const send = (value: number) =>
+    new Promise<void>((resolve) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      sent.push(value);
+      gates.push(() => {
+        inFlight--;
+        resolve();
+      });
+    });
+  const release = async () => {
+    gates.shift()?.();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { sent, send, release, max: () => maxInFlight };
+}
+
+describe('LatestWins', () => {
+  it('sends the first value at once, then only the newest of those that came meanwhile', async () => {
+    const g = gatedSend();
+    const lw = new LatestWins({ send: g.send });
+    for (let i = 1; i <= 30; i++) lw.push(i);
+    await g.release();
+    await g.release();
+    await lw.idle();
+    expect(g.sent).toEqual([1, 30]);
+    expect(lw.skipped).toBe(28);
+    expect(g.max()).toBe(1);
+  });
+
+  it('always delivers the final value, and nothing after it', async () => {
+    const g = gatedSend();
+    const lw = new LatestWins({ send: g.send });
+    lw.push(1);
+    lw.push(2);
+    const done = lw.finish(99);
+    lw.push(100);
+    await g.release();
+    await g.release();
+    await done;
+    expect(g.sent).toEqual([1, 99]);
+  });
+
+  it('reports a failed send and goes on with the next value without retrying', async () => {
+    const errors: number[] = [];
+    const sent: number[] = [];
+    const lw = new LatestWins<number>({
+      send: async (v) => {
+        sent.push(v);
+        if (v === 1) throw new Error('500');
+      },
+      onError: (_e, v) => errors.push(v),
+    });
+    lw.push(1);
+    await lw.idle();
+    lw.push(2);
+    await lw.idle();
+    expect(sent).toEqual([1, 2]);
+    expect(errors).toEqual([1]);
+  });
+});
