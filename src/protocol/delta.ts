@@ -1,42 +1,43 @@
 // Delta boards (`iset compressmove 1`), seeds/001 "iv_compressmove".
 import type { DeltaBoard, Undecoded } from './events.js';
-import { parseInteger } from './numbers.js';
+import { Fields } from './tokens.js';
 import { undecoded } from './undecoded.js';
 
 /** Smith notation: from, to, captured piece, promotion piece, castling / en passant flag. */
 const SMITH = /^([a-h][1-8])([a-h][1-8])([pnbrqk])?([NBRQK])?([cCE])?$/;
-/** Numeric fields by token index (3 is the SAN, 4 the smith move). */
-const NUMERIC: Record<number, string> = { 1: 'game', 2: 'ply', 5: 'time taken', 6: 'time left', 7: 'lag' };
+/** Numeric fields by index after `<d1>` (2 is the SAN, 3 the smith move). */
+const NUMERIC: Record<number, string> = { 0: 'game', 1: 'ply', 4: 'time taken', 5: 'time left', 6: 'lag' };
+const fields = new Fields(32);
+const numbers: number[] = [];
 
 export function decodeDelta(line: string): DeltaBoard | Undecoded {
-  let t = line.split(' ');
-  if (t.includes('')) t = t.filter((token) => token !== '');
-  if (t[0] !== '<d1>') return undecoded('delta', 'does not start with <d1>', line);
-  if (t.length < 7) return undecoded('delta', `${t.length} fields, at least 7 expected`, line);
-  const n: number[] = [];
-  for (let i = 1; i < Math.min(t.length, 8); i++) {
+  if (!line.startsWith('<d1> ')) return undecoded('delta', 'does not start with <d1>', line);
+  const t = fields.scan(line, 5);
+  if (t.count < 6) return undecoded('delta', `${t.count + 1} fields, at least 7 expected`, line);
+  for (let i = 0; i < Math.min(t.count, 7); i++) {
     const name = NUMERIC[i];
     if (name === undefined) continue;
-    n[i] = parseInteger(t[i]);
-    if (Number.isNaN(n[i])) return undecoded('delta', `${name} "${t[i]}" is not a number`, line);
+    numbers[i] = t.int(i);
+    if (Number.isNaN(numbers[i])) return undecoded('delta', `${name} "${t.text(i)}" is not a number`, line);
   }
-  const m = SMITH.exec(t[4]!);
-  if (m === null) return undecoded('delta', `bad smith move "${t[4]}"`, line);
+  const smith = t.text(3);
+  const m = SMITH.exec(smith);
+  if (m === null) return undecoded('delta', `bad smith move "${smith}"`, line);
   const flag = m[5];
   return {
     kind: 'delta',
-    game: n[1]!,
-    ply: n[2]!,
-    san: t[3]!,
+    game: numbers[0]!,
+    ply: numbers[1]!,
+    san: t.text(2),
     from: m[1]!,
     to: m[2]!,
     captured: m[3] ?? null,
     promotion: m[4] ?? null,
     castle: flag === 'c' ? 'short' : flag === 'C' ? 'long' : null,
     enPassant: flag === 'E',
-    moveTimeMs: n[5]!,
-    clockMs: n[6]!,
-    lagMs: t.length > 7 ? n[7]! : null,
-    extra: t.slice(8),
+    moveTimeMs: numbers[4]!,
+    clockMs: numbers[5]!,
+    lagMs: t.count > 6 ? numbers[6]! : null,
+    extra: t.rest(7),
   };
 }

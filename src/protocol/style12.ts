@@ -1,10 +1,8 @@
 // Style 12 (`<12>`) board lines: seeds/001 and 002, plus what real servers send (notes).
 import type { Relation, Style12, Undecoded } from './events.js';
-import { parseInteger as int } from './numbers.js';
+import { Fields } from './tokens.js';
 import { undecoded } from './undecoded.js';
 
-/** `(0:06)`, `(1:02:03)`, `(0:00.703)` */
-const MOVE_TIME = /^\((?:(\d+):)?(\d+):(\d+)(?:\.(\d{1,3}))?\)$/;
 /** The help documents 31 fields including `<12>`; anything after is optional or future. */
 const DOCUMENTED_FIELDS = 30;
 /** Token indexes after `<12>`. */
@@ -33,6 +31,8 @@ const F = {
   ticking: 30,
   lag: 31,
 } as const;
+/** Scratch space for the numeric fields of the line being decoded. */
+const numbers: number[] = [];
 const NUMERIC_FIELDS = [
   F.doublePush,
   F.whiteShort,
@@ -52,16 +52,38 @@ const NUMERIC_FIELDS = [
   F.flip,
 ];
 
-/** Parses `(m:ss)` / `(h:mm:ss)` / `(m:ss.mmm)`; null when malformed. */
+/** Parses `(m:ss)` / `(h:mm:ss)` / `(m:ss.mmm)`; null when malformed. A hand loop: hot path. */
 export function parseMoveTime(token: string): { ms: number; precise: boolean } | null {
-  const m = MOVE_TIME.exec(token);
-  if (m === null) return null;
-  const hours = m[1] === undefined ? 0 : Number(m[1]);
-  const fraction = m[4] === undefined ? 0 : Number(m[4].padEnd(3, '0'));
-  return {
-    ms: ((hours * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + fraction,
-    precise: m[4] !== undefined,
-  };
+  const end = token.length - 1;
+  if (end < 4 || token.charCodeAt(0) !== 40 || token.charCodeAt(end) !== 41) return null;
+  let total = 0;
+  let part = 0;
+  let digits = 0;
+  let colons = 0;
+  let fraction = -1;
+  for (let i = 1; i < end; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      part = part * 10 + (c - 48);
+      digits++;
+    } else if (c === 58 && fraction < 0 && digits > 0 && colons < 2) {
+      total = total * 60 + part;
+      part = 0;
+      digits = 0;
+      colons++;
+    } else if (c === 46 && fraction < 0 && colons > 0 && digits > 0) {
+      total = total * 60 + part;
+      fraction = i;
+      part = 0;
+      digits = 0;
+    } else {
+      return null;
+    }
+  }
+  if (colons === 0 || digits === 0) return null;
+  if (fraction < 0) return { ms: (total * 60 + part) * 1000, precise: false };
+  if (digits > 3) return null;
+  return { ms: total * 1000 + part * 10 ** (3 - digits), precise: true };
 }
 
 /** Square characters of a Style 12 rank, by char code. */
@@ -74,29 +96,29 @@ function isRank(rank: string): boolean {
   return true;
 }
 
+/** Room for every documented field plus a few a future server may add. */
+const fields = new Fields(48);
+
 export function decodeStyle12(line: string): Style12 | Undecoded {
   if (!line.startsWith('<12>')) return undecoded('style12', 'does not start with <12>', line);
   // The help's own example glues the first rank to the tag (`<12>rnbqkb-r`).
-  let tokens = line.slice(4).trim().split(' ');
-  if (tokens.includes('')) tokens = tokens.filter((t) => t !== '');
-  if (tokens.length < DOCUMENTED_FIELDS) {
-    return undecoded('style12', `${tokens.length + 1} fields, at least 31 expected`, line);
+  const t = fields.scan(line, 4);
+  if (t.count < DOCUMENTED_FIELDS) {
+    return undecoded('style12', `${t.count + 1} fields, at least 31 expected`, line);
   }
-  const t = tokens;
-  const ranks = t.slice(0, 8);
-  const bad = ranks.find((rank) => !isRank(rank));
-  if (bad !== undefined) {
-    return undecoded('style12', `bad rank "${bad}"`, line);
+  const ranks: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const rank = t.text(i);
+    if (!isRank(rank)) return undecoded('style12', `bad rank "${rank}"`, line);
+    ranks.push(rank);
   }
-  const color = t[8];
-  if (color !== 'W' && color !== 'B') return undecoded('style12', `bad side to move "${color}"`, line);
-  const n: number[] = [];
+  const blackToMove = t.is(8, 'B');
+  if (!blackToMove && !t.is(8, 'W')) return undecoded('style12', `bad side to move "${t.text(8)}"`, line);
+  const n = numbers;
   for (const i of NUMERIC_FIELDS) {
-    const value = int(t[i]);
-    if (!Number.isSafeInteger(value)) {
-      return undecoded('style12', `field ${i + 2} "${t[i]}" is not a number`, line);
-    }
-    n[i] = value;
+    n[i] = t.int(i);
+    if (Number.isNaN(n[i]))
+      return undecoded('style12', `field ${i + 2} "${t.text(i)}" is not a number`, line);
   }
   const dpp = n[F.doublePush]!;
   const relation = n[F.relation]!;
@@ -106,19 +128,18 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
   if (relation < -4 || relation > 2) return undecoded('style12', `bad relation ${relation}`, line);
   if (game < 0) return undecoded('style12', `bad game number ${game}`, line);
   if (moveNo < 1) return undecoded('style12', `bad move number ${moveNo}`, line);
-  const time = parseMoveTime(t[F.moveTime]!);
-  if (time === null) return undecoded('style12', `bad move time "${t[F.moveTime]}"`, line);
-  const clocksInMs = time.precise;
-  const scale = clocksInMs ? 1 : 1000;
-  const ticking = t[F.ticking];
-  const lag = t[F.lag];
-  if (ticking !== undefined && !Number.isSafeInteger(int(ticking))) {
-    return undecoded('style12', `bad clock-ticking field "${ticking}"`, line);
+  const time = parseMoveTime(t.text(F.moveTime));
+  if (time === null) return undecoded('style12', `bad move time "${t.text(F.moveTime)}"`, line);
+  const scale = time.precise ? 1 : 1000;
+  const ticking = t.count > F.ticking ? t.int(F.ticking) : null;
+  const lag = t.count > F.lag ? t.int(F.lag) : null;
+  if (ticking !== null && Number.isNaN(ticking)) {
+    return undecoded('style12', `bad clock-ticking field "${t.text(F.ticking)}"`, line);
   }
-  if (lag !== undefined && !Number.isSafeInteger(int(lag))) {
-    return undecoded('style12', `bad lag field "${lag}"`, line);
-  }
-  const blackToMove = color === 'B';
+  if (lag !== null && Number.isNaN(lag))
+    return undecoded('style12', `bad lag field "${t.text(F.lag)}"`, line);
+  const verbose = t.text(F.verbose);
+  const san = t.text(F.san);
   return {
     kind: 'style12',
     ranks,
@@ -132,8 +153,8 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
     },
     halfmoveClock: n[F.halfmove]!,
     game,
-    white: t[F.white]!,
-    black: t[F.black]!,
+    white: t.text(F.white),
+    black: t.text(F.black),
     relation: relation as Relation,
     initialTime: n[F.initialTime]!,
     incrementSec: n[F.increment]!,
@@ -141,16 +162,16 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
     blackStrength: n[F.blackStrength]!,
     whiteClockMs: n[F.whiteClock]! * scale,
     blackClockMs: n[F.blackClock]! * scale,
-    clocksInMs,
+    clocksInMs: time.precise,
     moveNumber: moveNo,
     ply: (moveNo - 1) * 2 + (blackToMove ? 1 : 0),
-    verboseMove: t[F.verbose] === 'none' ? null : t[F.verbose]!,
+    verboseMove: verbose === 'none' ? null : verbose,
     moveTimeMs: time.ms,
-    san: t[F.san] === 'none' ? null : t[F.san]!,
+    san: san === 'none' ? null : san,
     flip: n[F.flip] !== 0,
-    clockTicking: ticking === undefined ? null : ticking !== '0',
-    lagMs: lag === undefined ? null : int(lag),
-    extra: t.slice(F.lag + 1),
+    clockTicking: ticking === null ? null : ticking !== 0,
+    lagMs: lag,
+    extra: t.rest(F.lag + 1),
   };
 }
 

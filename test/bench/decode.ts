@@ -8,10 +8,14 @@ import { decodeTranscript } from '../../src/game/transcript.js';
 const FIXTURES = fileURLToPath(new URL('../fixtures/fics/', import.meta.url));
 
 function linesOf(file: string, tag: string): string[] {
-  return readFileSync(FIXTURES + file, 'latin1')
-    .split(/[\r\n]+/)
-    .map((l) => l.replace(/^(fics% )+/, ''))
-    .filter((l) => l.startsWith(tag));
+  return (
+    readFileSync(FIXTURES + file, 'latin1')
+      .split(/[\r\n]+/)
+      .map((l) => l.replace(/^(fics% )+/, ''))
+      .filter((l) => l.startsWith(tag))
+      // Flat strings, as the framer makes them (Buffer#toString), not slices of the whole file.
+      .map((l) => Buffer.from(l, 'latin1').toString('latin1'))
+  );
 }
 
 /** Lines per second over at least `minMs` of work. */

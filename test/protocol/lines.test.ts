@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
-import { decodeStyle12, ranksToBoardFen } from '../../src/protocol/style12.js';
+import { decodeStyle12, parseMoveTime, ranksToBoardFen } from '../../src/protocol/style12.js';
 import { FREECHESS_FIXTURES } from '../support/fixtures.js';
 
 const HELP_EXAMPLE =
@@ -58,6 +58,16 @@ describe('Style 12', () => {
       lagMs: 250,
       extra: ['future', '7'],
     });
+  });
+
+  it('reads move times in every form the servers use, and rejects others', () => {
+    expect(parseMoveTime('(0:06)')).toEqual({ ms: 6000, precise: false });
+    expect(parseMoveTime('(1:02:03)')).toEqual({ ms: 3_723_000, precise: false });
+    expect(parseMoveTime('(0:00.703)')).toEqual({ ms: 703, precise: true });
+    expect(parseMoveTime('(0:00.7)')).toEqual({ ms: 700, precise: true });
+    for (const bad of ['(soon)', '(1:2:3:4)', '(:06)', '(0:)', '(0:06.1234)', '()', '(1.5)', '0:06']) {
+      expect(parseMoveTime(bad), bad).toBeNull();
+    }
   });
 
   it('reads drops, promotions and every relation code', () => {

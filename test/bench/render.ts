@@ -1,0 +1,163 @@
+// Board image speed: our palette PNG path against the plain @napi-rs/canvas path, on the same
+// frames (480 px board, both player bars with names, ratings and clocks, last move, check), and a
+// 100-ply whole-game GIF. Inputs are the positions of a real game (test/fixtures/render).
+import { readFileSync } from 'node:fs';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { FONT_FAMILY, loadPieceImages, registerFonts } from '../../render/assets.js';
+import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { fromPgn } from '../../src/chesslive/index.js';
+import { computeLayout, DEFAULT_SIZE } from '../../render/layout.js';
+import { readPosition, type ScenePosition } from '../../render/position.js';
+import { formatClock } from '../../render/scene.js';
+import { DEFAULT_THEME, themeByName } from '../../render/theme.js';
+
+const PGN = new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url);
+const PNG_RUNS = 400;
+const BASELINE_RUNS = 60;
+const GIF_RUNS = 5;
+const GIF_PLIES = 100;
+
+/** The game's positions with ratings and clocks that run down for the side that moved. */
+function benchScenes(): BoardScene[] {
+  const games = fromPgn(readFileSync(PGN, 'utf8'));
+  if (!games.ok) throw new Error(games.error);
+  const read = liveGameScenes(games.value[0]!);
+  if (!read.ok) throw new Error(read.error);
+  const clocks = { white: 300_000, black: 300_000 };
+  return read.value.map((scene, ply) => {
+    if (ply > 0) clocks[ply % 2 === 1 ? 'white' : 'black'] -= 1_000 + ((ply * 7919) % 9_000);
+    return {
+      ...scene,
+      size: DEFAULT_SIZE,
+      white: { ...scene.white, rating: '2670', clockMs: clocks.white },
+      black: { ...scene.black, rating: '2705', clockMs: clocks.black },
+    };
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * The plain path: the same frame drawn with @napi-rs/canvas from a cached board background and
+ * cached piece sprites, encoded by its default `toBuffer('image/png')`.
+ */
+function plainRenderer(): (scene: BoardScene, pos: ScenePosition) => Buffer {
+  registerFonts();
+  const theme = themeByName(DEFAULT_THEME);
+  const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
+  const { square: sq, barHeight: bar } = layout;
+  const board = createCanvas(sq * 8, sq * 8);
+  const bctx = board.getContext('2d');
+  for (let i = 0; i < 64; i++) {
+    bctx.fillStyle = ((i % 8) + (i >> 3)) % 2 === 0 ? theme.light : theme.dark;
+    bctx.fillRect((i % 8) * sq, (i >> 3) * sq, sq, sq);
+  }
+  const sprites = new Map<string, Canvas>();
+  for (const [name, image] of loadPieceImages()) {
+    const sprite = createCanvas(sq, sq);
+    sprite.getContext('2d').drawImage(image, 0, 0, sq, sq);
+    sprites.set(name, sprite);
+  }
+  const canvas = createCanvas(layout.width, layout.height);
+  const ctx = canvas.getContext('2d');
+  const drawBar = (c: SKRSContext2D, y: number, name: string, clockMs: number): void => {
+    c.fillStyle = theme.barBg;
+    c.fillRect(0, y, layout.width, bar);
+    c.font = `bold ${layout.fontPx.name}px "${FONT_FAMILY}"`;
+    c.fillStyle = theme.barText;
+    c.textBaseline = 'middle';
+    c.fillText(name, bar * 0.3, y + bar / 2);
+    c.fillStyle = theme.clockBg;
+    c.fillRect(layout.bar.clock.x, y + bar * 0.14, layout.bar.clock.w - bar * 0.14, bar * 0.72);
+    c.font = `bold ${layout.fontPx.clock}px "${FONT_FAMILY}"`;
+    c.fillStyle = theme.clockText;
+    c.fillText(formatClock(clockMs), layout.bar.clock.x + bar * 0.4, y + bar / 2);
+  };
+  return (scene, pos) => {
+    ctx.drawImage(board, 0, bar);
+    for (let sq64 = 0; sq64 < 64; sq64++) {
+      const x = (sq64 % 8) * sq;
+      const y = bar + (7 - (sq64 >> 3)) * sq;
+      const light = ((sq64 % 8) + (sq64 >> 3)) % 2 === 1;
+      if (pos.highlighted.includes(sq64)) {
+        ctx.fillStyle = light ? theme.lightLast : theme.darkLast;
+        ctx.fillRect(x, y, sq, sq);
+      }
+      if (pos.check === sq64) {
+        const glow = ctx.createRadialGradient(x + sq / 2, y + sq / 2, 0, x + sq / 2, y + sq / 2, sq * 0.62);
+        glow.addColorStop(0, theme.check);
+        glow.addColorStop(1, 'rgba(158, 0, 0, 0)');
+        ctx.fillStyle = glow;
+        ctx.fillRect(x, y, sq, sq);
+      }
+      const piece = pos.board.get(sq64);
+      if (piece) ctx.drawImage(sprites.get(`${piece.color}-${piece.role}`)!, x, y);
+    }
+    drawBar(ctx, 0, `${scene.black.name} (${scene.black.rating})`, scene.black.clockMs ?? 0);
+    drawBar(ctx, bar + 8 * sq, `${scene.white.name} (${scene.white.rating})`, scene.white.clockMs ?? 0);
+    return canvas.toBuffer('image/png');
+  };
+}
+
+export async function benchRender(): Promise<Record<string, number>> {
+  const scenes = benchScenes();
+  const png = (scene: BoardScene): Buffer => {
+    const out = renderPng(scene);
+    if (!out.ok) throw new Error(out.error);
+    return out.value;
+  };
+  // Warm: palette, sprites and glyphs are made once per process; the first frame pays for them.
+  for (const scene of scenes) png(scene);
+
+  const times: number[] = [];
+  let largest = 0;
+  for (let i = 0; i < PNG_RUNS; i++) {
+    const scene = scenes[i % scenes.length]!;
+    const start = performance.now();
+    const bytes = png(scene);
+    times.push(performance.now() - start);
+    largest = Math.max(largest, bytes.length);
+  }
+
+  const plain = plainRenderer();
+  const positions = scenes.map((scene) => {
+    const pos = readPosition(scene);
+    if (!pos.ok) throw new Error(pos.error);
+    return pos.value;
+  });
+  plain(scenes[0]!, positions[0]!);
+  const baseline: number[] = [];
+  for (let i = 0; i < BASELINE_RUNS; i++) {
+    const k = (i * 7) % scenes.length;
+    const start = performance.now();
+    plain(scenes[k]!, positions[k]!);
+    baseline.push(performance.now() - start);
+  }
+
+  const game = scenes.slice(0, GIF_PLIES + 1);
+  let gifBytes = 0;
+  const gifTimes: number[] = [];
+  for (let i = 0; i <= GIF_RUNS; i++) {
+    const start = performance.now();
+    const gif = renderGif(game);
+    const elapsed = performance.now() - start;
+    if (!gif.ok) throw new Error(gif.error);
+    if (i > 0) gifTimes.push(elapsed); // run 0 warms the GIF path
+    gifBytes = gif.value.length;
+  }
+
+  const pngMedian = median(times);
+  const baselineMedian = median(baseline);
+  return {
+    render_png_ms_median: pngMedian,
+    render_png_baseline_ms_median: baselineMedian,
+    render_png_speedup_ratio: baselineMedian / pngMedian,
+    /** The largest PNG over the game's positions. */
+    render_png_bytes: largest,
+    gif_100ply_ms: median(gifTimes),
+    gif_100ply_bytes: gifBytes,
+  };
+}
