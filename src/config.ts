@@ -1,0 +1,149 @@
+// Typed configuration read from the environment. Parsing never throws: every problem becomes a
+// message naming the variable, so the operator sees all of them at once.
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface DiscordConfig {
+  token: string;
+  /** Register slash commands in this guild only (instant, for development); global when null. */
+  guildId: string | null;
+  /** REST base URL (`http://host:port/api`) for a fake Discord; the real API when null. */
+  apiBase: string | null;
+}
+
+export interface FicsConfig {
+  host: string;
+  port: number;
+  /** Registered handle; null logs in as a guest. */
+  user: string | null;
+  password: string | null;
+  maxConnections: number;
+}
+
+export interface Config {
+  discord: DiscordConfig;
+  /** SQLite file path, or `:memory:`. */
+  dbPath: string;
+  logLevel: LogLevel;
+  fics: FicsConfig;
+  /** Default cap on live games per guild; a guild's own setting overrides it. */
+  maxLivePerGuild: number;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULTS = {
+  dbPath: './data/kibitz.db',
+  logLevel: 'info',
+  ficsHost: 'freechess.org',
+  ficsPort: 5000,
+  ficsMaxConnections: 2,
+  maxLivePerGuild: 10,
+} as const;
+
+export const MISSING_TOKEN_HELP =
+  'DISCORD_TOKEN is not set. Kibitz needs a Discord bot token: open the Discord developer portal ' +
+  '(https://discord.com/developers/applications), create or pick your application, open the Bot tab ' +
+  'and press Reset Token, then start Kibitz with DISCORD_TOKEN=<the token> in the environment (or in a ' +
+  '.env file). To add the bot to a server, use OAuth2 > URL Generator with the "bot" and ' +
+  '"applications.commands" scopes and open the generated invite link. Keep the token secret.';
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const SNOWFLAKE = /^\d{17,20}$/;
+
+/** Reads and validates the environment; returns every problem found, not just the first. */
+export function loadConfig(env: Env): ConfigResult {
+  const errors: string[] = [];
+  const read = (name: string): string | null => {
+    const value = env[name]?.trim();
+    return value ? value : null;
+  };
+
+  const token = read('DISCORD_TOKEN');
+  if (token === null) errors.push(MISSING_TOKEN_HELP);
+  else if (/\s/.test(token)) errors.push('DISCORD_TOKEN contains whitespace: paste the token alone.');
+
+  const guildId = read('DISCORD_GUILD_ID');
+  if (guildId !== null && !SNOWFLAKE.test(guildId)) {
+    errors.push(
+      `DISCORD_GUILD_ID must be a server id (17 to 20 digits; Developer Mode > right-click the server > Copy Server ID), got "${guildId}".`,
+    );
+  }
+
+  const apiBase = read('DISCORD_API_BASE');
+  if (apiBase !== null && !isHttpUrl(apiBase)) {
+    errors.push(
+      `DISCORD_API_BASE must be an http(s) URL such as http://127.0.0.1:8080/api, got "${apiBase}".`,
+    );
+  }
+
+  const logLevelText = (read('LOG_LEVEL') ?? DEFAULTS.logLevel).toLowerCase();
+  const logLevel = LOG_LEVELS.find((level) => level === logLevelText);
+  if (logLevel === undefined) {
+    errors.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelText}".`);
+  }
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const text = read(name);
+    if (text === null) return fallback;
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      errors.push(`${name} must be a whole number from ${min} to ${max}, got "${text}".`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const ficsPort = integer('FICS_PORT', DEFAULTS.ficsPort, 1, 65535);
+  const maxConnections = integer('FICS_MAX_CONNECTIONS', DEFAULTS.ficsMaxConnections, 1, 20);
+  const maxLivePerGuild = integer('KIBITZ_MAX_LIVE_PER_GUILD', DEFAULTS.maxLivePerGuild, 1, 100);
+
+  const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
+  if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
+
+  const ficsUser = read('FICS_USER');
+  const ficsPassword = read('FICS_PASSWORD');
+  // FICS handles: 3 to 17 letters (guests get one assigned; we never choose it).
+  if (ficsUser !== null && !/^[A-Za-z]{3,17}$/.test(ficsUser)) {
+    errors.push(`FICS_USER must be a FICS handle (3 to 17 letters), got "${ficsUser}".`);
+  }
+  if (ficsUser !== null && ficsPassword === null) {
+    errors.push('FICS_USER is set but FICS_PASSWORD is not: a registered handle needs its password.');
+  }
+  if (ficsUser === null && ficsPassword !== null) {
+    errors.push('FICS_PASSWORD is set but FICS_USER is not: set both, or neither to log in as a guest.');
+  }
+
+  if (errors.length > 0 || token === null || logLevel === undefined) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      discord: { token, guildId, apiBase },
+      dbPath: read('KIBITZ_DB') ?? DEFAULTS.dbPath,
+      logLevel,
+      fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
+      maxLivePerGuild,
+    },
+  };
+}
+
+/** One block of text for stderr: each problem on its own paragraph. */
+export function formatConfigErrors(errors: readonly string[]): string {
+  return `Kibitz cannot start: the configuration has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}.\n\n${errors.join('\n\n')}\n`;
+}
+
+/** The secrets a log line must never contain. */
+export function configSecrets(config: Config): string[] {
+  return [config.discord.token, config.fics.password].filter((s): s is string => s !== null && s !== '');
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+// Slash-command registration over REST: to one guild (instant; for development) or globally.
+// PUT replaces the whole list, so registering is idempotent and removes stale commands.
+import { DiscordAPIError, Routes } from 'discord.js';
+import type { REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+
+export interface RegistrationTarget {
+  applicationId: string;
+  /** Register in this guild only; globally when null. */
+  guildId: string | null;
+}
+
+export type RegisterResult = { ok: true; count: number; scope: string } | { ok: false; error: string };
+
+export async function registerCommands(
+  rest: REST,
+  target: RegistrationTarget,
+  bodies: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[],
+): Promise<RegisterResult> {
+  const scope = target.guildId === null ? 'globally' : `in guild ${target.guildId}`;
+  const route =
+    target.guildId === null
+      ? Routes.applicationCommands(target.applicationId)
+      : Routes.applicationGuildCommands(target.applicationId, target.guildId);
+  try {
+    const registered = (await rest.put(route, { body: bodies })) as unknown[];
+    return { ok: true, count: registered.length, scope };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `registering ${bodies.length} commands ${scope} failed: ${explain(error, target)}`,
+    };
+  }
+}
+
+/** The application id behind the token (GET /applications/@me). */
+export async function fetchApplicationId(
+  rest: REST,
+): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
+  try {
+    const application = (await rest.get(Routes.currentApplication())) as { id?: unknown };
+    return typeof application.id === 'string'
+      ? { ok: true, id: application.id }
+      : { ok: false, error: 'Discord answered GET /applications/@me without an id' };
+  } catch (error) {
+    return { ok: false, error: `cannot read the application behind DISCORD_TOKEN: ${explain(error, null)}` };
+  }
+}
+
+function explain(error: unknown, target: RegistrationTarget | null): string {
+  if (error instanceof DiscordAPIError) {
+    if (error.status === 401) return 'Discord rejected DISCORD_TOKEN (401); reset it in the developer portal';
+    if (target?.guildId != null && (error.code === 50001 || error.code === 10004)) {
+      return `the bot is not in guild ${target.guildId} (DISCORD_GUILD_ID); invite it there first`;
+    }
+    return `${error.message} (HTTP ${error.status}, code ${String(error.code)})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

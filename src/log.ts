@@ -1,0 +1,73 @@
+// Structured logging (pino, JSON lines). Secrets are kept out twice: known secret-bearing fields
+// are redacted by path, and the finished line is scrubbed of the secret strings themselves, so a
+// token that reaches a message or an error text by some other route still never gets written.
+import { pino } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import type { LogLevel } from './config.js';
+
+export type { Logger } from 'pino';
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Strings that must never appear in output (the Discord token, the FICS password). */
+  secrets?: readonly string[];
+  /** Where lines go; stdout when omitted. */
+  destination?: DestinationStream;
+}
+
+const REDACTED = '[redacted]';
+
+const REDACT_PATHS = [
+  'token',
+  'password',
+  'authorization',
+  '*.token',
+  '*.password',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'config.discord.token',
+  'config.fics.password',
+];
+
+export function createLogger(options: LoggerOptions): Logger {
+  const destination = options.destination ?? pino.destination({ fd: 1, sync: true });
+  const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
+  return pino(
+    {
+      level: options.level,
+      base: { name: 'kibitz' },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+    },
+    secrets.length === 0 ? destination : scrubbing(destination, secrets),
+  );
+}
+
+/** Wraps a destination so that no written line contains any of `secrets`. */
+export function scrubbing(destination: DestinationStream, secrets: readonly string[]): DestinationStream {
+  // JSON output escapes some characters; scrub the escaped form of each secret as well.
+  const forms = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
+  return {
+    write(line: string): void {
+      let clean = line;
+      for (const secret of forms) clean = clean.split(secret).join(REDACTED);
+      destination.write(clean);
+    },
+  };
+}
+
+/**
+ * Logs unhandled promise rejections instead of letting Node end the process (its default since
+ * v15): one forgotten `await` in a handler must not take every live game down. Returns a function
+ * that removes the handler. `target` is the process except in tests.
+ */
+export function logUnhandledRejections(
+  logger: Logger,
+  target: Pick<NodeJS.EventEmitter, 'on' | 'off'> = process,
+): () => void {
+  const onRejection = (reason: unknown): void => {
+    logger.error({ err: reason }, 'unhandled promise rejection');
+  };
+  target.on('unhandledRejection', onRejection);
+  return () => target.off('unhandledRejection', onRejection);
+}

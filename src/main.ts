@@ -1,0 +1,39 @@
+// Entry point: `npm start`. Reads the configuration (and a .env file if there is one), starts the
+// bot, and stops it cleanly on SIGINT/SIGTERM.
+import { existsSync } from 'node:fs';
+import { configSecrets, formatConfigErrors, loadConfig } from './config.js';
+import { startBot } from './discord/bot.js';
+import { createLogger, logUnhandledRejections } from './log.js';
+
+// Variables already in the environment win over the file.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+const loaded = loadConfig(process.env);
+if (!loaded.ok) {
+  process.stderr.write(formatConfigErrors(loaded.errors));
+  process.exit(1);
+}
+const config = loaded.config;
+const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) });
+logUnhandledRejections(logger);
+
+const started = await startBot(config, { logger });
+if (!started.ok) {
+  logger.fatal(started.error);
+  process.stderr.write(`Kibitz could not start: ${started.error}\n`);
+  process.exit(1);
+}
+const bot = started.bot;
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    logger.info({ signal }, 'shutting down');
+    bot.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,14 @@
+export { openStorage, IN_MEMORY } from './storage.js';
+export type { Storage, StorageOptions, OpenStorageResult } from './storage.js';
+export { migrate, migrations } from './migrations.js';
+export type { Migration, MigrateResult } from './migrations.js';
+export type {
+  LivePost,
+  LivePostOptions,
+  LivePostState,
+  NewLivePost,
+  CreateLivePostResult,
+} from './live-posts.js';
+export type { Follow, NewFollow, AddFollowResult } from './follows.js';
+export type { GuildSettings, GuildSettingsPatch } from './guild-settings.js';
+export type { FinishedGame, FinishedGameQuery } from './finished-games.js';

@@ -1,0 +1,210 @@
+// Live posts: one Discord message per relayed game per channel, edited as the game goes on.
+// Rows outlive the process so that a restart resumes editing the same messages.
+import type { Database } from 'better-sqlite3';
+
+export type LivePostState = 'live' | 'ended' | 'ended_offline';
+
+export interface LivePostOptions {
+  /** Black at the bottom. */
+  flip: boolean;
+  /** Discussion thread requested for the game. */
+  thread: boolean;
+}
+
+export interface LivePost {
+  id: number;
+  guildId: string;
+  /** Channel the game was requested for. */
+  channelId: string;
+  /** Where the board message lives (the channel itself or a thread); null until posted. */
+  messageChannelId: string | null;
+  messageId: string | null;
+  threadId: string | null;
+  gameNumber: number;
+  /** Identifies one game: FICS reuses game numbers, so the number alone is not enough. */
+  gameKey: string;
+  white: string;
+  black: string;
+  options: LivePostOptions;
+  requestedBy: string;
+  state: LivePostState;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewLivePost {
+  guildId: string;
+  channelId: string;
+  gameNumber: number;
+  gameKey: string;
+  white: string;
+  black: string;
+  options: LivePostOptions;
+  requestedBy: string;
+}
+
+export type CreateLivePostResult = { ok: true; post: LivePost } | { ok: false; existing: LivePost };
+
+interface LivePostRow {
+  id: number;
+  guild_id: string;
+  channel_id: string;
+  message_channel_id: string | null;
+  message_id: string | null;
+  thread_id: string | null;
+  game_number: number;
+  game_key: string;
+  white: string;
+  black: string;
+  flip: number;
+  thread: number;
+  requested_by: string;
+  state: LivePostState;
+  created_at: number;
+  updated_at: number;
+}
+
+function toLivePost(row: LivePostRow): LivePost {
+  return {
+    id: row.id,
+    guildId: row.guild_id,
+    channelId: row.channel_id,
+    messageChannelId: row.message_channel_id,
+    messageId: row.message_id,
+    threadId: row.thread_id,
+    gameNumber: row.game_number,
+    gameKey: row.game_key,
+    white: row.white,
+    black: row.black,
+    options: { flip: row.flip === 1, thread: row.thread === 1 },
+    requestedBy: row.requested_by,
+    state: row.state,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class LivePostRepository {
+  readonly #db: Database;
+  readonly #now: () => number;
+
+  constructor(db: Database, now: () => number) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  /**
+   * Records a post before its message exists (its id goes into the message's button ids).
+   * Refuses a second live post of the same game in the same channel and returns that one.
+   */
+  create(input: NewLivePost): CreateLivePostResult {
+    const existing = this.findLive(input.channelId, input.gameKey);
+    if (existing !== null) return { ok: false, existing };
+    const now = this.#now();
+    const { lastInsertRowid } = this.#db
+      .prepare(
+        `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
+           requested_by, state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)`,
+      )
+      .run(
+        input.guildId,
+        input.channelId,
+        input.gameNumber,
+        input.gameKey,
+        input.white,
+        input.black,
+        input.options.flip ? 1 : 0,
+        input.options.thread ? 1 : 0,
+        input.requestedBy,
+        now,
+        now,
+      );
+    const post = this.get(Number(lastInsertRowid));
+    if (post === null) throw new Error(`live post ${String(lastInsertRowid)} vanished after insert`);
+    return { ok: true, post };
+  }
+
+  get(id: number): LivePost | null {
+    const row = this.#db.prepare('SELECT * FROM live_posts WHERE id = ?').get(id) as LivePostRow | undefined;
+    return row === undefined ? null : toLivePost(row);
+  }
+
+  /** The live post of this game in this channel, if any. */
+  findLive(channelId: string, gameKey: string): LivePost | null {
+    const row = this.#db
+      .prepare(`SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`)
+      .get(channelId, gameKey) as LivePostRow | undefined;
+    return row === undefined ? null : toLivePost(row);
+  }
+
+  /** Every live post, oldest first: what a restart resumes. */
+  listLive(): LivePost[] {
+    const rows = this.#db
+      .prepare(`SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`)
+      .all() as LivePostRow[];
+    return rows.map(toLivePost);
+  }
+
+  /** Live posts showing one FICS game number (several channels may watch the same game). */
+  listLiveByGameNumber(gameNumber: number): LivePost[] {
+    const rows = this.#db
+      .prepare(`SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`)
+      .all(gameNumber) as LivePostRow[];
+    return rows.map(toLivePost);
+  }
+
+  listLiveInGuild(guildId: string): LivePost[] {
+    const rows = this.#db
+      .prepare(`SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`)
+      .all(guildId) as LivePostRow[];
+    return rows.map(toLivePost);
+  }
+
+  countLiveInGuild(guildId: string): number {
+    const row = this.#db
+      .prepare(`SELECT COUNT(*) AS n FROM live_posts WHERE state = 'live' AND guild_id = ?`)
+      .get(guildId) as { n: number };
+    return row.n;
+  }
+
+  /** Records where the board message was posted. False when the post does not exist. */
+  setMessage(
+    id: number,
+    where: { messageChannelId: string; messageId: string; threadId?: string | null },
+  ): boolean {
+    return this.#update(
+      id,
+      'message_channel_id = ?, message_id = ?, thread_id = ?',
+      where.messageChannelId,
+      where.messageId,
+      where.threadId ?? null,
+    );
+  }
+
+  setFlip(id: number, flip: boolean): boolean {
+    return this.#update(id, 'flip = ?', flip ? 1 : 0);
+  }
+
+  /** Marks the post finished; it stays stored so its message is not taken over later. */
+  end(id: number, state: Exclude<LivePostState, 'live'>): boolean {
+    return this.#update(id, 'state = ?', state);
+  }
+
+  /** Notes that the post was just edited (for staleness checks after a restart). */
+  touch(id: number): boolean {
+    return this.#update(id, 'id = id');
+  }
+
+  /** Removes a post whose message could not be created (nothing left to edit). */
+  delete(id: number): boolean {
+    return this.#db.prepare('DELETE FROM live_posts WHERE id = ?').run(id).changes === 1;
+  }
+
+  #update(id: number, assignments: string, ...values: (string | number | null)[]): boolean {
+    const result = this.#db
+      .prepare(`UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`)
+      .run(...values, this.#now(), id);
+    return result.changes === 1;
+  }
+}

@@ -1,0 +1,78 @@
+// The one SQLite database behind the bot: opened in WAL mode, migrated on open, and exposed as
+// one small repository per table.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { FinishedGameRepository } from './finished-games.js';
+import { FollowRepository } from './follows.js';
+import { GuildSettingsRepository } from './guild-settings.js';
+import { LivePostRepository } from './live-posts.js';
+import { migrate, migrations } from './migrations.js';
+import type { Migration } from './migrations.js';
+
+export const IN_MEMORY = ':memory:';
+
+export interface StorageOptions {
+  /** Clock for created/updated stamps (ms since the epoch). */
+  now?: () => number;
+  /** Schema migrations to apply; the project's own unless a test swaps them. */
+  migrations?: readonly Migration[];
+}
+
+export interface Storage {
+  readonly path: string;
+  readonly schemaVersion: number;
+  readonly livePosts: LivePostRepository;
+  readonly follows: FollowRepository;
+  readonly guildSettings: GuildSettingsRepository;
+  readonly finishedGames: FinishedGameRepository;
+  close(): void;
+}
+
+export type OpenStorageResult = { ok: true; storage: Storage } | { ok: false; error: string };
+
+/** Opens (creating the file and its folder if needed) and migrates the database at `path`. */
+export function openStorage(path: string, options: StorageOptions = {}): OpenStorageResult {
+  let db: Database;
+  try {
+    if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+    db = new BetterSqlite3(path);
+  } catch (error) {
+    return { ok: false, error: `cannot open the database ${path}: ${describe(error)}` };
+  }
+  try {
+    if (path !== IN_MEMORY) db.pragma('journal_mode = WAL');
+    // WAL with NORMAL sync loses at most the last commits on power loss, never consistency.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+  } catch (error) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${describe(error)}` };
+  }
+  const migrated = migrate(db, options.migrations ?? migrations);
+  if (!migrated.ok) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${migrated.error}` };
+  }
+  const now = options.now ?? Date.now;
+  return {
+    ok: true,
+    storage: {
+      path,
+      schemaVersion: migrated.to,
+      livePosts: new LivePostRepository(db, now),
+      follows: new FollowRepository(db, now),
+      guildSettings: new GuildSettingsRepository(db, now),
+      finishedGames: new FinishedGameRepository(db),
+      close: () => {
+        if (db.open) db.close();
+      },
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,119 @@
+import { SlashCommandBuilder } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { helpEmbed } from '../../commands/help.js';
+import { buildRegistry, isCommandFile, loadCommands } from '../../src/discord/commands.js';
+import { customId, parseCustomId } from '../../src/discord/custom-id.js';
+import { BROKEN_COMMANDS, FIXTURE_COMMANDS } from './harness.js';
+
+describe('loadCommands', () => {
+  it("loads the project's commands folder, /help included", async () => {
+    const result = await loadCommands();
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect([...result.registry.commands.keys()]).toContain('help');
+    expect(result.registry.bodies().find((b) => b.name === 'help')?.description).toMatch(/every command/);
+  });
+
+  it('loads modules with handlers and skips helper files', async () => {
+    const result = await loadCommands(FIXTURE_COMMANDS);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect([...result.registry.commands.keys()]).toEqual(['boom', 'echo']);
+    expect([...result.registry.buttons.keys()]).toEqual(['again']);
+    expect([...result.registry.selectMenus.keys()]).toEqual(['pick']);
+    expect(result.registry.bodies().map((b) => b.name)).toEqual(['boom', 'echo']);
+  });
+
+  it('reports every broken module at once, by file', async () => {
+    const result = await loadCommands(BROKEN_COMMANDS);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toHaveLength(4);
+    const text = result.errors.join('\n');
+    expect(text).toContain('throws.ts: cannot be imported: broken at import');
+    expect(text).toContain('no-data.ts: must export `data`, a SlashCommandBuilder');
+    expect(text).toContain('twin-b.ts: command /twin is already defined in twin-a.ts');
+    expect(text).toMatch(/bad-handlers\.ts: .*`buttons\.fine` must be a function/);
+    expect(text).toMatch(/bad-handlers\.ts: .*prefix "Bad_Prefix" must be lower-case/);
+  });
+
+  it('says so when the folder is missing', async () => {
+    const result = await loadCommands(new URL('./no-such-folder/', import.meta.url));
+    expect(result.ok || result.errors[0]).toMatch(/cannot read the commands folder/);
+  });
+
+  it('refuses two commands claiming the same button prefix', () => {
+    const command = (name: string) => ({
+      data: new SlashCommandBuilder().setName(name).setDescription(name),
+      execute: async () => {},
+      buttons: { flip: async () => {} },
+    });
+    const { errors } = buildRegistry([
+      { file: 'a.ts', module: command('a') },
+      { file: 'b.ts', module: command('b') },
+    ]);
+    expect(errors).toEqual(['b.ts: button prefix "flip" is already handled in a.ts']);
+  });
+
+  it('recognises command files under tsx and once compiled', () => {
+    expect(['help.ts', 'help.js', 'help.mjs'].every(isCommandFile)).toBe(true);
+    expect(
+      ['help.d.ts', 'help.js.map', 'help.test.ts', '_shared.ts', '.hidden.ts', 'README.md'].some(
+        isCommandFile,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('custom ids', () => {
+  it('round-trips prefix and arguments', () => {
+    expect(customId('flip', 42)).toBe('flip:42');
+    expect(parseCustomId('flip:42')).toEqual({ prefix: 'flip', args: '42' });
+    expect(parseCustomId(customId('follow', 'Alice', 'blitz'))).toEqual({
+      prefix: 'follow',
+      args: 'Alice:blitz',
+    });
+    expect(parseCustomId('plain')).toEqual({ prefix: 'plain', args: '' });
+  });
+
+  it('refuses ids Discord would refuse', () => {
+    expect(() => customId('Flip', 1)).toThrow(/prefix/);
+    expect(() => customId('x', 'y'.repeat(100))).toThrow(/longer than 100/);
+  });
+});
+
+describe('helpEmbed', () => {
+  it('lists each command, subcommand and option from the registry', () => {
+    const follow = new SlashCommandBuilder()
+      .setName('follow')
+      .setDescription('Follow players')
+      .addSubcommand((s) =>
+        s
+          .setName('add')
+          .setDescription('Post every game of a player')
+          .addStringOption((o) => o.setName('handle').setDescription('FICS handle').setRequired(true)),
+      )
+      .addSubcommand((s) => s.setName('list').setDescription('Followed players in this channel'));
+    const observe = new SlashCommandBuilder()
+      .setName('observe')
+      .setDescription('Show a live game')
+      .addBooleanOption((o) => o.setName('flip').setDescription('Black at the bottom'));
+    const { registry, errors } = buildRegistry([
+      { file: 'follow.ts', module: { data: follow, execute: async () => {} } },
+      {
+        file: 'observe.ts',
+        module: { data: observe, execute: async () => {}, help: 'Posts a board that follows the game.' },
+      },
+    ]);
+    expect(errors).toEqual([]);
+    const embed = helpEmbed(registry).toJSON();
+    expect(embed.fields).toEqual([
+      { name: '/follow add', value: 'Post every game of a player\n`handle`: FICS handle' },
+      { name: '/follow list', value: 'Followed players in this channel' },
+      {
+        name: '/observe',
+        value: 'Posts a board that follows the game.\n`flip` (optional): Black at the bottom',
+      },
+    ]);
+  });
+});

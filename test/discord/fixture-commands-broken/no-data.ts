@@ -1,0 +1,2 @@
+// Broken on purpose: no `data`.
+export async function execute(): Promise<void> {}

@@ -1,0 +1,2 @@
+// Broken on purpose: fails while being imported.
+throw new Error('broken at import');

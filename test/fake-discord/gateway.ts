@@ -1,0 +1,224 @@
+// The fake gateway: Discord's WebSocket protocol as discord.js 14 drives it, JSON encoding, no
+// compression. HELLO -> IDENTIFY -> READY + one GUILD_CREATE per guild; heartbeats are ACKed;
+// a dropped connection can RESUME (missed events are replayed, then RESUMED) unless the session
+// was invalidated, in which case the client is told so (op 9) and identifies afresh.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits, GatewayOpcodes } from 'discord.js';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+
+export interface DispatchEvent {
+  t: string;
+  d: unknown;
+}
+
+export interface GatewayLogEntry {
+  at: number;
+  direction: 'in' | 'out';
+  sessionId: string | null;
+  op: number;
+  t: string | null;
+}
+
+export interface GatewaySession {
+  readonly id: string;
+  intents: number;
+  /** Last sequence number sent. */
+  seq: number;
+  /** False once the client closed normally or the fake invalidated it: RESUME is refused. */
+  valid: boolean;
+  socket: WebSocket | null;
+  /** Every dispatch of the session, for replay on RESUME. */
+  readonly sent: { s: number; t: string; d: unknown }[];
+}
+
+export interface GatewayOptions {
+  token: string;
+  heartbeatIntervalMs: number;
+  resumeUrl: () => string;
+  /** READY's payload (without session_id/resume_gateway_url) and the GUILD_CREATEs that follow. */
+  identify: () => { ready: Record<string, unknown>; guilds: unknown[] };
+  onChange: () => void;
+}
+
+/** Events that only reach a session which asked for the Guilds intent. */
+const GUILDS_INTENT_EVENTS = new Set<string>([
+  GatewayDispatchEvents.GuildCreate,
+  GatewayDispatchEvents.GuildDelete,
+  GatewayDispatchEvents.GuildRoleCreate,
+  GatewayDispatchEvents.GuildRoleUpdate,
+  GatewayDispatchEvents.ChannelCreate,
+  GatewayDispatchEvents.ChannelUpdate,
+  GatewayDispatchEvents.ChannelDelete,
+  GatewayDispatchEvents.ThreadCreate,
+  GatewayDispatchEvents.ThreadUpdate,
+  GatewayDispatchEvents.ThreadDelete,
+]);
+
+export class Gateway {
+  readonly log: GatewayLogEntry[] = [];
+  readonly sessions: GatewaySession[] = [];
+  readonly #options: GatewayOptions;
+  readonly #server = new WebSocketServer({ noServer: true });
+  #sessionCounter = 0;
+
+  constructor(options: GatewayOptions) {
+    this.#options = options;
+  }
+
+  /** True when some session is identified and connected. */
+  get connected(): boolean {
+    return this.sessions.some((s) => s.valid && s.socket !== null);
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#server.handleUpgrade(req, socket, head, (ws) => this.#accept(ws));
+  }
+
+  /** Sends an event to every valid session (buffered for replay while one is disconnected). */
+  dispatch(event: DispatchEvent): void {
+    for (const session of this.sessions) {
+      if (!session.valid) continue;
+      if (GUILDS_INTENT_EVENTS.has(event.t) && (session.intents & GatewayIntentBits.Guilds) === 0) continue;
+      this.#send(session, event);
+    }
+  }
+
+  /**
+   * Cuts every connection without a close frame, as a network failure would. With `resumable`
+   * the sessions stay valid and the client's RESUME succeeds; without, the client is told the
+   * session is invalid and must IDENTIFY again.
+   */
+  drop(options: { resumable: boolean }): void {
+    for (const session of this.sessions) {
+      if (!options.resumable) session.valid = false;
+      session.socket?.terminate();
+      session.socket = null;
+    }
+    this.#options.onChange();
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.#server.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #accept(ws: WebSocket): void {
+    let session: GatewaySession | null = null;
+    this.#write(ws, null, {
+      op: GatewayOpcodes.Hello,
+      d: { heartbeat_interval: this.#options.heartbeatIntervalMs },
+    });
+
+    ws.on('message', (data) => {
+      let frame: { op?: unknown; d?: unknown };
+      try {
+        frame = JSON.parse(String(data)) as { op?: unknown; d?: unknown };
+      } catch {
+        ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+        return;
+      }
+      const op = typeof frame.op === 'number' ? frame.op : -1;
+      this.#record('in', session?.id ?? null, op, null);
+      const d = (frame.d ?? {}) as Record<string, unknown>;
+      switch (op) {
+        case GatewayOpcodes.Heartbeat:
+          this.#write(ws, session?.id ?? null, { op: GatewayOpcodes.HeartbeatAck });
+          return;
+        case GatewayOpcodes.Identify:
+          if (session !== null) {
+            ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
+            return;
+          }
+          if (d.token !== this.#options.token) {
+            ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+            return;
+          }
+          session = this.#identify(ws, typeof d.intents === 'number' ? d.intents : 0);
+          return;
+        case GatewayOpcodes.Resume: {
+          const found = this.sessions.find((s) => s.id === d.session_id);
+          if (d.token !== this.#options.token || found === undefined || !found.valid) {
+            this.#write(ws, null, { op: GatewayOpcodes.InvalidSession, d: false });
+            return;
+          }
+          session = found;
+          this.#resume(ws, found, typeof d.seq === 'number' ? d.seq : 0);
+          return;
+        }
+        case GatewayOpcodes.PresenceUpdate:
+        case GatewayOpcodes.VoiceStateUpdate:
+        case GatewayOpcodes.RequestGuildMembers:
+          if (session === null) ws.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated.');
+          return;
+        default:
+          ws.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode.');
+      }
+    });
+
+    ws.on('close', (code) => {
+      if (session === null || session.socket !== ws) return;
+      session.socket = null;
+      // A client closing with 1000/1001 ends its session; any other code may resume.
+      if (code === 1000 || code === 1001) session.valid = false;
+      this.#options.onChange();
+    });
+  }
+
+  #identify(ws: WebSocket, intents: number): GatewaySession {
+    this.#sessionCounter += 1;
+    const session: GatewaySession = {
+      id: `fake-session-${this.#sessionCounter}`,
+      intents,
+      seq: 0,
+      valid: true,
+      socket: ws,
+      sent: [],
+    };
+    this.sessions.push(session);
+    const { ready, guilds } = this.#options.identify();
+    this.#send(session, {
+      t: GatewayDispatchEvents.Ready,
+      d: { ...ready, session_id: session.id, resume_gateway_url: this.#options.resumeUrl() },
+    });
+    for (const guild of guilds) this.#send(session, { t: GatewayDispatchEvents.GuildCreate, d: guild });
+    this.#options.onChange();
+    return session;
+  }
+
+  #resume(ws: WebSocket, session: GatewaySession, seq: number): void {
+    session.socket?.terminate();
+    session.socket = ws;
+    for (const event of session.sent) {
+      if (event.s > seq)
+        this.#write(ws, session.id, { op: GatewayOpcodes.Dispatch, s: event.s, t: event.t, d: event.d });
+    }
+    this.#send(session, { t: GatewayDispatchEvents.Resumed, d: { _trace: ['fake-discord'] } });
+    this.#options.onChange();
+  }
+
+  #send(session: GatewaySession, event: DispatchEvent): void {
+    session.seq += 1;
+    const s = session.seq;
+    session.sent.push({ s, t: event.t, d: event.d });
+    if (session.sent.length > 1000) session.sent.shift();
+    if (session.socket !== null) {
+      this.#write(session.socket, session.id, { op: GatewayOpcodes.Dispatch, s, t: event.t, d: event.d });
+    }
+  }
+
+  #write(
+    ws: WebSocket,
+    sessionId: string | null,
+    frame: { op: number; d?: unknown; s?: number; t?: string },
+  ): void {
+    this.#record('out', sessionId, frame.op, frame.t ?? null);
+    ws.send(JSON.stringify({ s: null, t: null, d: null, ...frame }));
+  }
+
+  #record(direction: 'in' | 'out', sessionId: string | null, op: number, t: string | null): void {
+    this.log.push({ at: Date.now(), direction, sessionId, op, t });
+    this.#options.onChange();
+  }
+}

@@ -1,0 +1,172 @@
+// Creating and editing messages from a REST payload, with Discord's validation (content length,
+// empty messages, attachment counts and size) and its attachment rules for edits.
+import type { UploadedFile } from './http.js';
+import { ApiError } from './http.js';
+import type { ApiUser, FakeAttachment, FakeMessage, FakeState } from './model.js';
+import { MESSAGE_FLAG_EPHEMERAL, MESSAGE_FLAG_LOADING } from './model.js';
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const SUPPRESS_EMBEDS = 4;
+const SUPPRESS_NOTIFICATIONS = 4096;
+
+export interface MessagePayload {
+  content?: unknown;
+  embeds?: unknown;
+  components?: unknown;
+  flags?: unknown;
+  attachments?: unknown;
+}
+
+export interface NewMessage {
+  channelId: string;
+  guildId: string | null;
+  author: ApiUser;
+  type: number;
+  interaction: FakeMessage['interaction'];
+  webhookId: string | null;
+}
+
+export function createMessage(
+  state: FakeState,
+  init: NewMessage,
+  payload: MessagePayload,
+  files: readonly UploadedFile[],
+  extraFlags = 0,
+): FakeMessage {
+  const content = readContent(payload);
+  const embeds = readList(payload.embeds, 'embeds', 10) ?? [];
+  const components = readList(payload.components, 'components', 40) ?? [];
+  const attachments = newAttachments(state, payload, files);
+  if (
+    content === '' &&
+    embeds.length === 0 &&
+    components.length === 0 &&
+    attachments.length === 0 &&
+    extraFlags === 0
+  ) {
+    throw new ApiError(400, 50006, 'Cannot send an empty message');
+  }
+  const allowed = MESSAGE_FLAG_EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
+  const flags = ((typeof payload.flags === 'number' ? payload.flags : 0) & allowed) | extraFlags;
+  const now = Date.now();
+  const message: FakeMessage = {
+    id: state.ids.next(now),
+    ...init,
+    content,
+    embeds,
+    components,
+    attachments,
+    flags,
+    createdAt: now,
+    editedAt: null,
+    deleted: false,
+    revisions: [],
+    threadId: null,
+  };
+  snapshot(message, now);
+  state.messages.set(message.id, message);
+  const channel = state.channels.get(init.channelId);
+  if (channel && (flags & MESSAGE_FLAG_EPHEMERAL) === 0) {
+    channel.lastMessageId = message.id;
+    channel.messageCount += 1;
+  }
+  return message;
+}
+
+/**
+ * Applies an edit. Fields left out stay as they were. `attachments`, when present, lists the
+ * attachments to keep: existing ones by id and new uploads by their `files[n]` index; without
+ * it, existing attachments stay and uploads are added.
+ */
+export function editMessage(
+  state: FakeState,
+  message: FakeMessage,
+  payload: MessagePayload,
+  files: readonly UploadedFile[],
+): FakeMessage {
+  if (message.deleted) throw new ApiError(404, 10008, 'Unknown Message');
+  // Validate everything before changing anything: a refused edit leaves the message as it was.
+  const content = 'content' in payload ? readContent(payload) : message.content;
+  const embeds = readList(payload.embeds, 'embeds', 10) ?? message.embeds;
+  const components = readList(payload.components, 'components', 40) ?? message.components;
+  const uploads = newAttachments(state, payload, files);
+  let attachments: FakeAttachment[];
+  if (Array.isArray(payload.attachments)) {
+    const keep = new Set(payload.attachments.map((a: { id?: unknown }) => String(a?.id)));
+    attachments = [...message.attachments.filter((a) => keep.has(a.id)), ...uploads];
+  } else {
+    attachments = [...message.attachments, ...uploads];
+  }
+  if (attachments.length > 10) {
+    throw formError('attachments', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+  }
+  if (content === '' && embeds.length === 0 && components.length === 0 && attachments.length === 0) {
+    throw new ApiError(400, 50006, 'Cannot send an empty message');
+  }
+  const now = Date.now();
+  message.content = content;
+  message.embeds = embeds;
+  message.components = components;
+  message.attachments = attachments;
+  if (typeof payload.flags === 'number') {
+    message.flags = (message.flags & ~SUPPRESS_EMBEDS) | (payload.flags & SUPPRESS_EMBEDS);
+  }
+  // The first edit of a deferred reply ends its "thinking..." state.
+  message.flags &= ~MESSAGE_FLAG_LOADING;
+  message.editedAt = now;
+  snapshot(message, now);
+  return message;
+}
+
+function snapshot(message: FakeMessage, at: number): void {
+  message.revisions.push({
+    at,
+    content: message.content,
+    embeds: message.embeds,
+    components: message.components,
+    attachments: message.attachments,
+    flags: message.flags,
+  });
+}
+
+function readContent(payload: MessagePayload): string {
+  const content = payload.content ?? '';
+  if (typeof content !== 'string') throw formError('content', 'BASE_TYPE_STRING', 'Must be a string.');
+  if (content.length > 2000)
+    throw formError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
+  return content;
+}
+
+function readList(value: unknown, field: string, max: number): unknown[] | undefined {
+  if (value === undefined || value === null) return value === null ? [] : undefined;
+  if (!Array.isArray(value)) throw formError(field, 'BASE_TYPE_ARRAY', 'Must be an array.');
+  if (value.length > max)
+    throw formError(field, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+  return value;
+}
+
+function newAttachments(
+  state: FakeState,
+  payload: MessagePayload,
+  files: readonly UploadedFile[],
+): FakeAttachment[] {
+  if (files.length > 10) throw formError('files', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+  const described = Array.isArray(payload.attachments)
+    ? (payload.attachments as { id?: unknown; filename?: unknown; description?: unknown }[])
+    : [];
+  return files.map((file) => {
+    if (file.bytes.length > MAX_UPLOAD_BYTES) throw new ApiError(413, 40005, 'Request entity too large');
+    const meta = described.find((a) => String(a?.id) === String(file.index));
+    return {
+      id: state.ids.next(),
+      filename: typeof meta?.filename === 'string' ? meta.filename : file.filename,
+      contentType: file.contentType,
+      description: typeof meta?.description === 'string' ? meta.description : null,
+      bytes: file.bytes,
+    };
+  });
+}
+
+export function formError(field: string, code: string, message: string): ApiError {
+  return new ApiError(400, 50035, 'Invalid Form Body', { [field]: { _errors: [{ code, message }] } });
+}
