@@ -1,10 +1,13 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
+import { benchRender } from './render.js';
 
 const json = process.argv.includes('--json');
-const figures: Record<string, number> = { ...benchDecode() };
+const figures: Record<string, number> = { ...benchDecode(), ...(await benchRender()) };
 if (json) {
   process.stdout.write(JSON.stringify(figures) + '\n');
 } else {
-  for (const [key, value] of Object.entries(figures)) process.stdout.write(`${key.padEnd(36)} ${value}\n`);
+  for (const [key, value] of Object.entries(figures)) {
+    process.stdout.write(`${key.padEnd(36)} ${Number.isInteger(value) ? value : value.toFixed(2)}\n`);
+  }
 }

@@ -1,0 +1,277 @@
+// A scene as a list of regions that tile the image. Each region has a key that changes exactly when
+// its pixels do, so a GIF frame can carry only the regions that changed since the last one.
+import type { Color } from 'chessops/types';
+import type { PieceName } from './assets.js';
+import { drawText, lineHeight, textWidth, type FontSpec } from './glyphs.js';
+import {
+  computeLayout,
+  DEFAULT_SIZE,
+  type BoardColumn,
+  type Layout,
+  type LayoutNeeds,
+  type Rect,
+} from './layout.js';
+import type { Palette } from './palette.js';
+import { HOLDING_ROLES, readPosition, type ScenePosition } from './position.js';
+import { formatClock, resultText, type BoardScene, type RenderResult } from './scene.js';
+import { spriteKit, squareLookKey, type SpriteKit, type SquareLook, type TextStyle } from './sprites.js';
+import { blit, fillRect, type Surface } from './surface.js';
+import { DEFAULT_THEME, isThemeName, themeByName } from './theme.js';
+
+/** Clocks below this are drawn in the warning colour. */
+export const LOW_CLOCK_MS = 20_000;
+
+export interface Region extends Rect {
+  key: string;
+  paint(s: Surface): void;
+}
+
+export interface Frame {
+  width: number;
+  height: number;
+  palette: Palette;
+  regions: Region[];
+}
+
+interface Painter {
+  layout: Layout;
+  sprites: SpriteKit;
+  markTurn: boolean;
+}
+
+function boardRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: ScenePosition): Region[] {
+  const { square } = p.layout;
+  const regions: Region[] = [];
+  for (let row = 0; row < 8; row++) {
+    for (let col = 0; col < 8; col++) {
+      const file = scene.orientation === 'white' ? col : 7 - col;
+      const rank = scene.orientation === 'white' ? 7 - row : row;
+      const sq = rank * 8 + file;
+      const piece = pos.board.get(sq);
+      const look: SquareLook = {
+        light: (file + rank) % 2 === 1,
+        mark: pos.check === sq ? 'check' : pos.highlighted.includes(sq) ? 'last' : 'none',
+        piece: piece ? (`${piece.color}-${piece.role}` satisfies PieceName) : null,
+        rankLabel: col === 0 ? String(rank + 1) : null,
+        fileLabel: row === 7 ? 'abcdefgh'[file]! : null,
+      };
+      const x = column.board.x + col * square;
+      const y = column.board.y + row * square;
+      regions.push({
+        x,
+        y,
+        w: square,
+        h: square,
+        key: squareLookKey(look),
+        paint: (s) => blit(s, p.sprites.square(look), x, y),
+      });
+    }
+  }
+  return regions;
+}
+
+function centredTop(rect: Rect, font: FontSpec): number {
+  return rect.y + Math.floor((rect.h - lineHeight(font)) / 2);
+}
+
+/** ` (1500)`; nothing for FICS's placeholders (`----` unrated, `++++` guest). */
+function ratingLabel(rating: string | null | undefined): string {
+  return rating && /\d/.test(rating) ? ` (${rating})` : '';
+}
+
+/** Name and rating as they fit: the rating goes first, then the name loses its end to `…`. */
+function fitName(
+  name: string,
+  rating: string,
+  nameFont: FontSpec,
+  ratingFont: FontSpec,
+  width: number,
+): { name: string; rating: string } {
+  if (textWidth(name, nameFont) + textWidth(rating, ratingFont) <= width) return { name, rating };
+  if (textWidth(name, nameFont) <= width) return { name, rating: '' };
+  const chars = [...name];
+  while (chars.length > 1 && textWidth(`${chars.join('')}…`, nameFont) > width) chars.pop();
+  return { name: `${chars.join('')}…`, rating: '' };
+}
+
+function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos: ScenePosition): Region[] {
+  const { layout, sprites } = p;
+  const { kit } = sprites;
+  const player = scene[color];
+  const toMove = p.markTurn && !scene.result && pos.turn === color;
+  const regions: Region[] = [];
+
+  const info: Rect = { x: bar.x + layout.bar.info.x, y: bar.y, w: layout.bar.info.w, h: bar.h };
+  const nameFont: FontSpec = { px: layout.fontPx.name, bold: true };
+  const ratingFont: FontSpec = { px: layout.fontPx.name, bold: false };
+  const textX = info.x + Math.round(layout.barHeight * 0.3);
+  const textRight = info.x + info.w - Math.round(layout.barHeight * 0.15);
+  const { name, rating } = fitName(
+    player.name,
+    ratingLabel(player.rating),
+    nameFont,
+    ratingFont,
+    textRight - textX,
+  );
+  regions.push({
+    ...info,
+    key: `info:${toMove}:${name}:${rating}`,
+    paint: (s) => {
+      fillRect(s, info.x, info.y, info.w, info.h, kit.index.barBg);
+      if (toMove) fillRect(s, info.x, info.y, layout.turnMarkerWidth, info.h, kit.index.turn);
+      const top = centredTop(info, nameFont);
+      const end = drawText(s, name, nameFont, textX, top, kit.text.name, textRight);
+      if (rating) drawText(s, rating, ratingFont, end, top, kit.text.dim, textRight);
+    },
+  });
+
+  const holdingsPart = layout.bar.holdings;
+  if (holdingsPart) {
+    const rect: Rect = { x: bar.x + holdingsPart.x, y: bar.y, w: holdingsPart.w, h: bar.h };
+    const counts = pos.holdings?.[color];
+    const shown = HOLDING_ROLES.flatMap((role) => {
+      const n = counts?.get(role) ?? 0;
+      return n > 0 ? [{ role, n }] : [];
+    });
+    const countFont: FontSpec = { px: layout.fontPx.count, bold: true };
+    regions.push({
+      ...rect,
+      key: `hold:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
+      paint: (s) => {
+        fillRect(s, rect.x, rect.y, rect.w, rect.h, kit.index.barBg);
+        const iconTop = rect.y + Math.floor((rect.h - layout.holdingIcon) / 2);
+        shown.forEach(({ role, n }, i) => {
+          const x = rect.x + i * layout.holdingSlot;
+          blit(s, sprites.icon(`${color}-${role}`), x, iconTop);
+          const count = String(n);
+          const countX = x + layout.holdingSlot - textWidth(count, countFont) - 1;
+          const countTop =
+            iconTop + layout.holdingIcon - lineHeight(countFont) + Math.round(layout.barHeight * 0.1);
+          drawText(s, count, countFont, countX, countTop, kit.text.name, rect.x + rect.w);
+        });
+      },
+    });
+  }
+
+  const clockRect: Rect = { x: bar.x + layout.bar.clock.x, y: bar.y, w: layout.bar.clock.w, h: bar.h };
+  const clockMs = player.clockMs;
+  const clockText = clockMs === null || clockMs === undefined ? null : formatClock(clockMs);
+  const style: TextStyle =
+    clockMs !== null && clockMs !== undefined && clockMs < LOW_CLOCK_MS
+      ? 'clockLow'
+      : toMove
+        ? 'clockActive'
+        : 'clock';
+  const clockFont: FontSpec = { px: layout.fontPx.clock, bold: true };
+  regions.push({
+    ...clockRect,
+    key: `clock:${style}:${clockText}`,
+    paint: (s) => {
+      fillRect(s, clockRect.x, clockRect.y, clockRect.w, clockRect.h, kit.index.barBg);
+      if (clockText === null) return;
+      const inset = Math.round(layout.barHeight * 0.14);
+      const box: Rect = {
+        x: clockRect.x,
+        y: clockRect.y + inset,
+        w: clockRect.w - inset,
+        h: clockRect.h - 2 * inset,
+      };
+      const bg =
+        style === 'clockLow'
+          ? kit.index.clockLowBg
+          : style === 'clockActive'
+            ? kit.index.clockActiveBg
+            : kit.index.clockBg;
+      fillRect(s, box.x, box.y, box.w, box.h, bg);
+      const x = box.x + Math.round((box.w - textWidth(clockText, clockFont)) / 2);
+      drawText(s, clockText, clockFont, x, centredTop(box, clockFont), kit.text[style], box.x + box.w);
+    },
+  });
+  return regions;
+}
+
+function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {
+  const { kit } = p.sprites;
+  const text = scene.result ? resultText(scene.result) : '';
+  const font: FontSpec = { px: p.layout.fontPx.footer, bold: true };
+  return {
+    ...footer,
+    key: `footer:${text}`,
+    paint: (s) => {
+      fillRect(s, footer.x, footer.y, footer.w, footer.h, kit.index.footerBg);
+      const x = footer.x + Math.max(0, Math.round((footer.w - textWidth(text, font)) / 2));
+      drawText(s, text, font, x, centredTop(footer, font), kit.text.footer, footer.x + footer.w);
+    },
+  };
+}
+
+function columnRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: ScenePosition): Region[] {
+  const top: Color = scene.orientation === 'white' ? 'black' : 'white';
+  return [
+    ...barRegions(p, column.topBar, top, scene, pos),
+    ...boardRegions(p, column, scene, pos),
+    ...barRegions(p, column.bottomBar, scene.orientation, scene, pos),
+    ...(column.footer ? [footerRegion(p, column.footer, scene)] : []),
+  ];
+}
+
+/** What a scene needs room for; a GIF takes the union over all its scenes. */
+export function layoutNeeds(scene: BoardScene, positions: ScenePosition[]): LayoutNeeds {
+  return {
+    partner: Boolean(scene.partner),
+    footer: Boolean(scene.result || scene.partner?.result),
+    holdings: positions.some((pos) => pos.holdings !== null),
+  };
+}
+
+/** Reads a scene (and its partner) and checks its options. */
+export function readScene(scene: BoardScene): RenderResult<ScenePosition[]> {
+  if (scene.theme !== undefined && !isThemeName(scene.theme)) {
+    return { ok: false, error: `unknown theme "${String(scene.theme)}"` };
+  }
+  if (scene.size !== undefined && !Number.isFinite(scene.size)) {
+    return { ok: false, error: 'size must be a number' };
+  }
+  const positions: ScenePosition[] = [];
+  for (const s of scene.partner ? [scene, scene.partner] : [scene]) {
+    const read = readPosition(s);
+    if (!read.ok) return read;
+    positions.push(read.value);
+  }
+  return { ok: true, value: positions };
+}
+
+/**
+ * Regions for a scene already read with readScene, laid out for `needs`. `markTurn` draws the
+ * side-to-move marker and lit clock; animations leave it off, as the last-move highlight says as
+ * much and the marker would change both bars on every frame.
+ */
+export function composeScene(
+  scene: BoardScene,
+  positions: ScenePosition[],
+  needs: LayoutNeeds,
+  markTurn = true,
+): Frame {
+  const layout = computeLayout(scene.size ?? DEFAULT_SIZE, needs);
+  const sprites = spriteKit(themeByName(scene.theme ?? DEFAULT_THEME), layout);
+  const painter: Painter = { layout, sprites, markTurn };
+  const boards = scene.partner ? [scene, scene.partner] : [scene];
+  const regions = boards.flatMap((board, i) =>
+    columnRegions(painter, layout.columns[i]!, board, positions[i]!),
+  );
+  const second = layout.columns[1];
+  if (second) {
+    const gap: Rect = {
+      x: layout.columns[0]!.board.w,
+      y: 0,
+      w: second.x - layout.columns[0]!.board.w,
+      h: layout.height,
+    };
+    regions.push({
+      ...gap,
+      key: 'gap',
+      paint: (s) => fillRect(s, gap.x, gap.y, gap.w, gap.h, sprites.kit.index.gap),
+    });
+  }
+  return { width: layout.width, height: layout.height, palette: sprites.kit.palette, regions };
+}

@@ -1,0 +1,86 @@
+// Scenes to an animated GIF, the way lichess's GIF renderer does it: one fixed palette, the first
+// frame whole, and every later frame only the bounding box of the regions (squares, clocks, names)
+// that changed, with the unchanged regions inside it transparent.
+import { composeScene, readScene, type Frame, type Region } from './compose.js';
+import { GifWriter } from './gif.js';
+import type { LayoutNeeds } from './layout.js';
+import { TRANSPARENT } from './palette.js';
+import type { ScenePosition } from './position.js';
+import type { BoardScene, RenderResult } from './scene.js';
+import { fillRect } from './surface.js';
+
+export const FRAME_DELAY_MS = 800;
+export const LAST_FRAME_DELAY_MS = 4000;
+
+export interface GifOptions {
+  frameDelayMs?: number;
+  lastFrameDelayMs?: number;
+}
+
+function boundingBox(regions: Region[]): { x: number; y: number; w: number; h: number } {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = 0;
+  let y1 = 0;
+  for (const r of regions) {
+    x0 = Math.min(x0, r.x);
+    y0 = Math.min(y0, r.y);
+    x1 = Math.max(x1, r.x + r.w);
+    y1 = Math.max(y1, r.y + r.h);
+  }
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/** One frame per scene; every scene is drawn with the first one's theme, size and layout. */
+export function renderGif(scenes: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
+  const first = scenes[0];
+  if (!first) return { ok: false, error: 'no positions to animate' };
+  const positions: ScenePosition[][] = [];
+  for (const [i, scene] of scenes.entries()) {
+    const read = readScene(scene);
+    if (!read.ok) return { ok: false, error: `position ${i}: ${read.error}` };
+    positions.push(read.value);
+  }
+  const needs: LayoutNeeds = {
+    partner: scenes.some((s) => s.partner),
+    footer: scenes.some((s) => s.result || s.partner?.result),
+    holdings: positions.some((ps) => ps.some((p) => p.holdings !== null)),
+  };
+  const look = { theme: first.theme, size: first.size };
+  const frameDelayMs = opts.frameDelayMs ?? FRAME_DELAY_MS;
+  const lastFrameDelayMs = opts.lastFrameDelayMs ?? LAST_FRAME_DELAY_MS;
+
+  let previous: Frame | null = null;
+  let writer: GifWriter | null = null;
+  for (const [i, scene] of scenes.entries()) {
+    const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
+    const delayMs = i === scenes.length - 1 ? lastFrameDelayMs : frameDelayMs;
+    writer ??= new GifWriter(frame.width, frame.height, frame.palette.rgb);
+    const changed =
+      previous && previous.regions.length === frame.regions.length
+        ? frame.regions.filter((r, j) => r.key !== previous!.regions[j]!.key)
+        : frame.regions;
+    if (changed.length === 0) {
+      // Nothing moved (a repeated position): one transparent pixel keeps the timing.
+      writer.frame({
+        x: 0,
+        y: 0,
+        width: 1,
+        height: 1,
+        pixels: Uint8Array.of(TRANSPARENT),
+        delayMs,
+        transparentIndex: TRANSPARENT,
+      });
+    } else {
+      const box = boundingBox(changed);
+      const pixels = new Uint8Array(box.w * box.h);
+      const surface = { data: pixels, stride: box.w, base: -(box.y * box.w + box.x) };
+      if (changed !== frame.regions) fillRect(surface, box.x, box.y, box.w, box.h, TRANSPARENT);
+      for (const region of changed) region.paint(surface);
+      const transparentIndex = changed === frame.regions ? null : TRANSPARENT;
+      writer.frame({ x: box.x, y: box.y, width: box.w, height: box.h, pixels, delayMs, transparentIndex });
+    }
+    previous = frame;
+  }
+  return { ok: true, value: writer!.finish() };
+}

@@ -1,0 +1,177 @@
+// A minimal GIF89a writer with a fixed global palette and frames placed anywhere on the screen.
+// Our own because gifenc's writeFrame always puts a frame at (0, 0), and the whole point of our
+// animations is frames that hold only the rectangle that changed.
+
+const MAX_CODE = 4095;
+const CLEAR = 256;
+const END = 257;
+const FIRST_FREE = 258;
+const MIN_CODE_SIZE = 8;
+
+class ByteSink {
+  bytes = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  reserve(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + n));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+
+  byte(b: number): void {
+    this.reserve(1);
+    this.bytes[this.length++] = b;
+  }
+
+  u16(n: number): void {
+    this.byte(n & 0xff);
+    this.byte(n >> 8);
+  }
+
+  write(data: Uint8Array | string): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+}
+
+/**
+ * LZW for GIF with 8-bit pixels. The dictionary is a dense table indexed by (pixel << 12 | prefix
+ * code) instead of a hash: one load per pixel, and a run of one colour (most of a frame, being
+ * transparent) walks consecutive codes, so consecutive memory. Code widths follow GIFCOMPR.C (grow after writing the code
+ * that makes the next free code exceed the current width; clear when all 4096 codes are used).
+ */
+class LzwEncoder {
+  private readonly dict = new Uint16Array(256 << 12);
+  private readonly used = new Uint32Array(MAX_CODE + 1);
+  private usedCount = 0;
+  private block = Buffer.allocUnsafe(255);
+  private blockLength = 0;
+  private accumulator = 0;
+  private bits = 0;
+
+  encode(pixels: Uint8Array, out: ByteSink): void {
+    out.byte(MIN_CODE_SIZE);
+    let codeSize = MIN_CODE_SIZE + 1;
+    let maxCode = (1 << codeSize) - 1;
+    let nextCode = FIRST_FREE;
+    const { dict, used } = this;
+    const emit = (code: number, reset: boolean): void => {
+      this.accumulator |= code << this.bits;
+      this.bits += codeSize;
+      while (this.bits >= 8) {
+        this.block[this.blockLength++] = this.accumulator & 0xff;
+        this.accumulator >>>= 8;
+        this.bits -= 8;
+        if (this.blockLength === 255) this.flushBlock(out);
+      }
+      if (reset) {
+        codeSize = MIN_CODE_SIZE + 1;
+        maxCode = (1 << codeSize) - 1;
+      } else if (nextCode > maxCode && codeSize < 12) {
+        codeSize++;
+        maxCode = codeSize === 12 ? MAX_CODE + 1 : (1 << codeSize) - 1;
+      }
+    };
+    emit(CLEAR, true);
+    let prefix = pixels[0]!;
+    for (let i = 1; i < pixels.length; i++) {
+      const pixel = pixels[i]!;
+      const slot = (pixel << 12) | prefix;
+      const code = dict[slot]!;
+      if (code !== 0) {
+        prefix = code;
+        continue;
+      }
+      emit(prefix, false);
+      if (nextCode <= MAX_CODE) {
+        dict[slot] = nextCode++;
+        used[this.usedCount++] = slot;
+      } else {
+        this.clearDict();
+        nextCode = FIRST_FREE;
+        emit(CLEAR, true);
+      }
+      prefix = pixel;
+    }
+    emit(prefix, false);
+    emit(END, false);
+    if (this.bits > 0) {
+      this.block[this.blockLength++] = this.accumulator & 0xff;
+      if (this.blockLength === 255) this.flushBlock(out);
+    }
+    this.flushBlock(out);
+    out.byte(0);
+    this.clearDict();
+    this.accumulator = 0;
+    this.bits = 0;
+  }
+
+  private clearDict(): void {
+    for (let i = 0; i < this.usedCount; i++) this.dict[this.used[i]!] = 0;
+    this.usedCount = 0;
+  }
+
+  private flushBlock(out: ByteSink): void {
+    if (this.blockLength === 0) return;
+    out.byte(this.blockLength);
+    out.write(this.block.subarray(0, this.blockLength));
+    this.blockLength = 0;
+  }
+}
+
+export interface GifFrame {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** width x height palette indices. */
+  pixels: Uint8Array;
+  delayMs: number;
+  /** Palette index that leaves the pixel below unchanged, if any. */
+  transparentIndex: number | null;
+}
+
+export class GifWriter {
+  private readonly out = new ByteSink();
+  private readonly lzw = new LzwEncoder();
+
+  /** `palette`: 256 entries of r, g, b. Loops forever. */
+  constructor(width: number, height: number, palette: Uint8Array) {
+    const { out } = this;
+    out.write('GIF89a');
+    out.u16(width);
+    out.u16(height);
+    out.byte(0xf7); // global colour table of 256 entries, 8 bits per primary
+    out.byte(0); // background colour index
+    out.byte(0); // pixel aspect ratio
+    out.write(palette.subarray(0, 768));
+    out.write(Buffer.from([0x21, 0xff, 11]));
+    out.write('NETSCAPE2.0');
+    out.write(Buffer.from([3, 1, 0, 0, 0])); // loop count 0: forever
+  }
+
+  frame(f: GifFrame): void {
+    const { out } = this;
+    out.write(Buffer.from([0x21, 0xf9, 4]));
+    // Disposal 1 (keep this frame under the next one), transparency flag.
+    out.byte((1 << 2) | (f.transparentIndex === null ? 0 : 1));
+    out.u16(Math.round(f.delayMs / 10));
+    out.byte(f.transparentIndex ?? 0);
+    out.byte(0);
+    out.byte(0x2c);
+    out.u16(f.x);
+    out.u16(f.y);
+    out.u16(f.width);
+    out.u16(f.height);
+    out.byte(0); // no local colour table, not interlaced
+    this.lzw.encode(f.pixels, out);
+  }
+
+  finish(): Buffer {
+    this.out.byte(0x3b);
+    return Buffer.from(this.out.bytes.subarray(0, this.out.length));
+  }
+}

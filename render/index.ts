@@ -1,0 +1,18 @@
+// Board images for Kibitz: PNG of one position, GIF of a whole game, text board.
+export { renderPng } from './board-png.js';
+export { renderGif, FRAME_DELAY_MS, LAST_FRAME_DELAY_MS, type GifOptions } from './game-gif.js';
+export { renderText } from './text.js';
+export { gameScenes, liveGameScenes, type GameLook } from './game.js';
+export {
+  sceneFromSnapshot,
+  formatClock,
+  resultText,
+  type BoardScene,
+  type ScenePlayer,
+  type SceneResult,
+  type SceneOptions,
+  type RenderResult,
+} from './scene.js';
+export { LOW_CLOCK_MS } from './compose.js';
+export { MIN_SIZE, MAX_SIZE, DEFAULT_SIZE } from './layout.js';
+export { THEME_NAMES, DEFAULT_THEME, isThemeName, type ThemeName } from './theme.js';

@@ -1,0 +1,95 @@
+// Where everything goes, as a function of the board size alone (so GIF frames line up).
+
+export const MIN_SIZE = 240;
+export const MAX_SIZE = 1024;
+export const DEFAULT_SIZE = 480;
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** One board with its two player bars (and the result strip when there is one). */
+export interface BoardColumn {
+  x: number;
+  topBar: Rect;
+  board: Rect;
+  bottomBar: Rect;
+  footer: Rect | null;
+}
+
+/** Parts of a bar, relative to the bar's left edge. */
+export interface BarParts {
+  /** Turn marker, name and rating. */
+  info: { x: number; w: number };
+  holdings: { x: number; w: number } | null;
+  clock: { x: number; w: number };
+}
+
+export interface Layout {
+  width: number;
+  height: number;
+  square: number;
+  barHeight: number;
+  columns: BoardColumn[];
+  bar: BarParts;
+  turnMarkerWidth: number;
+  /** Holdings: piece icon size, count font, width per piece kind. */
+  holdingIcon: number;
+  holdingSlot: number;
+  fontPx: { name: number; clock: number; count: number; footer: number; coordinate: number };
+}
+
+export interface LayoutNeeds {
+  partner: boolean;
+  footer: boolean;
+  holdings: boolean;
+}
+
+export function clampSize(size: number): number {
+  return Math.min(MAX_SIZE, Math.max(MIN_SIZE, Math.round(size)));
+}
+
+export function computeLayout(size: number, needs: LayoutNeeds): Layout {
+  const square = Math.floor(clampSize(size) / 8);
+  const boardPx = square * 8;
+  const barHeight = Math.round(boardPx / 10);
+  const footerHeight = needs.footer ? Math.round(barHeight * 0.8) : 0;
+  const gap = needs.partner ? Math.round(square / 2) : 0;
+  const holdingIcon = Math.round(barHeight * 0.62);
+  const holdingSlot = Math.round(barHeight * 0.74);
+  const clockWidth = Math.round(barHeight * 2.75);
+  const holdingsWidth = needs.holdings ? holdingSlot * 5 : 0;
+  const infoWidth = boardPx - clockWidth - holdingsWidth;
+  const column = (x: number): BoardColumn => ({
+    x,
+    topBar: { x, y: 0, w: boardPx, h: barHeight },
+    board: { x, y: barHeight, w: boardPx, h: boardPx },
+    bottomBar: { x, y: barHeight + boardPx, w: boardPx, h: barHeight },
+    footer: needs.footer ? { x, y: 2 * barHeight + boardPx, w: boardPx, h: footerHeight } : null,
+  });
+  return {
+    width: needs.partner ? 2 * boardPx + gap : boardPx,
+    height: 2 * barHeight + boardPx + footerHeight,
+    square,
+    barHeight,
+    columns: needs.partner ? [column(0), column(boardPx + gap)] : [column(0)],
+    bar: {
+      info: { x: 0, w: infoWidth },
+      holdings: needs.holdings ? { x: infoWidth, w: holdingsWidth } : null,
+      clock: { x: infoWidth + holdingsWidth, w: clockWidth },
+    },
+    turnMarkerWidth: Math.max(3, Math.round(barHeight / 12)),
+    holdingIcon,
+    holdingSlot,
+    fontPx: {
+      name: Math.round(barHeight * 0.4),
+      clock: Math.round(barHeight * 0.46),
+      count: Math.max(8, Math.round(barHeight * 0.3)),
+      footer: Math.round(footerHeight * 0.5),
+      coordinate: Math.max(8, Math.round(square * 0.2)),
+    },
+  };
+}

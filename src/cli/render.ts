@@ -1,0 +1,191 @@
+// npm run render -- (--fen FEN | --style12 LINE) --out board.png [options]
+//                  --pgn game.pgn --gif game.gif [--out final.png] [options]
+// Board images from the command line. Bad input: one line on stderr; exit status 2 for bad
+// arguments, 1 for input that cannot be read or drawn.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  isThemeName,
+  liveGameScenes,
+  MAX_SIZE,
+  MIN_SIZE,
+  renderGif,
+  renderPng,
+  renderText,
+  THEME_NAMES,
+  type BoardScene,
+  type RenderResult,
+} from '../../render/index.js';
+import { fromPgn } from '../chesslive/index.js';
+import { fenOfSetup, setupFromStyle12 } from '../game/position.js';
+import type { Color } from '../protocol/events.js';
+import { decodeStyle12 } from '../protocol/style12.js';
+
+const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
+       npm run render -- --pgn game.pgn --gif game.gif [--out final.png]
+options: --flip --last UCI --white NAME --black NAME --white-clock MS --black-clock MS
+         --size ${MIN_SIZE}..${MAX_SIZE} --theme ${THEME_NAMES.join('|')} --text (print the text board)
+`;
+
+/** 2: the arguments are wrong; 1: a file or position cannot be read or drawn. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly status: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+const OPTIONS = {
+  fen: { type: 'string' },
+  style12: { type: 'string' },
+  pgn: { type: 'string' },
+  out: { type: 'string' },
+  gif: { type: 'string' },
+  text: { type: 'boolean' },
+  flip: { type: 'boolean' },
+  last: { type: 'string' },
+  white: { type: 'string' },
+  black: { type: 'string' },
+  'white-clock': { type: 'string' },
+  'black-clock': { type: 'string' },
+  size: { type: 'string' },
+  theme: { type: 'string' },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) {
+    throw new CliError(`--${name} must be a whole number from ${min} to ${max}, got "${value}"`, 2);
+  }
+  return n;
+}
+
+/** Style 12's verbose move as UCI: `P/e2-e4` e2e4, `o-o` e1g1, `N/@@-d5` N@d5, `P/e7-e8=Q` e7e8q. */
+function verboseToUci(verbose: string, mover: Color): string | null {
+  const home = mover === 'white' ? '1' : '8';
+  if (verbose === 'o-o') return `e${home}g${home}`;
+  if (verbose === 'o-o-o') return `e${home}c${home}`;
+  const m = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/.exec(verbose);
+  if (!m) return null;
+  if (m[2] === '@@') return `${m[1]}@${m[3]}`;
+  return `${m[2]}${m[3]}${m[4]?.toLowerCase() ?? ''}`;
+}
+
+function style12Scene(line: string): BoardScene {
+  const board = decodeStyle12(line.trim());
+  if (board.kind !== 'style12') throw new CliError(`not a Style 12 line: ${board.reason}`, 1);
+  const setup = setupFromStyle12(board, null);
+  if (!setup) throw new CliError('the Style 12 ranks do not make a board', 1);
+  return {
+    fen: fenOfSetup(setup),
+    orientation: board.flip ? 'black' : 'white',
+    lastMove: board.verboseMove
+      ? verboseToUci(board.verboseMove, board.sideToMove === 'white' ? 'black' : 'white')
+      : null,
+    white: { name: board.white, clockMs: board.whiteClockMs },
+    black: { name: board.black, clockMs: board.blackClockMs },
+  };
+}
+
+function fenScene(fen: string): BoardScene {
+  return {
+    fen,
+    // A FEN with [pockets] is a crazyhouse position.
+    rules: fen.includes('[') ? 'crazyhouse' : 'chess',
+    orientation: 'white',
+    white: { name: 'White' },
+    black: { name: 'Black' },
+  };
+}
+
+/** The position given by --fen or --style12, with the player and move options applied. */
+function positionScene(opts: Options): BoardScene {
+  const scene = opts.style12 !== undefined ? style12Scene(opts.style12) : fenScene(opts.fen ?? '');
+  const clock = (color: Color) => {
+    const value = opts[`${color}-clock`];
+    return value === undefined ? {} : { clockMs: integer(`${color}-clock`, value, 0, 100 * 3_600_000) };
+  };
+  return {
+    ...scene,
+    ...(opts.flip ? { orientation: 'black' as const } : {}),
+    ...(opts.last !== undefined ? { lastMove: opts.last } : {}),
+    white: { ...scene.white, ...(opts.white !== undefined ? { name: opts.white } : {}), ...clock('white') },
+    black: { ...scene.black, ...(opts.black !== undefined ? { name: opts.black } : {}), ...clock('black') },
+  };
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 1);
+  }
+}
+
+function write(file: string, bytes: Buffer): void {
+  try {
+    writeFileSync(file, bytes);
+  } catch (error) {
+    throw new CliError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 1);
+  }
+}
+
+function unwrap<T>(result: RenderResult<T>): T {
+  if (!result.ok) throw new CliError(result.error, 1);
+  return result.value;
+}
+
+function run(argv: string[]): void {
+  let opts: Options;
+  try {
+    opts = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false }).values;
+  } catch (error) {
+    throw new CliError((error as Error).message, 2);
+  }
+  if (opts.theme !== undefined && !isThemeName(opts.theme)) {
+    throw new CliError(`unknown theme "${opts.theme}" (themes: ${THEME_NAMES.join(', ')})`, 2);
+  }
+  const look = {
+    ...(opts.theme !== undefined && isThemeName(opts.theme) ? { theme: opts.theme } : {}),
+    ...(opts.size !== undefined ? { size: integer('size', opts.size, MIN_SIZE, MAX_SIZE) } : {}),
+  };
+  if ([opts.fen, opts.style12, opts.pgn].filter((s) => s !== undefined).length !== 1) {
+    throw new CliError('give exactly one of --fen, --style12 or --pgn', 2);
+  }
+  if (opts.out === undefined && opts.gif === undefined && !opts.text) {
+    throw new CliError('nothing to write: give --out FILE (or --gif FILE with --pgn, or --text)', 2);
+  }
+  if (opts.gif !== undefined && opts.pgn === undefined) throw new CliError('--gif needs --pgn', 2);
+
+  let scene: BoardScene;
+  if (opts.pgn !== undefined) {
+    const games = fromPgn(readText(opts.pgn));
+    if (!games.ok) throw new CliError(`${opts.pgn}: ${games.error}`, 1);
+    const scenes = unwrap(
+      liveGameScenes(games.value[0]!, { ...look, orientation: opts.flip ? 'black' : 'white' }),
+    );
+    if (opts.gif !== undefined) write(opts.gif, unwrap(renderGif(scenes)));
+    scene = scenes.at(-1)!;
+  } else {
+    scene = { ...positionScene(opts), ...look };
+  }
+  if (opts.out !== undefined) write(opts.out, unwrap(renderPng(scene)));
+  if (opts.text) process.stdout.write(unwrap(renderText(scene)) + '\n');
+}
+
+const argv = process.argv.slice(2);
+if (argv.length === 0) {
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+try {
+  run(argv);
+} catch (error) {
+  if (!(error instanceof CliError)) throw error;
+  process.stderr.write(`render: ${error.message}\n`);
+  process.exit(error.status);
+}

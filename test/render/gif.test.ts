@@ -1,0 +1,119 @@
+// Whole-game GIFs decoded by omggif: frame count, timing, frames that hold only what changed, and
+// the last frame equal to the PNG of the final position.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { GifWriter } from '../../render/gif.js';
+import { computeLayout } from '../../render/layout.js';
+import { fromPgn } from '../../src/chesslive/index.js';
+import { decodeGif, decodePng, expectBoard, type Decoded } from './pixels.js';
+
+function fixtureScenes(name: string): BoardScene[] {
+  const games = fromPgn(readFileSync(new URL(`../fixtures/render/${name}`, import.meta.url), 'utf8'));
+  if (!games.ok) throw new Error(games.error);
+  const scenes = liveGameScenes(games.value[0]!);
+  if (!scenes.ok) throw new Error(scenes.error);
+  return scenes.value;
+}
+
+function unwrap(out: { ok: true; value: Buffer } | { ok: false; error: string }): Buffer {
+  if (!out.ok) throw new Error(out.error);
+  return out.value;
+}
+
+async function expectSameImage(frame: Decoded, png: Buffer): Promise<void> {
+  const image = await decodePng(png);
+  expect([image.width, image.height]).toEqual([frame.width, frame.height]);
+  expect(Buffer.from(frame.rgba).equals(Buffer.from(image.rgba))).toBe(true);
+}
+
+describe('whole-game GIF', () => {
+  const scenes = fixtureScenes('korchnoi-karpov-1974.pgn');
+  const bytes = unwrap(renderGif(scenes));
+  const { reader, frames } = decodeGif(bytes);
+
+  it('has one frame per position, the last held longer', () => {
+    expect(scenes).toHaveLength(158); // the start and 157 plies
+    expect(reader.numFrames()).toBe(158);
+    expect(reader.frameInfo(1).delay).toBe(80);
+    expect(reader.frameInfo(156).delay).toBe(80);
+    expect(reader.frameInfo(157).delay).toBe(400);
+    expect(reader.loopCount()).toBe(0);
+  });
+
+  it('ends on the final position, pixel for pixel the PNG of it', async () => {
+    expect(scenes.at(-1)!.fen).toBe('8/8/8/5q2/8/6p1/1R1K1k2/7Q b - - 40 79');
+    await expectSameImage(frames.at(-1)!, unwrap(renderPng(scenes.at(-1)!)));
+  });
+
+  it('shows each position in its frame', () => {
+    const board = computeLayout(480, { partner: false, footer: true, holdings: false }).columns[0]!.board;
+    for (const ply of [0, 1, 2, 15, 40, 99, 130]) expectBoard(frames[ply]!, board, scenes[ply]!.fen, 'white');
+  });
+
+  it('carries only the changed squares after the first frame', () => {
+    const first = reader.frameInfo(0);
+    expect([first.x, first.y, first.width, first.height]).toEqual([0, 0, reader.width, reader.height]);
+    // 1. d4: d2 and d4 change, with d3 between them: one column of three squares.
+    const d4 = reader.frameInfo(1);
+    expect([d4.x, d4.y, d4.width, d4.height]).toEqual([3 * 60, 48 + 4 * 60, 60, 3 * 60]);
+    expect(d4.transparent_index).toBe(255);
+    expect(d4.disposal).toBe(1);
+  });
+});
+
+describe('crazyhouse GIF', () => {
+  it('ends on the final position with its holdings', async () => {
+    const scenes = fixtureScenes('crazyhouse-random-105.pgn');
+    const { reader, frames } = decodeGif(unwrap(renderGif(scenes)));
+    expect(reader.numFrames()).toBe(106);
+    expect(scenes.at(-1)!.fen).toBe(
+      'r1b5/p3n1Qk/2p1N1p1/r7/2P3p1/4rNr1/4n~1BN/n~4K2[pppppppppbbq] b - - 3 53',
+    );
+    await expectSameImage(frames.at(-1)!, unwrap(renderPng(scenes.at(-1)!)));
+  });
+});
+
+describe('GIF writer', () => {
+  it('reports an empty game as an error value', () => {
+    expect(renderGif([])).toEqual({ ok: false, error: 'no positions to animate' });
+  });
+
+  it('writes any indices, at any offset, so that a standard decoder reads them back', () => {
+    // Sizes and colour counts that cross the 9..12-bit code widths and the 4096-code clear.
+    const frame = fc.record({
+      width: fc.integer({ min: 1, max: 300 }),
+      height: fc.integer({ min: 1, max: 120 }),
+      colours: fc.integer({ min: 1, max: 256 }),
+      seed: fc.integer(),
+      run: fc.integer({ min: 1, max: 64 }),
+    });
+    // Palette entry i has red = i, so a decoded pixel's red is its index.
+    const palette = new Uint8Array(768).map((_, i) => (i % 3 === 0 ? i / 3 : 0));
+    fc.assert(
+      fc.property(frame, ({ width, height, colours, seed, run }) => {
+        const pixels = new Uint8Array(width * height);
+        let state = seed >>> 0 || 1;
+        for (let i = 0; i < pixels.length; i++) {
+          if (i % run === 0) state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+          pixels[i] = (state >>> 16) % colours;
+        }
+        const screen = { width: width + 3, height: height + 2 };
+        const writer = new GifWriter(screen.width, screen.height, palette);
+        const background = new Uint8Array(screen.width * screen.height);
+        writer.frame({ x: 0, y: 0, ...screen, pixels: background, delayMs: 100, transparentIndex: null });
+        writer.frame({ x: 3, y: 2, width, height, pixels, delayMs: 100, transparentIndex: null });
+        const { rgba } = decodeGif(writer.finish()).frames[1]!;
+        const decoded = new Uint8Array(width * height);
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            decoded[y * width + x] = rgba[((y + 2) * screen.width + x + 3) * 4]!;
+          }
+        }
+        expect(Buffer.from(decoded).equals(Buffer.from(pixels))).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
