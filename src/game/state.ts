@@ -121,11 +121,14 @@ export class GameState {
     return 'info';
   }
 
+  /** Marks this board as one of a bughouse pair. */
+  pairWith(partner: number): void {
+    this.partnerGame = partner;
+    this.setVariant('bughouse');
+  }
+
   applyInfo(info: GameInfo): Change {
-    if (info.partnerGame !== null) {
-      this.partnerGame = info.partnerGame;
-      this.setVariant('bughouse');
-    }
+    if (info.partnerGame !== null) this.pairWith(info.partnerGame);
     if (info.rated !== null) this.rated = info.rated;
     if (info.type !== null && this.type === null) this.setType(info.type);
     return 'info';

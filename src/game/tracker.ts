@@ -15,6 +15,9 @@ export class GameTracker {
   /** Numbers whose next board belongs to a new game (the server announced one). */
   private readonly reused = new Set<number>();
   private serial = 0;
+  /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
+  private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
+  private readonly pairSightings = new Map<string, number>();
   /** The last need reported per game, so each is asked for once. */
   private readonly asked = new WeakMap<GameState, SyncNeed | null>();
 
@@ -64,7 +67,9 @@ export class GameTracker {
       }
       case 'holdings': {
         const state = this.current.get(event.game);
-        return state === undefined ? [] : this.after(state, state.applyHoldings(event), false);
+        if (state === undefined) return [];
+        if (event.passed !== null) this.pairBughouse(state, 'pass');
+        return this.after(state, state.applyHoldings(event), false);
       }
       case 'gameinfo': {
         const state = this.current.get(event.game);
@@ -95,7 +100,32 @@ export class GameTracker {
       samePlayers(known, board.white, board.black) &&
       !(known.ended && board.ply < known.ply);
     const state = same ? known : this.create(board);
-    return this.after(state, state.applyBoard(board), state !== known);
+    const updates = this.after(state, state.applyBoard(board), state !== known);
+    if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
+    return updates;
+  }
+
+  /**
+   * FatICS sends `pt=0` for bughouse boards and lasker no `<g1>` at all, so partners are also told
+   * by the protocol itself: a capture on one board passes the piece to the other board, and the
+   * pass notice (`<b1> ... <- WP`) comes right before (lasker) or right after (FatICS) the
+   * capturing board. Two such sightings pair two bughouse boards; one could be a coincidence.
+   */
+  private pairBughouse(state: GameState, kind: 'capture' | 'pass'): void {
+    const last = this.lastBughouse;
+    this.lastBughouse = { game: state.game, kind };
+    if (last === null || last.kind === kind || last.game === state.game) return;
+    const other = this.current.get(last.game);
+    // Only boards known to be bughouse: two crazyhouse games side by side look the same.
+    if (other === undefined || state.variant !== 'bughouse' || other.variant !== 'bughouse') return;
+    if (state.partnerGame !== null || other.partnerGame !== null) return;
+    const pair = [state.key, other.key].sort().join(' ');
+    const seen = (this.pairSightings.get(pair) ?? 0) + 1;
+    this.pairSightings.set(pair, seen);
+    if (seen < 2) return;
+    this.pairSightings.delete(pair);
+    state.pairWith(other.game);
+    other.pairWith(state.game);
   }
 
   private create(first: { game: number; white: string; black: string }): GameState {

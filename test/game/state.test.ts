@@ -166,6 +166,31 @@ describe('game identity', () => {
   });
 });
 
+describe('bughouse', () => {
+  it('pairs the two boards of a match from captures and piece passes (FatICS sends pt=0)', () => {
+    for (const file of ['obs_both.raw', 'obs_block.raw']) {
+      const tracker = new GameTracker();
+      const pairs = new Map<string, number | null>();
+      for (const u of run(tracker, events(transcript('fatics_bughouse', file)))) {
+        if (u.type === 'ended') pairs.set(`${u.snapshot.game} ${u.snapshot.white}`, u.snapshot.partnerGame);
+      }
+      const truths = scenarios().find((s) => s.name === 'fatics_bughouse')!.truths;
+      for (const t of truths) {
+        const partner = truths.find((o) => o.id.split('/')[0] === t.id.split('/')[0] && o.id !== t.id)!;
+        expect(pairs.get(`${t.server_game_number} ${t.white}`), `${file} ${t.id}`).toBe(
+          partner.server_game_number,
+        );
+      }
+    }
+  });
+
+  it('does not pair two crazyhouse games that run side by side', () => {
+    const tracker = new GameTracker();
+    run(tracker, events(transcript('lasker_crazyhouse', 'obs_multi.raw')));
+    expect(tracker.games().every((g) => g.partnerGame === null && g.variant === 'crazyhouse')).toBe(true);
+  });
+});
+
 describe('PGN', () => {
   it('has standard tags, clock comments and the result', () => {
     const tracker = new GameTracker();
