@@ -1,0 +1,82 @@
+// What a live post says besides its picture, as plain data: the Discord side turns it into an
+// embed and buttons. Nothing here knows the wire format or discord.js.
+import { formatClock, resultText } from '../../render/scene.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+
+export interface LiveAttachment {
+  name: string;
+  data: Buffer;
+}
+
+export interface LiveMessage {
+  title: string;
+  /** Players, time control, clocks, last moves. */
+  lines: string[];
+  /** The board picture; null keeps the one the message has. */
+  image: LiveAttachment | null;
+  /** Extra files (PGN, GIF) on the final message. */
+  files: LiveAttachment[];
+  /** Flip / PGN / Stop buttons while the game runs. */
+  live: boolean;
+  /** Set on the final message. */
+  footer: string | null;
+}
+
+/** The last `count` plies in move-number notation: `23. Nf3 Nc6 24. Bb5`. */
+export function lastMoves(snap: GameSnapshot, count = 6): string {
+  const firstPly = Math.max(0, snap.san.length - count);
+  // Plies before the known history (a late join not yet merged) shift the numbering.
+  const startPly = snap.complete ? 0 : plyOfFen(snap.startFen);
+  const parts: string[] = [];
+  for (let i = firstPly; i < snap.san.length; i++) {
+    const ply = startPly + i;
+    const number = Math.floor(ply / 2) + 1;
+    if (ply % 2 === 0) parts.push(`${number}. ${snap.san[i]}`);
+    else parts.push(i === firstPly ? `${number}... ${snap.san[i]}` : snap.san[i]!);
+  }
+  return parts.join(' ');
+}
+
+function plyOfFen(fen: string): number {
+  const fields = fen.split(' ');
+  const fullmove = Number(fields[5] ?? 1);
+  return (Number.isSafeInteger(fullmove) ? fullmove - 1 : 0) * 2 + (fields[1] === 'b' ? 1 : 0);
+}
+
+function player(name: string, rating: string | null): string {
+  return rating !== null && rating !== '' ? `${name} (${rating})` : name;
+}
+
+export function liveMessage(
+  snap: GameSnapshot,
+  image: LiveAttachment,
+  files: LiveAttachment[] = [],
+): LiveMessage {
+  const control =
+    snap.initialMinutes !== null && snap.incrementSec !== null
+      ? `${snap.initialMinutes} ${snap.incrementSec}`
+      : null;
+  const kind = [
+    snap.rated === null ? null : snap.rated ? 'rated' : 'unrated',
+    snap.type ?? snap.variant,
+    control,
+  ]
+    .filter((p) => p !== null)
+    .join(' ');
+  const toMove = snap.sideToMove === 'white' ? '⬜' : '⬛';
+  const lines = [
+    `${kind}${snap.mode === 'examined' ? ' (examined)' : ''}`,
+    `⬜ ${formatClock(snap.whiteClockMs)} · ⬛ ${formatClock(snap.blackClockMs)}${snap.ended ? '' : ` · ${toMove} to move`}`,
+  ];
+  const moves = lastMoves(snap);
+  if (moves !== '') lines.push(moves);
+  if (snap.needs !== null) lines.push('(catching up with the server…)');
+  return {
+    title: `Game ${snap.game}: ${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`,
+    lines,
+    image,
+    files,
+    live: !snap.ended,
+    footer: snap.ended ? resultText({ result: snap.result, reason: snap.reason }) : null,
+  };
+}

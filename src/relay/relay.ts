@@ -1,0 +1,432 @@
+// Live posts: one observation per game however many channels watch it, one render per position
+// and orientation, and per post one message kept current (latest position wins). Posts live in
+// storage so a restart resumes editing the same messages.
+import { gameScenes, sceneFromSnapshot, renderGif, renderPng } from '../../render/index.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+import { toPgn } from '../game/pgn.js';
+import type { TrackerUpdate } from '../game/tracker.js';
+import type { Logger } from '../log.js';
+import type { Storage } from '../storage/index.js';
+import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
+import { LatestWins } from './latest-wins.js';
+import { liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+
+/** The games side: what the relay needs from the FICS pool. */
+export interface GameFeed {
+  observeGame(game: unknown): Promise<number>;
+  unobserve(game: unknown): Promise<void>;
+  snapshot(game: number): GameSnapshot | undefined;
+  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+}
+
+/** Where messages go: the Discord side implements it. */
+export interface MessagePort {
+  /** Posts in the channel (or a new thread of it, when `threadName` is set). */
+  post(
+    postId: number,
+    channelId: string,
+    message: LiveMessage,
+    threadName: string | null,
+  ): Promise<{ messageChannelId: string; messageId: string; threadId: string | null }>;
+  edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void>;
+  /** A plain text notice in a channel (e.g. a club's "limit reached"). */
+  say(channelId: string, text: string): Promise<void>;
+}
+
+export interface WatchRequest {
+  guildId: string;
+  channelId: string;
+  game: number;
+  options: LivePostOptions;
+  requestedBy: string;
+}
+
+export type WatchResult = { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string };
+
+/** A channel that wants a game posted without anyone asking (follows, clubs). */
+export interface AutoPostTarget {
+  guildId: string;
+  channelId: string;
+  options: LivePostOptions;
+  requestedBy: string;
+  /** Told when the guild's live-game cap kept the game out. */
+  onCapReached?: (message: string) => void;
+  /** Told once the game is posted (clubs record their games). */
+  onPosted?: (post: LivePost) => void;
+}
+
+/** Which channels want a game that has just started. */
+export type AutoPostSource = (snapshot: GameSnapshot, storage: Storage) => AutoPostTarget[];
+
+/** Channels that follow either player; Black at the bottom when the followed player has Black. */
+export const followTargets: AutoPostSource = (snapshot, storage) =>
+  [...storage.follows.listForHandle(snapshot.white), ...storage.follows.listForHandle(snapshot.black)].map(
+    (follow) => ({
+      guildId: follow.guildId,
+      channelId: follow.channelId,
+      options: { flip: follow.handle.toLowerCase() === snapshot.black.toLowerCase(), thread: false },
+      requestedBy: follow.createdBy,
+    }),
+  );
+
+export interface RelayOptions {
+  feed: GameFeed;
+  port: MessagePort;
+  storage: Storage;
+  logger: Logger;
+  /** Live games per guild unless the guild set its own cap. */
+  maxLivePerGuild: number;
+  /** How long to wait for the first board after `observe`. */
+  firstBoardTimeoutMs?: number;
+  /** Who wants games posted unasked; follows by default. */
+  autoPostSources?: AutoPostSource[];
+  /** Told when a post stops being live (game over, stopped, gone): room for another game (clubs). */
+  onPostEnded?: (post: LivePost) => void;
+}
+
+interface Edit {
+  snapshot: GameSnapshot;
+  /** PGN and GIF on the final edit. */
+  files: LiveAttachment[] | null;
+}
+
+export class Relay {
+  private readonly senders = new Map<number, LatestWins<Edit>>();
+  private readonly pngCache = new Map<string, Buffer>();
+  private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  private readonly sources: AutoPostSource[];
+  /** Games with a watch() in progress: observed, but their post does not exist yet. */
+  private readonly watching = new Map<number, number>();
+
+  constructor(private readonly o: RelayOptions) {
+    this.sources = o.autoPostSources ?? [followTargets];
+    o.feed.on('update', this.listener);
+  }
+
+  close(): void {
+    this.o.feed.off('update', this.listener);
+  }
+
+  /** Starts relaying a game in a channel: observes it (once for all channels) and posts the board. */
+  async watch(request: WatchRequest): Promise<WatchResult> {
+    const full = this.overCap(request.guildId);
+    if (full !== null) return { ok: false, error: full };
+    const game = request.game;
+    this.watching.set(game, (this.watching.get(game) ?? 0) + 1);
+    try {
+      let snapshot: GameSnapshot;
+      try {
+        snapshot = await this.observe(game);
+      } catch (error) {
+        return { ok: false, error: (error as Error).message };
+      }
+      if (snapshot.ended) return { ok: false, error: `Game ${game} is over (${snapshot.result}).` };
+      return await this.open(request, snapshot);
+    } finally {
+      const left = (this.watching.get(game) ?? 1) - 1;
+      if (left > 0) this.watching.set(game, left);
+      else this.watching.delete(game);
+    }
+  }
+
+  /** False when the guild has as many live posts as its cap allows. */
+  hasRoom(guildId: string): boolean {
+    return this.overCap(guildId) === null;
+  }
+
+  /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
+  async releaseIfUnwanted(game: number): Promise<void> {
+    if (this.watching.has(game)) return;
+    await this.releaseIfUnwatched(game);
+  }
+
+  private overCap(guildId: string): string | null {
+    const { storage } = this.o;
+    const cap = storage.guildSettings.maxLiveGames(guildId, this.o.maxLivePerGuild);
+    if (storage.livePosts.countLiveInGuild(guildId) < cap) return null;
+    return `This server already relays ${cap} live games, its limit. Stop one with /unobserve first.`;
+  }
+
+  /** Records a live post and sends its first message. */
+  private async open(request: WatchRequest, snapshot: GameSnapshot): Promise<WatchResult> {
+    const { storage } = this.o;
+    const created = storage.livePosts.create({
+      guildId: request.guildId,
+      channelId: request.channelId,
+      gameNumber: snapshot.game,
+      gameKey: gameKeyOf(snapshot),
+      white: snapshot.white,
+      black: snapshot.black,
+      options: request.options,
+      requestedBy: request.requestedBy,
+    });
+    if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
+    const post = created.post;
+    const threadName = request.options.thread
+      ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
+      : null;
+    try {
+      const where = await this.o.port.post(
+        post.id,
+        request.channelId,
+        this.message(snapshot, post.options.flip),
+        threadName,
+      );
+      storage.livePosts.setMessage(post.id, where);
+      return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+    } catch (error) {
+      storage.livePosts.delete(post.id);
+      await this.releaseIfUnwatched(snapshot.game);
+      return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
+    }
+  }
+
+  /**
+   * A game started that someone asked for in advance (a followed player, a club member): post it
+   * in every channel that wants it and does not have it yet.
+   */
+  private async autoPost(snapshot: GameSnapshot): Promise<void> {
+    const { storage } = this.o;
+    const seen = new Set<string>();
+    for (const source of this.sources) {
+      for (const target of source(snapshot, storage)) {
+        if (seen.has(target.channelId)) continue;
+        seen.add(target.channelId);
+        if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
+        const full = this.overCap(target.guildId);
+        if (full !== null) {
+          target.onCapReached?.(full);
+          this.o.logger.info(
+            { guildId: target.guildId, game: snapshot.game },
+            'game not posted: cap reached',
+          );
+          continue;
+        }
+        const result = await this.open({ ...target, game: snapshot.game }, snapshot);
+        if (result.ok) target.onPosted?.(result.post);
+        else this.o.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
+      }
+    }
+  }
+
+  /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
+  async stop(postId: number): Promise<void> {
+    const post = this.o.storage.livePosts.get(postId);
+    if (post === null || post.state !== 'live') return;
+    this.o.storage.livePosts.end(post.id, 'ended');
+    this.senders.delete(post.id);
+    await this.releaseIfUnwatched(post.gameNumber);
+    this.o.onPostEnded?.({ ...post, state: 'ended' });
+  }
+
+  /** Turns the board of one post around and redraws it now. */
+  flip(postId: number): boolean {
+    const post = this.o.storage.livePosts.get(postId);
+    if (post === null) return false;
+    this.o.storage.livePosts.setFlip(post.id, !post.options.flip);
+    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
+    return true;
+  }
+
+  /**
+   * After a restart: observe every game that still has live posts. A game that is gone or now
+   * shows other players ended while the bot was away.
+   */
+  async resume(): Promise<void> {
+    const posts = this.o.storage.livePosts.listLive();
+    const games = new Map<number, LivePost[]>();
+    for (const post of posts) games.set(post.gameNumber, [...(games.get(post.gameNumber) ?? []), post]);
+    for (const [game, waiting] of games) {
+      let snapshot: GameSnapshot | null = null;
+      try {
+        snapshot = await this.observe(game);
+      } catch (error) {
+        this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
+      }
+      for (const post of waiting) {
+        if (snapshot !== null && gameKeyOf(snapshot) === post.gameKey) {
+          this.sender(post.id).push({ snapshot, files: null });
+        } else {
+          await this.endedOffline(post);
+        }
+      }
+      if (snapshot !== null && waiting.every((p) => gameKeyOf(snapshot) !== p.gameKey)) {
+        await this.releaseIfUnwatched(game);
+      }
+    }
+  }
+
+  /** A text notice in a channel; a failure is logged, not thrown (notices are best effort). */
+  async notice(channelId: string, text: string): Promise<void> {
+    try {
+      await this.o.port.say(channelId, text);
+    } catch (error) {
+      this.o.logger.warn({ channelId, error: (error as Error).message }, 'notice failed');
+    }
+  }
+
+  /** Waits for everything queued to reach Discord (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.senders.values()].map((s) => s.idle()));
+  }
+
+  private async observe(game: number): Promise<GameSnapshot> {
+    const known = this.o.feed.snapshot(game);
+    if (known !== undefined && !known.ended) return known;
+    await this.o.feed.observeGame(game);
+    return this.firstBoard(game);
+  }
+
+  /** The observe reply carries the first board; a slow server may send it just after. */
+  private firstBoard(game: number): Promise<GameSnapshot> {
+    const now = this.o.feed.snapshot(game);
+    if (now !== undefined) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.o.feed.off('update', wait);
+        reject(new Error(`Game ${game} sent no board.`));
+      }, this.o.firstBoardTimeoutMs ?? 10_000);
+      const wait = (update: TrackerUpdate): void => {
+        if (update.type === 'needs' || update.type === 'undecoded' || update.snapshot.game !== game) return;
+        clearTimeout(timer);
+        this.o.feed.off('update', wait);
+        resolve(update.snapshot);
+      };
+      this.o.feed.on('update', wait);
+    });
+  }
+
+  private onUpdate(update: TrackerUpdate): void {
+    if (update.type === 'needs' || update.type === 'undecoded') return;
+    const snapshot = update.snapshot;
+    if (update.type === 'started' && !snapshot.ended) void this.autoPost(snapshot);
+    const key = gameKeyOf(snapshot);
+    const posts = this.o.storage.livePosts
+      .listLiveByGameNumber(snapshot.game)
+      .filter((p) => p.gameKey === key && p.messageId !== null);
+    if (update.type === 'ended') {
+      if (posts.length === 0) return;
+      void this.finish(snapshot, posts);
+      return;
+    }
+    for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
+    // A bughouse post shows both boards: a move on the partner board redraws it too.
+    if (snapshot.partnerGame === null) return;
+    const main = this.o.feed.snapshot(snapshot.partnerGame);
+    if (main === undefined || main.ended) return;
+    for (const post of this.o.storage.livePosts.listLiveByGameNumber(main.game)) {
+      if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
+        this.sender(post.id).push({ snapshot: main, files: null });
+      }
+    }
+  }
+
+  /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
+  private async finish(snapshot: GameSnapshot, posts: LivePost[]): Promise<void> {
+    const pgn = toPgn(snapshot);
+    this.o.storage.finishedGames.save({
+      gameKey: gameKeyOf(snapshot),
+      gameNumber: snapshot.game,
+      white: snapshot.white,
+      black: snapshot.black,
+      pgn,
+      result: snapshot.result,
+      reason: snapshot.reason,
+      endedAt: Date.now(),
+    });
+    const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
+    const gif = this.gif(snapshot);
+    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
+    await Promise.all(
+      posts.map(async (post) => {
+        this.o.storage.livePosts.end(post.id, 'ended');
+        const sender = this.sender(post.id);
+        this.senders.delete(post.id);
+        this.o.onPostEnded?.({ ...post, state: 'ended' });
+        await sender.finish({ snapshot, files });
+      }),
+    );
+  }
+
+  private sender(postId: number): LatestWins<Edit> {
+    let sender = this.senders.get(postId);
+    if (sender === undefined) {
+      sender = new LatestWins<Edit>({
+        send: (edit) => this.send(postId, edit),
+        onError: (error) => this.o.logger.warn({ postId, error: (error as Error).message }, 'edit failed'),
+      });
+      this.senders.set(postId, sender);
+    }
+    return sender;
+  }
+
+  private async send(postId: number, edit: Edit): Promise<void> {
+    const post = this.o.storage.livePosts.get(postId);
+    if (post === null || post.messageId === null || post.messageChannelId === null) return;
+    const message = this.message(edit.snapshot, post.options.flip, edit.files ?? []);
+    await this.o.port.edit(post.id, post.messageChannelId, post.messageId, message);
+    this.o.storage.livePosts.touch(post.id);
+  }
+
+  private message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): LiveMessage {
+    return liveMessage(snapshot, { name: 'board.png', data: this.png(snapshot, flip) }, files);
+  }
+
+  /** One render per position and orientation, shared by every channel showing it. */
+  private png(snapshot: GameSnapshot, flip: boolean): Buffer {
+    const partner = snapshot.partnerGame === null ? undefined : this.o.feed.snapshot(snapshot.partnerGame);
+    const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
+    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
+    const cached = this.pngCache.get(key);
+    if (cached !== undefined) return cached;
+    const orientation = flip ? 'black' : 'white';
+    const rendered = renderPng(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }));
+    if (!rendered.ok) throw new Error(`render failed: ${rendered.error}`);
+    // A small cache: positions are shared by channels at the same moment, not over time.
+    if (this.pngCache.size >= 256) this.pngCache.delete(this.pngCache.keys().next().value!);
+    this.pngCache.set(key, rendered.value);
+    return rendered.value;
+  }
+
+  private gif(snapshot: GameSnapshot): Buffer | null {
+    const scenes = gameScenes(snapshot);
+    if (!scenes.ok || scenes.value.length < 2) return null;
+    const gif = renderGif(scenes.value);
+    return gif.ok ? gif.value : null;
+  }
+
+  private async endedOffline(post: LivePost): Promise<void> {
+    this.o.storage.livePosts.end(post.id, 'ended_offline');
+    this.o.onPostEnded?.({ ...post, state: 'ended_offline' });
+    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
+    if (post.messageId === null || post.messageChannelId === null) return;
+    try {
+      await this.o.port.edit(post.id, post.messageChannelId, post.messageId, {
+        title: `Game ${post.gameNumber}: ${post.white} vs ${post.black}`,
+        lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
+        image: null,
+        files: [],
+        live: false,
+        footer: 'ended while offline',
+      });
+    } catch (error) {
+      this.o.logger.warn({ postId: post.id, error: (error as Error).message }, 'edit failed');
+    }
+  }
+
+  private async releaseIfUnwatched(game: number): Promise<void> {
+    if (this.o.storage.livePosts.listLiveByGameNumber(game).length > 0) return;
+    try {
+      await this.o.feed.unobserve(game);
+    } catch (error) {
+      this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
+    }
+  }
+}
+
+/** Stable across restarts (the tracker's own keys are not): number and players. */
+export function gameKeyOf(snapshot: GameSnapshot): string {
+  return `${snapshot.game}:${snapshot.white}:${snapshot.black}`;
+}

@@ -1,0 +1,241 @@
+// The relay against a fake feed (a real GameTracker fed with real transcript lines), real
+// storage and real renders; only the message port is a recorder.
+import { EventEmitter } from 'node:events';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GameSnapshot } from '../../src/game/snapshot.js';
+import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
+import { ObserverDecoder } from '../../src/protocol/decode.js';
+import type { ServerEvent } from '../../src/protocol/events.js';
+import type { LiveMessage } from '../../src/relay/message.js';
+import { Relay, type MessagePort } from '../../src/relay/relay.js';
+import { openStorage, type Storage } from '../../src/storage/index.js';
+import { scenarios, transcript } from '../support/fixtures.js';
+
+class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
+  readonly tracker = new GameTracker();
+  observed = new Map<number, number>();
+  unobserved: number[] = [];
+  constructor(private readonly events: ServerEvent[]) {
+    super();
+  }
+  /** Plays the transcript up to and including the first board of `game`. */
+  async observeGame(game: unknown): Promise<number> {
+    const n = game as number;
+    this.observed.set(n, (this.observed.get(n) ?? 0) + 1);
+    while (this.tracker.snapshot(n) === undefined && this.events.length > 0) this.step();
+    if (this.tracker.snapshot(n) === undefined) throw new Error(`There is no such game.`);
+    return n;
+  }
+  async unobserve(game: unknown): Promise<void> {
+    this.unobserved.push(game as number);
+  }
+  snapshot(game: number): GameSnapshot | undefined {
+    return this.tracker.snapshot(game);
+  }
+  step(): void {
+    const event = this.events.shift();
+    if (event !== undefined) for (const u of this.tracker.apply(event)) this.emit('update', u);
+  }
+  playAll(): void {
+    while (this.events.length > 0) this.step();
+  }
+}
+
+interface Sent {
+  kind: 'post' | 'edit';
+  channelId: string;
+  messageId: string;
+  message: LiveMessage;
+}
+
+/** Records posts and edits; each edit waits for `release` when gated (like a slow Discord). */
+class RecordingPort implements MessagePort {
+  sent: Sent[] = [];
+  private next = 1;
+  gate: Promise<void> | null = null;
+  async post(_postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
+    const messageId = String(this.next++);
+    const where = threadName === null ? channelId : `thread-of-${channelId}`;
+    this.sent.push({ kind: 'post', channelId: where, messageId, message });
+    return { messageChannelId: where, messageId, threadId: threadName === null ? null : where };
+  }
+  said: { channelId: string; text: string }[] = [];
+  async say(channelId: string, text: string) {
+    this.said.push({ channelId, text });
+  }
+  async edit(_postId: number, channelId: string, messageId: string, message: LiveMessage) {
+    if (this.gate !== null) await this.gate;
+    this.sent.push({ kind: 'edit', channelId, messageId, message });
+  }
+}
+
+function eventsOf(scenario: string, file: string): ServerEvent[] {
+  const d = new ObserverDecoder();
+  return [...d.push(transcript(scenario, file)), ...d.end()].filter(
+    (e): e is ServerEvent => e.kind !== 'reply',
+  );
+}
+
+const logger = pino({ level: 'silent' });
+let storage: Storage;
+afterEach(() => storage?.close());
+
+function setup(scenario = 'fatics_takeback', file = 'obs_start.raw') {
+  const opened = openStorage(':memory:');
+  if (!opened.ok) throw new Error(opened.error);
+  storage = opened.storage;
+  const feed = new FakeFeed(eventsOf(scenario, file));
+  const port = new RecordingPort();
+  const relay = new Relay({ feed, port, storage, logger, maxLivePerGuild: 2 });
+  return { feed, port, relay };
+}
+
+const request = (channelId: string, game = 16) => ({
+  guildId: 'g1',
+  channelId,
+  game,
+  options: { flip: false, thread: false },
+  requestedBy: 'u1',
+});
+
+describe('Relay', () => {
+  it('posts the board, edits it as moves come, and ends with result, PGN and GIF', async () => {
+    const { feed, port, relay } = setup();
+    const watched = await relay.watch(request('c1'));
+    expect(watched.ok).toBe(true);
+    expect(port.sent).toHaveLength(1);
+    expect(port.sent[0]!.message.image!.data.subarray(1, 4).toString()).toBe('PNG');
+    feed.playAll();
+    await relay.idle();
+    const edits = port.sent.filter((s) => s.kind === 'edit');
+    expect(edits.length).toBeGreaterThan(0);
+    // Latest wins: moves came faster than edits went, so positions in between were skipped.
+    const truth = scenarios()
+      .find((s) => s.name === 'fatics_takeback')!
+      .truths.find((t) => t.white === 'GuestPTTF')!;
+    expect(edits.length).toBeLessThan(truth.san.length);
+    const last = edits.at(-1)!.message;
+    expect(last.live).toBe(false);
+    expect(last.footer).toBe(`0-1 · ${truth.server_end_reason}`);
+    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16.gif']);
+    expect(last.files[0]!.data.toString().replace(/ \{[^}]*\}/g, '')).toContain(
+      truth.san.slice(-2).join(' '),
+    );
+    expect(last.files[1]!.data.subarray(0, 6).toString()).toBe('GIF89a');
+    expect(storage.livePosts.listLive()).toEqual([]);
+    expect(storage.finishedGames.recent({ gameNumber: 16 })[0]!.result).toBe('0-1');
+    // No edit after the final one.
+    expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
+  });
+
+  it('shares one observation and one render between channels', async () => {
+    const { feed, port, relay } = setup();
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    expect((await relay.watch(request('c2'))).ok).toBe(true);
+    expect(feed.observed.get(16)).toBe(1);
+    feed.step();
+    feed.step();
+    await relay.idle();
+    const [a, b] = ['c1', 'c2'].map(
+      (c) => port.sent.filter((s) => s.channelId === c).at(-1)!.message.image!.data,
+    );
+    expect(a).toBe(b);
+  });
+
+  it('refuses a second post of the same game in a channel, and the guild cap', async () => {
+    const { relay } = setup('fatics_master_seq', 'obs_start.raw');
+    expect((await relay.watch(request('c1', 2))).ok).toBe(true);
+    expect(await relay.watch(request('c1', 2))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('already live'),
+    });
+    expect((await relay.watch(request('c2', 2))).ok).toBe(true);
+    expect(await relay.watch(request('c3', 2))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('limit'),
+    });
+  });
+
+  it('stops a post and unobserves once nobody watches', async () => {
+    const { feed, relay } = setup();
+    const a = await relay.watch(request('c1'));
+    const b = await relay.watch(request('c2'));
+    if (!a.ok || !b.ok) throw new Error('watch failed');
+    await relay.stop(a.post.id);
+    expect(feed.unobserved).toEqual([]);
+    await relay.stop(b.post.id);
+    expect(feed.unobserved).toEqual([16]);
+  });
+
+  it('after a restart keeps editing the same message', async () => {
+    const { feed, port, relay } = setup();
+    const watched = await relay.watch(request('c1'));
+    if (!watched.ok) throw new Error(watched.error);
+    relay.close();
+    // A new process: same storage, a feed that sees the game further on.
+    const feed2 = new FakeFeed(eventsOf('fatics_takeback', 'obs_start.raw'));
+    const port2 = new RecordingPort();
+    const relay2 = new Relay({ feed: feed2, port: port2, storage, logger, maxLivePerGuild: 2 });
+    await relay2.resume();
+    feed2.playAll();
+    await relay2.idle();
+    expect(port2.sent.every((s) => s.kind === 'edit' && s.messageId === watched.post.messageId)).toBe(true);
+    expect(port2.sent.at(-1)!.message.live).toBe(false);
+    expect(feed.observed.get(16)).toBe(1);
+    expect(port.sent).toHaveLength(1);
+  });
+
+  it('marks a post whose game vanished while offline', async () => {
+    const { relay } = setup();
+    const watched = await relay.watch(request('c1'));
+    if (!watched.ok) throw new Error(watched.error);
+    const port2 = new RecordingPort();
+    const relay2 = new Relay({ feed: new FakeFeed([]), port: port2, storage, logger, maxLivePerGuild: 2 });
+    await relay2.resume();
+    expect(storage.livePosts.get(watched.post.id)!.state).toBe('ended_offline');
+    expect(port2.sent[0]!.message.footer).toBe('ended while offline');
+  });
+
+  it("posts a followed player's new game in the following channel, Black at the bottom for Black", async () => {
+    const { feed, port } = setup();
+    storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
+    await feed.observeGame(16);
+    await new Promise((r) => setImmediate(r));
+    const posts = port.sent.filter((s) => s.kind === 'post');
+    expect(posts.map((p) => p.channelId)).toEqual(['club']);
+    const post = storage.livePosts.listLive()[0]!;
+    expect(post).toMatchObject({
+      requestedBy: 'u9',
+      options: { flip: post.black.toLowerCase() === 'guestcdcr' },
+    });
+  });
+
+  it('shows both bughouse boards in one image and redraws it when the partner board moves', async () => {
+    const { feed, port, relay } = setup('fatics_bughouse', 'obs_both.raw');
+    const watched = await relay.watch(request('c1', 20));
+    if (!watched.ok) throw new Error(watched.error);
+    const width = (png: Buffer) => png.readUInt32BE(16);
+    const single = width(port.sent[0]!.message.image!.data);
+    const moves = { 20: 0, 21: 0 };
+    feed.on('update', (u) => {
+      if (u.type === 'moved' && (u.snapshot.game === 20 || u.snapshot.game === 21)) moves[u.snapshot.game]++;
+    });
+    while (feed.snapshot(20)?.partnerGame !== 21) feed.step();
+    await relay.idle();
+    const edits = () => port.sent.filter((s) => s.kind === 'edit');
+    // Play on until a move on the partner board alone: it must redraw the post of game 20.
+    for (;;) {
+      const before = { ...moves };
+      const count = edits().length;
+      feed.step();
+      await relay.idle();
+      if (moves[21] > before[21] && moves[20] === before[20]) {
+        expect(edits().length).toBe(count + 1);
+        break;
+      }
+    }
+    const last = edits().at(-1)!;
+    expect(width(last.message.image!.data)).toBeGreaterThan(single * 1.5);
+  });
+});
