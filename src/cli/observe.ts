@@ -1,0 +1,147 @@
+// npm run observe -- [--host H] [--port P] <game-number|handle> ...
+// Logs in to FICS (FICS_USER/FICS_PASSWORD if set, else as a guest), observes each game (a
+// handle means that player's current game) and prints one JSON line per game event: the game
+// object `npm run decode` prints, with `event` = start | move | end. Stops when every game has
+// ended, or on Ctrl-C. Bad arguments: one line on stderr, exit status 2; a failed login: 1.
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
+import { FicsPool, FICS_DEFAULTS } from '../fics/pool.js';
+import { parseGameNumber, parseHandle } from '../fics/validate.js';
+import type { TrackerUpdate } from '../game/tracker.js';
+import { createLogger } from '../log.js';
+import { gameJson } from './game-json.js';
+
+const USAGE = 'usage: npm run observe -- [--host HOST] [--port PORT] <game-number|handle> ...';
+
+function fail(message: string, status: number): never {
+  process.stderr.write(`observe: ${message}\n`);
+  process.exit(status);
+}
+
+type Target = { kind: 'game'; game: number } | { kind: 'player'; handle: string };
+
+function parseTarget(arg: string): Target {
+  const game = parseGameNumber(arg);
+  if (game.ok) return { kind: 'game', game: game.value };
+  const handle = parseHandle(arg);
+  if (handle.ok) return { kind: 'player', handle: handle.value };
+  fail(
+    `${JSON.stringify(arg)} is neither a FICS game number (digits) nor a handle (3 to 17 letters). ${USAGE}`,
+    2,
+  );
+}
+
+function readArgs(): { values: { host?: string; port?: string }; positionals: string[] } {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: { host: { type: 'string' }, port: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}. ${USAGE}`, 2);
+  }
+}
+
+const { values, positionals } = readArgs();
+if (positionals.length === 0) fail(`name at least one game number or handle. ${USAGE}`, 2);
+const targets = positionals.map(parseTarget);
+
+const host = values.host ?? (process.env.FICS_HOST || FICS_DEFAULTS.host);
+if (host === '' || /\s/.test(host)) fail(`--host ${JSON.stringify(host)} is not a host name`, 2);
+const portText = values.port ?? (process.env.FICS_PORT || String(FICS_DEFAULTS.port));
+const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+if (!(port >= 1 && port <= 65535))
+  fail(`--port ${JSON.stringify(portText)} is not a port number (1 to 65535)`, 2);
+const user = process.env.FICS_USER || null;
+const password = process.env.FICS_PASSWORD || null;
+
+const logger = createLogger({
+  level: (process.env.LOG_LEVEL as 'warn' | undefined) ?? 'warn',
+  secrets: password === null ? [] : [password],
+  destination: pino.destination({ fd: 2, sync: true }),
+});
+
+const connectionsText = process.env.FICS_MAX_CONNECTIONS || String(FICS_DEFAULTS.maxConnections);
+const maxConnections = /^\d{1,2}$/.test(connectionsText) ? Number(connectionsText) : NaN;
+if (!(maxConnections >= 1 && maxConnections <= 20)) {
+  fail(`FICS_MAX_CONNECTIONS must be a whole number from 1 to 20, got ${JSON.stringify(connectionsText)}`, 2);
+}
+
+function createPool(): FicsPool {
+  try {
+    return new FicsPool({ host, port, user, password, maxConnections, logger, startAttempts: 3 });
+  } catch (error) {
+    fail((error as Error).message, 2);
+  }
+}
+const pool = createPool();
+
+/** Games still running, by number. */
+const running = new Set<number>();
+/** Set once every requested game has been observed (or refused). */
+let ready = false;
+let undecoded = 0;
+
+const EVENTS: Partial<Record<TrackerUpdate['type'], string>> = {
+  started: 'start',
+  moved: 'move',
+  ended: 'end',
+};
+
+pool.on('update', (update) => {
+  if (update.type === 'undecoded') undecoded++;
+  if (update.type === 'needs' || update.type === 'undecoded') return;
+  const { snapshot } = update;
+  process.stdout.write(
+    JSON.stringify({ event: EVENTS[update.type], ...gameJson(snapshot, undecoded) }) + '\n',
+  );
+  if (update.type === 'ended') {
+    running.delete(snapshot.game);
+    if (ready && running.size === 0) finish(0);
+  }
+});
+
+function finish(status: number): void {
+  pool.close();
+  process.exit(status);
+}
+
+process.once('SIGINT', () => finish(130));
+process.once('SIGTERM', () => finish(143));
+
+try {
+  await pool.start();
+} catch (error) {
+  fail(
+    error instanceof FicsLoginError ? error.message : `cannot log in to ${host}:${port}: ${String(error)}`,
+    1,
+  );
+}
+
+const observed = await Promise.all(
+  targets.map(async (target) => {
+    try {
+      const game =
+        target.kind === 'game'
+          ? await pool.observeGame(target.game)
+          : await pool.observePlayer(target.handle);
+      // A game may have ended before this line; `ended` updates remove it again.
+      if (pool.snapshot(game)?.ended !== true) running.add(game);
+      return game;
+    } catch (error) {
+      const known =
+        error instanceof FicsCommandError ||
+        error instanceof FicsInputError ||
+        error instanceof FicsCapacityError;
+      const name = target.kind === 'game' ? `game ${target.game}` : target.handle;
+      process.stderr.write(`observe: ${name}: ${known ? (error as Error).message : String(error)}\n`);
+      return null;
+    }
+  }),
+);
+ready = true;
+if (observed.every((game) => game === null)) finish(1);
+if (running.size === 0) finish(0);

@@ -1,0 +1,362 @@
+// One TCP session with a FICS server: connect, log in, set the interface variables the decoders
+// expect, then carry commands and pushed events until the socket closes. A session never
+// reconnects; the connection (connection.ts) makes new ones.
+import { connect, type Socket } from 'node:net';
+import { ObserverDecoder, type Decoded } from '../protocol/decode.js';
+import type { ServerEvent } from '../protocol/events.js';
+import type { Clock, Timer } from './clock.js';
+import {
+  keepAlive,
+  setInterfaceVariable,
+  setVariable,
+  type Command,
+  type Match,
+  type Outcome,
+} from './commands.js';
+import { FicsCommandError, FicsLoginError } from './errors.js';
+import type { FicsLogger } from './logger.js';
+import { LoginMachine, type Credentials, type LoginStep } from './login.js';
+import { assertWireLine } from './validate.js';
+
+/** What the server accepted after login; the decoders cope with every combination. */
+export interface Capabilities {
+  /** Replies framed with ids (`iset block 1`). */
+  block: boolean;
+  /** `<d1>` delta boards. */
+  compressmove: boolean;
+  nowrap: boolean;
+  /** Accepted; lasker accepts `ms` and still sends seconds, which the decoder tells by itself. */
+  ms: boolean;
+  /** `<g1>` lines (partner boards of bughouse games). */
+  gameinfo: boolean;
+  startpos: boolean;
+  defprompt: boolean;
+}
+
+/** Interface variables asked for after `block`, in this order. */
+const IVARS = ['ms', 'nowrap', 'compressmove', 'gameinfo', 'startpos', 'defprompt'] as const;
+
+export interface SessionOptions {
+  host: string;
+  port: number;
+  /** Null logs in as a guest. */
+  credentials: Credentials | null;
+  /** Sent as `set interface <name>`. */
+  interfaceName: string;
+  logger: FicsLogger;
+  clock: Clock;
+  loginTimeoutMs: number;
+  commandTimeoutMs: number;
+  /** Idle time after which a harmless command is sent (FICS logs out after 60 minutes). */
+  keepAliveMs: number;
+  /** Every event after the login, in order. */
+  onEvent(event: ServerEvent): void;
+  /** Once, when the socket is gone (after `open` resolved). `error` is null after `close()`. */
+  onClose(error: Error | null): void;
+}
+
+interface Pending<T> {
+  command: Command<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+  timer: Timer;
+}
+
+interface Waiting<T> extends Pending<T> {
+  match(event: ServerEvent): Match<T>;
+}
+
+/** Block ids run 1..MAX_ID and wrap; 0 is the server's own (pose) block. */
+const MAX_ID = 9_999;
+const NO_TIMER: Timer = { cancel() {} };
+/** How long an unframed `iset` answer is waited for. */
+const UNFRAMED_IVAR_WAIT_MS = 5_000;
+
+export class FicsSession {
+  handle: string | null = null;
+  guest = true;
+  readonly capabilities: Capabilities = {
+    block: false,
+    compressmove: false,
+    nowrap: false,
+    ms: false,
+    gameinfo: false,
+    startpos: false,
+    defprompt: false,
+  };
+  private readonly decoder = new ObserverDecoder();
+  private readonly server: string;
+  private socket: Socket | null = null;
+  private login: LoginMachine;
+  private loginDone: ((error: Error | null) => void) | null = null;
+  private readonly pending = new Map<number, Pending<unknown>>();
+  private waiting: Waiting<unknown>[] = [];
+  private nextId = 1;
+  private keepAliveTimer: Timer | null = null;
+  private ended = false;
+  private closedByUs = false;
+  /** `onClose` is for sessions `open` handed out; earlier failures reject `open` instead. */
+  private opened = false;
+
+  private constructor(private readonly options: SessionOptions) {
+    this.server = `${options.host}:${options.port}`;
+    this.login = new LoginMachine(options.credentials, this.server);
+  }
+
+  /** Connects, logs in and sets the interface variables. Rejects with FicsLoginError. */
+  static async open(options: SessionOptions): Promise<FicsSession> {
+    const session = new FicsSession(options);
+    await session.connectAndLogin();
+    try {
+      await session.setUp();
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    session.opened = true;
+    return session;
+  }
+
+  /** Sends a command and resolves with its answer; rejects with FicsCommandError. */
+  run<T>(command: Command<T>, timeoutMs = this.options.commandTimeoutMs): Promise<T> {
+    if (this.ended) {
+      return Promise.reject(
+        new FicsCommandError(
+          'closed',
+          command.text,
+          `the FICS connection closed before "${command.text}" was sent`,
+        ),
+      );
+    }
+    return new Promise<T>((resolve, reject) => {
+      if (this.capabilities.block) {
+        const id = this.allocateId();
+        const entry: Pending<T> = { command, resolve, reject, timer: NO_TIMER };
+        entry.timer = this.expire(entry, timeoutMs, () => this.pending.delete(id), true);
+        this.pending.set(id, entry as Pending<unknown>);
+        this.write(`${id} ${command.text}`);
+        return;
+      }
+      const match = command.matcher();
+      this.write(command.text);
+      if (match === null) {
+        resolve(command.unanswered as T);
+        return;
+      }
+      const entry: Waiting<T> = { command, resolve, reject, match, timer: NO_TIMER };
+      entry.timer = this.expire(entry, timeoutMs, () => {
+        this.waiting = this.waiting.filter((w) => w !== entry);
+      });
+      this.waiting.push(entry as Waiting<unknown>);
+    });
+  }
+
+  /** Says goodbye and closes; pending commands reject with `closed`. */
+  close(): void {
+    if (this.ended) return;
+    this.closedByUs = true;
+    const socket = this.socket;
+    if (socket !== null && !socket.destroyed && this.handle !== null) {
+      // Say goodbye, then let go once it is written (a stalled server must not keep us).
+      socket.end('quit\n', () => socket.destroy());
+    } else socket?.destroy();
+    this.finish(null);
+  }
+
+  private connectAndLogin(): Promise<void> {
+    const { host, port, clock, loginTimeoutMs } = this.options;
+    return new Promise<void>((resolve, reject) => {
+      const timer = clock.after(loginTimeoutMs, () =>
+        this.loginSteps(this.login.timedOut(loginTimeoutMs / 1000)),
+      );
+      this.loginDone = (error) => {
+        this.loginDone = null;
+        timer.cancel();
+        if (error === null) resolve();
+        else {
+          this.socket?.destroy();
+          reject(error);
+        }
+      };
+      const socket = connect({ host, port });
+      this.socket = socket;
+      socket.setNoDelay(true);
+      socket.setKeepAlive(true, 60_000);
+      socket.on('data', (chunk: Buffer) => this.receive(chunk));
+      socket.on('error', (error) => {
+        if (this.loginDone !== null) {
+          this.loginDone(
+            new FicsLoginError(
+              'closed',
+              `cannot reach FICS at ${this.server}: ${error.message}. Kibitz will try again.`,
+            ),
+          );
+        } else this.finish(error);
+      });
+      socket.on('close', () => {
+        if (this.loginDone !== null) this.loginSteps(this.login.closed());
+        else this.finish(this.closedByUs ? null : new Error(`${this.server} closed the connection`));
+      });
+    });
+  }
+
+  private async setUp(): Promise<void> {
+    const log = this.options.logger;
+    // Without block mode an answer is recognised by its text; one not recognised means "no".
+    const unframedWait = Math.min(this.options.commandTimeoutMs, UNFRAMED_IVAR_WAIT_MS);
+    // Block mode first: every later reply can then be matched by id.
+    this.capabilities.block = await this.run(setInterfaceVariable('block'), unframedWait).catch(() => false);
+    const ivars = IVARS.map((name) => ({ name, command: setInterfaceVariable(name) }));
+    const sets = [
+      setVariable('style', '12'),
+      setVariable('bell', '0'),
+      setVariable('seek', '0'),
+      setVariable('interface', this.options.interfaceName),
+    ];
+    if (this.capabilities.block) {
+      const accepted = await Promise.all(ivars.map(({ command }) => this.run(command).catch(() => false)));
+      ivars.forEach(({ name }, i) => (this.capabilities[name] = accepted[i]!));
+      await Promise.all(sets.map((command) => this.run(command)));
+    } else {
+      // Without ids, one at a time: each answer is recognised by its text.
+      for (const command of sets) await this.run(command);
+      for (const { name, command } of ivars) {
+        this.capabilities[name] = await this.run(command, unframedWait).catch(() => false);
+      }
+    }
+    log.info(
+      { server: this.server, handle: this.handle, guest: this.guest, capabilities: this.capabilities },
+      'logged in to FICS',
+    );
+    this.armKeepAlive();
+  }
+
+  private receive(chunk: Buffer): void {
+    const decoded = this.decoder.push(chunk);
+    for (let i = 0; i < decoded.length; i++) {
+      const item = decoded[i]!;
+      if (this.loginDone !== null) {
+        if (item.kind === 'other' || item.kind === 'undecoded') this.loginSteps(this.login.line(item.line));
+      } else if (!this.ended) {
+        this.deliver(item);
+      }
+    }
+    if (this.loginDone !== null) this.loginSteps(this.login.partial(this.decoder.partial));
+  }
+
+  private loginSteps(steps: LoginStep[]): void {
+    for (const step of steps) {
+      switch (step.type) {
+        case 'send':
+          this.write(step.text, step.secret);
+          break;
+        case 'notice':
+          this.options.logger.warn({ server: this.server, said: step.text }, 'FICS login notice');
+          break;
+        case 'loggedIn':
+          this.handle = step.handle;
+          this.guest = step.guest;
+          this.loginDone?.(null);
+          break;
+        case 'failed':
+          this.loginDone?.(step.error);
+          break;
+      }
+    }
+  }
+
+  private deliver(item: Decoded): void {
+    if (item.kind === 'reply') {
+      const pending = this.pending.get(item.id);
+      if (pending === undefined) {
+        this.options.logger.debug(
+          { id: item.id, code: item.code, text: item.text },
+          'FICS reply to no waiting command',
+        );
+        return;
+      }
+      this.pending.delete(item.id);
+      this.settle(pending, pending.command.reply(item.text));
+      return;
+    }
+    for (const waiting of this.waiting) {
+      const match = waiting.match(item);
+      if (match === undefined) continue;
+      if (match !== 'claimed') {
+        this.waiting = this.waiting.filter((w) => w !== waiting);
+        this.settle(waiting, match);
+      }
+      break;
+    }
+    this.options.onEvent(item);
+  }
+
+  private settle<T>(pending: Pending<T>, outcome: Outcome<T>): void {
+    pending.timer.cancel();
+    if (outcome.ok) pending.resolve(outcome.value);
+    else pending.reject(outcome.error);
+  }
+
+  private expire<T>(entry: Pending<T>, ms: number, forget: () => void, fatal = false): Timer {
+    return this.options.clock.after(ms, () => {
+      forget();
+      const text = entry.command.text;
+      entry.reject(
+        new FicsCommandError('timeout', text, `FICS did not answer "${text}" within ${ms / 1000} s`),
+      );
+      // In block mode every command is answered: silence means the connection is dead.
+      if (fatal && !this.ended) {
+        this.options.logger.warn(
+          { server: this.server, command: text },
+          'FICS stopped answering; reconnecting',
+        );
+        this.socket?.destroy();
+        this.finish(new Error(`${this.server} stopped answering ("${text}" timed out)`));
+      }
+    });
+  }
+
+  private allocateId(): number {
+    for (let tries = 0; tries < MAX_ID; tries++) {
+      const id = this.nextId;
+      this.nextId = id >= MAX_ID ? 1 : id + 1;
+      if (!this.pending.has(id)) return id;
+    }
+    throw new Error('every block id is in use');
+  }
+
+  private write(text: string, secret = false): void {
+    assertWireLine(text);
+    if (this.socket === null || this.socket.destroyed) return;
+    this.options.logger.debug({ server: this.server, sent: secret ? '[secret]' : text }, 'to FICS');
+    this.socket.write(`${text}\n`);
+    if (this.handle !== null) this.armKeepAlive();
+  }
+
+  private armKeepAlive(): void {
+    this.keepAliveTimer?.cancel();
+    if (this.ended) return;
+    this.keepAliveTimer = this.options.clock.after(this.options.keepAliveMs, () => {
+      this.keepAliveTimer = null;
+      this.run(keepAlive()).catch((error: Error) =>
+        this.options.logger.warn({ server: this.server, error: error.message }, 'keep-alive failed'),
+      );
+    });
+  }
+
+  private finish(error: Error | null): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.keepAliveTimer?.cancel();
+    for (const entry of [...this.pending.values(), ...this.waiting]) {
+      entry.timer.cancel();
+      const text = entry.command.text;
+      entry.reject(
+        new FicsCommandError('closed', text, `the FICS connection closed before the reply to "${text}"`),
+      );
+    }
+    this.pending.clear();
+    this.waiting = [];
+    if (this.opened) this.options.onClose(error);
+  }
+}

@@ -1,0 +1,86 @@
+// The only ways user text becomes part of a FICS command. FICS reads one command per line and
+// treats `;` (and its aliases) specially, so a value is accepted only when it is exactly what it
+// claims to be: a game number is digits, a handle is letters. Everything else is refused here,
+// with a message that says what was expected.
+import { FicsInputError } from './errors.js';
+
+declare const checked: unique symbol;
+/** A positive whole number that FICS can take as a game number. */
+export type GameNumber = number & { readonly [checked]: 'GameNumber' };
+/** A string that matches FICS's rule for handles: 3 to 17 letters. */
+export type Handle = string & { readonly [checked]: 'Handle' };
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: FicsInputError };
+
+/** FICS game numbers are small; anything longer is a mistake or an attack. */
+const MAX_GAME_NUMBER = 999_999;
+const DIGITS = /^[0-9]{1,6}$/;
+const HANDLE = /^[A-Za-z]{3,17}$/;
+/** Printable ASCII without space: what a password may hold and still travel as one line. */
+const PASSWORD = /^[!-~]{1,64}$/;
+/** Printable ASCII only: no CR, LF, NUL, telnet IAC or block-mode control bytes. */
+const WIRE_LINE = /^[ -~]{0,1000}$/;
+
+/** Shows user text with its control characters visible (`"12\r\nquit"`). */
+function shown(input: unknown): string {
+  const text = typeof input === 'string' ? input : String(input);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+export function parseGameNumber(input: unknown): Checked<GameNumber> {
+  const value =
+    typeof input === 'number' ? input : typeof input === 'string' && DIGITS.test(input) ? Number(input) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_GAME_NUMBER) {
+    return {
+      ok: false,
+      error: new FicsInputError(
+        'game',
+        String(input),
+        `${shown(input)} is not a FICS game number: use the number FICS shows for the game (a whole number from 1 to ${MAX_GAME_NUMBER}, digits only).`,
+      ),
+    };
+  }
+  return { ok: true, value: value as GameNumber };
+}
+
+export function parseHandle(input: unknown): Checked<Handle> {
+  if (typeof input !== 'string' || !HANDLE.test(input)) {
+    return {
+      ok: false,
+      error: new FicsInputError(
+        'handle',
+        String(input),
+        `${shown(input)} is not a FICS handle: handles are 3 to 17 letters (A-Z, a-z), with no spaces, digits or other characters.`,
+      ),
+    };
+  }
+  return { ok: true, value: input as Handle };
+}
+
+export function parsePassword(input: string): Checked<string> {
+  if (!PASSWORD.test(input)) {
+    return {
+      ok: false,
+      // Never echo a password, not even a refused one.
+      error: new FicsInputError(
+        'password',
+        '',
+        'FICS_PASSWORD must be 1 to 64 printable characters without spaces or line breaks.',
+      ),
+    };
+  }
+  return { ok: true, value: input };
+}
+
+/** The last check before bytes leave: one printable line. Throws; callers built it from checked parts. */
+export function assertWireLine(line: string): void {
+  if (!WIRE_LINE.test(line)) {
+    throw new FicsInputError('command', line, `refused to send ${shown(line)}: not one printable line`);
+  }
+}
+
+/** Unwraps a check, throwing its error (for callers that report errors by rejecting). */
+export function orThrow<T>(result: Checked<T>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}

@@ -1,0 +1,108 @@
+// `npm run observe` from outside: a child process against the fake server.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fixture, scriptOf, startFake } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  status: Promise<number | null>;
+  stdout: string[];
+  stderr: () => string;
+  kill(): void;
+}
+
+function observe(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/observe.ts', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      FICS_USER: '',
+      FICS_PASSWORD: '',
+      FICS_HOST: '',
+      FICS_PORT: '',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+  });
+  const stdout: string[] = [];
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    stdout.push(...lines);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  // A stuck child must not outlive the test.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const status = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    }),
+  );
+  return { status, stdout, stderr: () => err, kill: () => child.kill('SIGKILL') };
+}
+
+describe('npm run observe', () => {
+  it('prints one JSON line per move and an end line, then exits 0', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    const game = fixture('lasker_flag#0');
+    const n = fake.addGame(scriptOf(game));
+    fake.playMoves(n, 5);
+    const run = observe(['--host', '127.0.0.1', '--port', String(fake.port), String(n)]);
+    await fake.waitFor(() => run.stdout.length > 0, 'the first line', 10_000);
+    await fake.waitFor(
+      () => run.stdout.some((line) => (JSON.parse(line) as { complete: boolean }).complete),
+      'the move list',
+      10_000,
+    );
+    fake.playAll(n);
+    expect(await run.status).toBe(0);
+    const events = run.stdout.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events[0]).toMatchObject({ event: 'start', game: n, white: game.white, black: game.black });
+    const last = events[events.length - 1]!;
+    expect(last).toMatchObject({
+      event: 'end',
+      san: game.san,
+      result: game.result,
+      reason: game.reason,
+      complete: true,
+    });
+    expect(last.fen).toBe(game.fenFinal);
+    expect(Object.keys(last)).toEqual(
+      expect.arrayContaining(['uci', 'fen', 'whiteClockMs', 'blackClockMs', 'variant', 'result', 'reason']),
+    );
+    // One line per move after the list came: the moves played while watching.
+    expect(events.filter((e) => e.event === 'move' && (e.san as string[]).length > 5)).toHaveLength(
+      game.san.length - 5,
+    );
+  }, 20_000);
+
+  it.each([
+    [['foo;bar'], /"foo;bar" is neither a FICS game number \(digits\) nor a handle/],
+    [[], /name at least one game number or handle/],
+    [['--port', '99999', '12'], /--port "99999" is not a port number/],
+  ])(
+    'refuses %j with one line and status 2',
+    async (args, message) => {
+      const run = observe(args);
+      expect(await run.status).toBe(2);
+      const stderr = run.stderr();
+      expect(stderr).toMatch(message);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stdout).toEqual([]);
+    },
+    20_000,
+  );
+
+  it('says why a login failed and exits 1', async () => {
+    const fake = await startFake({ dialect: 'lasker', guests: false });
+    const run = observe(['--host', '127.0.0.1', '--port', String(fake.port), '5']);
+    expect(await run.status).toBe(1);
+    expect(run.stderr()).toMatch(/does not accept guest logins.*FICS_USER and FICS_PASSWORD/);
+  }, 20_000);
+});

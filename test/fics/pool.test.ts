@@ -1,0 +1,183 @@
+// The pool: games spread over connections within the limits, registered and guest logins,
+// followed players, bughouse partner boards, the games list.
+import { describe, expect, it } from 'vitest';
+import { FicsCapacityError, FicsCommandError } from '../../src/fics/errors.js';
+import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
+
+/** Distinct players for game i, so every game is its own. */
+function players(i: number): { white: string; black: string } {
+  const tag = (n: number): string => String.fromCharCode(65 + Math.floor(n / 26), 65 + (n % 26));
+  return { white: `White${tag(i)}`, black: `Black${tag(i)}` };
+}
+
+describe('spreading games over connections', () => {
+  it('40 observed games go over two connections (30 + 10) and all end complete', async () => {
+    const fake = await startFake({ dialect: 'fatics', maxObserved: 30 });
+    const scripts = Array.from({ length: 40 }, (_, i) => {
+      const source = fixtureGames.filter((g) => g.variant === 'chess')[i % 5]!;
+      return { ...scriptOf(source, players(i)), san: source.san.slice(0, 12) };
+    });
+    const numbers = scripts.map((s) => fake.addGame(s));
+    const h = poolOn(fake, { maxConnections: 2 });
+    await h.pool.start();
+    await Promise.all(numbers.map((n) => h.pool.observeGame(n)));
+
+    expect(h.pool.status().map((c) => c.games.length)).toEqual([30, 10]);
+    expect(fake.loggedIn().map((s) => s.observed.length)).toEqual([30, 10]);
+    for (const n of numbers) fake.playAll(n);
+    const ends = await Promise.all(numbers.map((n) => h.ended(n)));
+    ends.forEach((end, i) => {
+      expect(end.san).toEqual(scripts[i]!.san);
+      expect(end.complete).toBe(true);
+    });
+    // No game was observed on both connections.
+    expect(
+      new Set(
+        fake
+          .commands()
+          .filter((c) => /observe \d+$/.test(c))
+          .map(withoutId),
+      ).size,
+    ).toBe(40);
+  });
+
+  it('refuses a game beyond every connection with a typed error that says what to do', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    const numbers = [0, 1, 2].map((i) => fake.addGame({ ...scriptOf(fixture('lasker_flag#0'), players(i)) }));
+    const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 2 });
+    await h.pool.start();
+    await h.pool.observeGame(numbers[0]);
+    await h.pool.observeGame(numbers[1]);
+    const refused = h.pool.observeGame(numbers[2]);
+    await expect(refused).rejects.toBeInstanceOf(FicsCapacityError);
+    await expect(refused).rejects.toThrow(/raise FICS_MAX_CONNECTIONS/);
+    expect(fake.commands().map(withoutId)).not.toContain(`observe ${numbers[2]}`);
+  });
+
+  it('learns a server limit lower than 30 from "You are already observing the maximum number of games."', async () => {
+    const fake = await startFake({ dialect: 'lasker', maxObserved: 3 });
+    const numbers = [0, 1, 2, 3, 4].map((i) => fake.addGame(scriptOf(fixture('lasker_flag#0'), players(i))));
+    const h = poolOn(fake, { maxConnections: 2 });
+    await h.pool.start();
+    for (const n of numbers) await h.pool.observeGame(n);
+    expect(fake.loggedIn().map((s) => s.observed.length)).toEqual([3, 2]);
+    expect(h.pool.status().map((c) => c.games.length)).toEqual([3, 2]);
+  });
+});
+
+describe('logins', () => {
+  it('uses the registered account for the first connection and guests for the others', async () => {
+    const fake = await startFake({ dialect: 'lasker', accounts: { Kibitzer: 'sesame' }, maxObserved: 1 });
+    const numbers = [0, 1].map((i) => fake.addGame(scriptOf(fixture('lasker_flag#0'), players(i))));
+    const h = poolOn(fake, { user: 'Kibitzer', password: 'sesame' });
+    await h.pool.start();
+    for (const n of numbers) await h.pool.observeGame(n);
+    expect(fake.loggedIn().map((s) => s.name)).toEqual([
+      'Kibitzer',
+      expect.stringMatching(/^Guest[A-Z]{4}$/),
+    ]);
+    // The password went to the server once and never into the log.
+    expect(fake.received.filter((r) => r.line === 'sesame')).toHaveLength(1);
+    expect(JSON.stringify(h.logger.records)).not.toContain('sesame');
+  });
+});
+
+describe('following players', () => {
+  it("observes a followed player's current game, and their next game when it starts", async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    fake.addPlayer('Alice');
+    const h = poolOn(fake);
+    await h.pool.start();
+    expect(await h.pool.follow('Alice')).toBeNull();
+    expect(fake.commands().map(withoutId)).toContain('set gin 1');
+
+    fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
+    const next = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
+    await fake.waitFor(() => fake.observers(next).length === 1, "Alice's new game to be observed");
+    fake.playAll(next);
+    const end = await h.ended(next);
+    expect(end.black).toBe('Alice');
+    expect(end.complete).toBe(true);
+    // Only Alice's game was observed.
+    expect(
+      fake
+        .commands()
+        .filter((c) => /observe \d+$/.test(c))
+        .map(withoutId),
+    ).toEqual([`observe ${next}`]);
+
+    const now = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Erin', black: 'Frank' }));
+    fake.playMoves(now, 3);
+    expect(await h.pool.follow('Frank')).toBe(now);
+  });
+});
+
+describe('bughouse', () => {
+  it('observing one board observes its partner board (<g1> pt=) and both histories complete', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    const [a, b] = bughouseFixture.boards;
+    const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
+    const script = (board: typeof a) => ({
+      white: board!.white,
+      black: board!.black,
+      san: board!.san,
+      ...tc,
+    });
+    const [ga, gb] = fake.addBughouse(script(a), script(b));
+    const h = poolOn(fake);
+    await h.pool.start();
+    await h.pool.observeGame(ga);
+    await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
+    await h.until(gb, () => true, 'the partner board');
+    for (const [board] of bughouseFixture.sequence) fake.playMove(board === 0 ? ga : gb);
+    fake.endGame(ga, a!.result as '1-0', a!.reason);
+    fake.endGame(gb, b!.result as '0-1', b!.reason);
+    const [endA, endB] = await Promise.all([h.ended(ga), h.ended(gb)]);
+    expect(endA.variant).toBe('bughouse');
+    expect(endA.partnerGame).toBe(gb);
+    expect(endA.san).toEqual(a!.san);
+    expect(endB.san).toEqual(b!.san);
+    expect(endA.complete && endB.complete).toBe(true);
+  });
+});
+
+describe('games list and requests', () => {
+  it('lists the games on the server, filtered', async () => {
+    const fake = await startFake({ dialect: 'lasker' });
+    fake.addGame({ ...scriptOf(fixture('lasker_flag#0'), { white: 'Alice', black: 'Bob' }), rated: true });
+    fake.addGame({ ...scriptOf(fixture('lasker_crazyhouse#1'), { white: 'Carol', black: 'Dave' }) });
+    const h = poolOn(fake);
+    await h.pool.start();
+    const all = await h.pool.listGames();
+    expect(all.map((r) => [r.game, r.white, r.black, r.type, r.rated])).toEqual([
+      [1, 'Alice', 'Bob', 'lightning', true],
+      [2, 'Carol', 'Dave', 'crazyhouse', false],
+    ]);
+    expect((await h.pool.listGames({ rated: true })).map((r) => r.game)).toEqual([1]);
+    expect((await h.pool.listGames({ types: ['crazyhouse'] })).map((r) => r.game)).toEqual([2]);
+    expect((await h.pool.listGames({ player: 'dave' })).map((r) => r.game)).toEqual([2]);
+  });
+
+  it('unobserves a game: no more updates for it, and the server stops sending', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    const n = fake.addGame(scriptOf(fixture('lasker_flag#0')));
+    const h = poolOn(fake);
+    await h.pool.start();
+    await h.pool.observeGame(n);
+    fake.playMoves(n, 2);
+    await h.until(n, (s) => s.san.length === 2, '2 moves');
+    await h.pool.unobserve(n);
+    expect(fake.observers(n)).toEqual([]);
+    expect(h.pool.snapshot(n)).toBeUndefined();
+    await expect(h.pool.moves(n)).rejects.toBeInstanceOf(FicsCommandError);
+  });
+
+  it('reports a game number that names no game', async () => {
+    const fake = await startFake({ dialect: 'lasker' });
+    const h = poolOn(fake);
+    await h.pool.start();
+    await expect(h.pool.observeGame(77)).rejects.toMatchObject({ code: 'noSuchGame' });
+    await expect(h.pool.observePlayer('Nobody')).rejects.toMatchObject({ code: 'notLoggedIn' });
+    expect(h.pool.status()[0]!.games).toEqual([]);
+  });
+});
