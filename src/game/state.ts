@@ -397,13 +397,25 @@ export class GameState {
     this.pos = pos;
   }
 
+  /**
+   * Applies what waited for a move list. The list is the server's own history, so a line that
+   * still does not fit it is wrong (garbled or lost in between): it is dropped, not waited on
+   * forever, and a fresh board is asked for in case a move went missing with it.
+   */
   private replayWaiting(): void {
     const waiting = this.waiting;
     this.waiting = [];
+    let dropped = false;
     for (const event of waiting) {
       if (event.kind === 'delta') this.applyDelta(event);
       else this.applyBoard(event);
+      if (this.waiting.length > 0) {
+        this.waiting = [];
+        this.needs = null;
+        dropped = true;
+      }
     }
+    if (dropped) this.needs = 'refresh';
   }
 
   /**

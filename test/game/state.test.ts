@@ -2,7 +2,7 @@ import { Chess } from 'chessops/chess';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
-import { ObserverDecoder } from '../../src/protocol/decode.js';
+import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { toPgn } from '../../src/game/pgn.js';
 import { style12Line } from '../support/boards.js';
@@ -96,6 +96,43 @@ describe('takebacks and gaps', () => {
     expect(repaired.san).toEqual(game.san);
     expect(repaired.fen).toBe(game.fen_final);
     expect(repaired.needs).toBeNull();
+  });
+});
+
+describe('a line that fits nothing', () => {
+  it('is dropped once the move list shows it wrong, and a refresh is asked for instead of freezing', () => {
+    const all = events(transcript('fatics_takeback', 'obs_start.raw'));
+    const first = all.find((e) => e.kind === 'style12')!;
+    if (first.kind !== 'style12') throw new Error('no board');
+    const at = all.findIndex((e) => e.kind === 'delta' && e.ply === 5);
+    const tracker = new GameTracker();
+    run(tracker, all.slice(0, at));
+    // A delta no legal move explains (the king cannot go e1-e3).
+    const bogus = decodeLine(`<d1> 16 5 Ke3 e1e3 100 300000 0`);
+    expect(run(tracker, [bogus])).toContainEqual({ type: 'needs', game: 16, need: 'moves' });
+    const later = all.slice(at, at + 6);
+    run(tracker, later);
+    // The list the connection asks for (made from the real game), then the line is gone.
+    const game = scenarios()
+      .find((s) => s.name === 'fatics_takeback')!
+      .truths.find((t) => t.white === first.white)!;
+    const list = new ObserverDecoder()
+      .lines([
+        `Movelist for game 16:`,
+        '',
+        `${game.white} (++++) vs. ${game.black} (++++) --- 2026-11-21 05:02 UTC`,
+        'Unrated blitz match, initial time: 5 minutes, increment: 2 seconds.',
+        '',
+        `Move  ${game.white}               ${game.black}`,
+        '----  ---------------------   ---------------------',
+        ...[0, 2, 4].map((i) => `  ${i / 2 + 1}.  ${game.san[i]} (0:00.000)  ${game.san[i + 1]} (0:00.000)`),
+        '      {Still in progress} *',
+      ])
+      .filter((e): e is ServerEvent => e.kind === 'moveList');
+    expect(run(tracker, list)).toContainEqual({ type: 'needs', game: 16, need: 'refresh' });
+    expect(tracker.snapshot(16)!.san).toEqual(
+      game.san.slice(0, 4 + later.filter((e) => e.kind === 'delta').length),
+    );
   });
 });
 
