@@ -1,5 +1,6 @@
 // Typed configuration read from the environment. Parsing never throws: every problem becomes a
 // message naming the variable, so the operator sees all of them at once.
+import { parseChessLiveSources, type ChessLiveSource } from './chesslive/source.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -20,6 +21,13 @@ export interface FicsConfig {
   maxConnections: number;
 }
 
+export interface ChessLiveConfig {
+  /** KIBITZ_CHESSLIVE_SOURCES: the move files `/relay chesslive` may relay, by name. */
+  sources: ChessLiveSource[];
+  /** KIBITZ_CHESSLIVE_POLL_MS: time between two reads of a relayed source. */
+  pollMs: number;
+}
+
 export interface Config {
   discord: DiscordConfig;
   /** SQLite file path, or `:memory:`. */
@@ -28,6 +36,7 @@ export interface Config {
   fics: FicsConfig;
   /** Default cap on live games per guild; a guild's own setting overrides it. */
   maxLivePerGuild: number;
+  chesslive: ChessLiveConfig;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -41,6 +50,7 @@ export const DEFAULTS = {
   ficsPort: 5000,
   ficsMaxConnections: 2,
   maxLivePerGuild: 10,
+  chessLivePollMs: 2_000,
 } as const;
 
 export const MISSING_TOKEN_HELP =
@@ -99,6 +109,13 @@ export function loadConfig(env: Env): ConfigResult {
   const ficsPort = integer('FICS_PORT', DEFAULTS.ficsPort, 1, 65535);
   const maxConnections = integer('FICS_MAX_CONNECTIONS', DEFAULTS.ficsMaxConnections, 1, 20);
   const maxLivePerGuild = integer('KIBITZ_MAX_LIVE_PER_GUILD', DEFAULTS.maxLivePerGuild, 1, 100);
+  const chessLivePollMs = integer('KIBITZ_CHESSLIVE_POLL_MS', DEFAULTS.chessLivePollMs, 100, 600_000);
+  const chessLiveSources = parseChessLiveSources(read('KIBITZ_CHESSLIVE_SOURCES') ?? '');
+  if (!chessLiveSources.ok) {
+    errors.push(
+      `KIBITZ_CHESSLIVE_SOURCES must list name=path-or-url entries separated by commas (e.g. round1=/srv/live/round1.txt,board2=https://example.org/board2.txt): ${chessLiveSources.error}.`,
+    );
+  }
 
   const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
   if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
@@ -116,7 +133,8 @@ export function loadConfig(env: Env): ConfigResult {
     errors.push('FICS_PASSWORD is set but FICS_USER is not: set both, or neither to log in as a guest.');
   }
 
-  if (errors.length > 0 || token === null || logLevel === undefined) return { ok: false, errors };
+  if (errors.length > 0 || token === null || logLevel === undefined || !chessLiveSources.ok)
+    return { ok: false, errors };
   return {
     ok: true,
     config: {
@@ -125,6 +143,7 @@ export function loadConfig(env: Env): ConfigResult {
       logLevel,
       fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
       maxLivePerGuild,
+      chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs },
     },
   };
 }

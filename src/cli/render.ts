@@ -16,10 +16,9 @@ import {
   type BoardScene,
   type RenderResult,
 } from '../../render/index.js';
+import { fenScene, style12Scene } from '../../render/input.js';
 import { fromPgn } from '../chesslive/index.js';
-import { fenOfSetup, setupFromStyle12 } from '../game/position.js';
 import type { Color } from '../protocol/events.js';
-import { decodeStyle12 } from '../protocol/style12.js';
 
 const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
        npm run render -- --pgn game.pgn --gif game.gif [--out final.png]
@@ -64,47 +63,9 @@ function integer(name: string, value: string, min: number, max: number): number 
   return n;
 }
 
-/** Style 12's verbose move as UCI: `P/e2-e4` e2e4, `o-o` e1g1, `N/@@-d5` N@d5, `P/e7-e8=Q` e7e8q. */
-function verboseToUci(verbose: string, mover: Color): string | null {
-  const home = mover === 'white' ? '1' : '8';
-  if (verbose === 'o-o') return `e${home}g${home}`;
-  if (verbose === 'o-o-o') return `e${home}c${home}`;
-  const m = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/.exec(verbose);
-  if (!m) return null;
-  if (m[2] === '@@') return `${m[1]}@${m[3]}`;
-  return `${m[2]}${m[3]}${m[4]?.toLowerCase() ?? ''}`;
-}
-
-function style12Scene(line: string): BoardScene {
-  const board = decodeStyle12(line.trim());
-  if (board.kind !== 'style12') throw new CliError(`not a Style 12 line: ${board.reason}`, 1);
-  const setup = setupFromStyle12(board, null);
-  if (!setup) throw new CliError('the Style 12 ranks do not make a board', 1);
-  return {
-    fen: fenOfSetup(setup),
-    orientation: board.flip ? 'black' : 'white',
-    lastMove: board.verboseMove
-      ? verboseToUci(board.verboseMove, board.sideToMove === 'white' ? 'black' : 'white')
-      : null,
-    white: { name: board.white, clockMs: board.whiteClockMs },
-    black: { name: board.black, clockMs: board.blackClockMs },
-  };
-}
-
-function fenScene(fen: string): BoardScene {
-  return {
-    fen,
-    // A FEN with [pockets] is a crazyhouse position.
-    rules: fen.includes('[') ? 'crazyhouse' : 'chess',
-    orientation: 'white',
-    white: { name: 'White' },
-    black: { name: 'Black' },
-  };
-}
-
 /** The position given by --fen or --style12, with the player and move options applied. */
 function positionScene(opts: Options): BoardScene {
-  const scene = opts.style12 !== undefined ? style12Scene(opts.style12) : fenScene(opts.fen ?? '');
+  const scene = unwrap(opts.style12 !== undefined ? style12Scene(opts.style12) : fenScene(opts.fen ?? ''));
   const clock = (color: Color) => {
     const value = opts[`${color}-clock`];
     return value === undefined ? {} : { clockMs: integer(`${color}-clock`, value, 0, 100 * 3_600_000) };

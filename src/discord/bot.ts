@@ -4,12 +4,17 @@ import { once } from 'node:events';
 import { DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { Config } from '../config.js';
+import { FicsPool, type PoolOptions } from '../fics/pool.js';
+import { ClubPoster } from '../club/poster.js';
+import { ChessLiveFeed, CombinedFeed } from '../relay/chesslive-feed.js';
+import { Relay, followTargets } from '../relay/relay.js';
 import type { Logger } from '../log.js';
 import { openStorage } from '../storage/index.js';
 import { createClient } from './client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './commands.js';
 import type { BotContext } from './context.js';
 import { createDispatcher } from './dispatch.js';
+import { DiscordMessagePort } from './live-port.js';
 import { inviteUrl } from './permissions.js';
 import { registerCommands } from './register.js';
 
@@ -19,6 +24,10 @@ export interface StartOptions {
   commandsDir?: URL;
   /** Give up when Discord has not said READY (and sent every guild) by then. */
   readyTimeoutMs?: number;
+  /** FICS pool settings beyond the configuration (tests shorten timeouts and backoff). */
+  fics?: Partial<PoolOptions>;
+  /** How long a command waits for FICS to be online before saying it is unreachable. */
+  ficsWaitMs?: number;
 }
 
 export interface BotHandle {
@@ -42,9 +51,50 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     storage.close();
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
-  const context: BotContext = { config, logger, storage, commands: loaded.registry };
-
   const client = createClient(config.discord);
+  const fics = new FicsPool({
+    host: config.fics.host,
+    port: config.fics.port,
+    user: config.fics.user,
+    password: config.fics.password,
+    maxConnections: config.fics.maxConnections,
+    logger: logger.child({ component: 'fics' }),
+    ...options.fics,
+  });
+  // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
+  fics.on('error', (error) => logger.warn({ err: error }, 'FICS'));
+  // ChessLive! games share the relay with FICS games: one feed, told apart by game number.
+  const chesslive = new ChessLiveFeed({
+    sources: config.chesslive.sources,
+    pollMs: config.chesslive.pollMs,
+    logger: logger.child({ component: 'chesslive' }),
+  });
+  const feed = new CombinedFeed(fics, chesslive);
+  // Clubs: games of members posted unasked, next to follows.
+  const clubs = new ClubPoster({ feed: fics, storage, logger: logger.child({ component: 'clubs' }) });
+  const relay = new Relay({
+    feed,
+    port: new DiscordMessagePort(client),
+    storage,
+    logger: logger.child({ component: 'relay' }),
+    maxLivePerGuild: config.maxLivePerGuild,
+    autoPostSources: [followTargets, clubs.source],
+    onPostEnded: (post) => clubs.postEnded(post),
+  });
+  clubs.attach(relay);
+  const context: BotContext = {
+    config,
+    logger,
+    storage,
+    commands: loaded.registry,
+    fics,
+    relay,
+    clubs,
+    chesslive,
+    // Long enough for a login in progress to finish, short enough that an outage is news in seconds.
+    ficsWaitMs: options.ficsWaitMs ?? 2_000,
+  };
+
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
   watchClient(client, logger);
@@ -53,6 +103,11 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    relay.close();
+    clubs.close();
+    feed.close();
+    chesslive.close();
+    fics.close();
     await client.destroy();
     storage.close();
     logger.info('stopped');
@@ -90,7 +145,22 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
   else logger.error(registered.error);
 
+  // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
+  void resumeLiveGames(context);
+
   return { ok: true, bot: { client, context, stop } };
+}
+
+/** Logs in to FICS, then picks up every live post and followed player from before a restart. */
+async function resumeLiveGames(ctx: BotContext): Promise<void> {
+  try {
+    await ctx.fics.start();
+    await ctx.relay.resume();
+    for (const handle of ctx.storage.follows.handles()) await ctx.fics.follow(handle);
+    await ctx.clubs.followAll();
+  } catch (error) {
+    ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
+  }
 }
 
 function watchClient(client: Client, logger: Logger): void {

@@ -9,9 +9,18 @@ export function createClient(config: DiscordConfig): Client {
     intents: [GatewayIntentBits.Guilds],
     // Player handles and game text must never ping anyone.
     allowedMentions: { parse: [] },
-    ...(config.apiBase !== null ? { rest: { api: config.apiBase } } : {}),
+    rest: {
+      ...(config.apiBase !== null ? { api: config.apiBase } : {}),
+      // Live boards are edited latest-wins (relay/latest-wins.ts): were discord.js to hold an edit
+      // until its rate limit passed, the position it then sent would be an old one. It says so
+      // at once instead, and the relay sends the newest position when the limit allows.
+      rejectOnRateLimit: (limit) => limit.method.toUpperCase() === 'PATCH' && limit.route === LIVE_EDIT_ROUTE,
+    },
   });
 }
+
+/** discord.js's name for the rate-limit bucket of channel message edits. */
+const LIVE_EDIT_ROUTE = '/channels/:id/messages/:id';
 
 export function createRest(config: DiscordConfig): REST {
   return new REST(config.apiBase !== null ? { api: config.apiBase } : {}).setToken(config.token);

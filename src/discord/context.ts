@@ -1,6 +1,10 @@
 // What every command and component handler receives besides the interaction. Services are added
 // here as they come (FICS pool, game tracker, relay): handlers reach them only through this.
+import type { ClubPoster } from '../club/poster.js';
 import type { Config } from '../config.js';
+import type { FicsPool } from '../fics/pool.js';
+import type { ChessLiveFeed } from '../relay/chesslive-feed.js';
+import type { Relay } from '../relay/relay.js';
 import type { Logger } from '../log.js';
 import type { Storage } from '../storage/index.js';
 import type { CommandRegistry } from './commands.js';
@@ -11,4 +15,14 @@ export interface BotContext {
   readonly storage: Storage;
   /** The loaded slash commands (for /help). */
   readonly commands: CommandRegistry;
+  /** The FICS connections: observe, list games, follow players. */
+  readonly fics: FicsPool;
+  /** Live posts of games in channels. */
+  readonly relay: Relay;
+  /** Club auto-posting: follows members, posts waiting games, records results. */
+  readonly clubs: ClubPoster;
+  /** The configured ChessLive! sources, relayed like FICS games. */
+  readonly chesslive: ChessLiveFeed;
+  /** How long a command waits for a FICS connection before telling the user FICS is unreachable. */
+  readonly ficsWaitMs: number;
 }

@@ -1,6 +1,18 @@
 // Keeps one message current without flooding: at most one edit in flight, and when positions
 // come faster than edits may go, the ones in between are skipped — the newest always goes out.
 
+/**
+ * Thrown by a send that may not go yet (a rate limit): the sender waits, then sends the newest
+ * value it has. Waiting here rather than in the HTTP client means that what goes out after the
+ * wait is the position of that moment, not the one of when the edit was queued.
+ */
+export class RetryLater extends Error {
+  override readonly name = 'RetryLater';
+  constructor(readonly afterMs: number) {
+    super(`retry in ${afterMs} ms`);
+  }
+}
+
 export interface LatestWinsOptions<T> {
   /** Sends one update; resolves when Discord (or whoever) has taken it. */
   send: (value: T) => Promise<void>;
@@ -12,6 +24,9 @@ export class LatestWins<T> {
   private pending: { value: T } | null = null;
   private inFlight: Promise<void> | null = null;
   private closed = false;
+  private cancelled = false;
+  /** Ends a wait for a retry early (close()). */
+  private wake: (() => void) | null = null;
   /** How many updates were skipped because a newer one replaced them. */
   skipped = 0;
   sent = 0;
@@ -33,6 +48,14 @@ export class LatestWins<T> {
     await this.idle();
   }
 
+  /** Drops what is not sent yet, retries included (shutdown). */
+  close(): void {
+    this.closed = true;
+    this.cancelled = true;
+    this.pending = null;
+    this.wake?.();
+  }
+
   /** Resolves once nothing is pending or in flight. */
   async idle(): Promise<void> {
     while (this.inFlight !== null) await this.inFlight;
@@ -46,9 +69,31 @@ export class LatestWins<T> {
         await this.options.send(value);
         this.sent++;
       } catch (error) {
-        this.options.onError?.(error, value);
+        if (!(error instanceof RetryLater)) {
+          this.options.onError?.(error, value);
+          continue;
+        }
+        if (!this.cancelled) await this.sleep(error.afterMs);
+        if (this.cancelled) break;
+        // Nothing newer came meanwhile: this value is still the newest.
+        if (this.pending === null) this.pending = { value };
+        else this.skipped++;
       }
     }
     this.inFlight = null;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
   }
 }

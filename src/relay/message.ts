@@ -8,11 +8,14 @@ export interface LiveAttachment {
   data: Buffer;
 }
 
+/** The file name of a live post's picture; an edit without a new picture keeps this one. */
+export const BOARD_IMAGE = 'board.png';
+
 export interface LiveMessage {
   title: string;
   /** Players, time control, clocks, last moves. */
   lines: string[];
-  /** The board picture; null keeps the one the message has. */
+  /** The board picture; null keeps the one the message has (and sends no `files`). */
   image: LiveAttachment | null;
   /** Extra files (PGN, GIF) on the final message. */
   files: LiveAttachment[];

@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { Storage } from '../storage/index.js';
 import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { LatestWins } from './latest-wins.js';
-import { liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
 /** The games side: what the relay needs from the FICS pool. */
 export interface GameFeed {
@@ -29,6 +29,7 @@ export interface MessagePort {
     message: LiveMessage,
     threadName: string | null,
   ): Promise<{ messageChannelId: string; messageId: string; threadId: string | null }>;
+  /** Rejects with RetryLater while a rate limit holds the edit back. */
   edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void>;
   /** A plain text notice in a channel (e.g. a club's "limit reached"). */
   say(channelId: string, text: string): Promise<void>;
@@ -85,17 +86,28 @@ export interface RelayOptions {
   onPostEnded?: (post: LivePost) => void;
 }
 
-interface Edit {
-  snapshot: GameSnapshot;
-  /** PGN and GIF on the final edit. */
-  files: LiveAttachment[] | null;
-}
+/** One edit of a post: a game position, or a message made already (ended while offline). */
+type Edit =
+  | {
+      snapshot: GameSnapshot;
+      /** PGN and GIF on the final edit. */
+      files: LiveAttachment[] | null;
+      /** The last edit of a stopped post: it says so and loses its buttons. */
+      stopped?: boolean;
+    }
+  | { message: LiveMessage };
+
+/** Footer of a post someone stopped. */
+export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
+  private closed = false;
   private readonly pngCache = new Map<string, Buffer>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly sources: AutoPostSource[];
+  /** Games whose header came but not yet their first board. */
+  private readonly awaitingBoard = new Set<number>();
   /** Games with a watch() in progress: observed, but their post does not exist yet. */
   private readonly watching = new Map<number, number>();
 
@@ -105,7 +117,11 @@ export class Relay {
   }
 
   close(): void {
+    this.closed = true;
     this.o.feed.off('update', this.listener);
+    // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
+    for (const sender of this.senders.values()) sender.close();
+    this.senders.clear();
   }
 
   /** Starts relaying a game in a channel: observes it (once for all channels) and posts the board. */
@@ -174,11 +190,27 @@ export class Relay {
         threadName,
       );
       storage.livePosts.setMessage(post.id, where);
+      this.catchUp(post.id, snapshot);
       return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
     } catch (error) {
       storage.livePosts.delete(post.id);
       await this.releaseIfUnwatched(snapshot.game);
       return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
+    }
+  }
+
+  /** Updates that came while a post's first message was on its way had no message to edit. */
+  private catchUp(postId: number, posted: GameSnapshot): void {
+    const now = this.o.feed.snapshot(posted.game);
+    const post = this.o.storage.livePosts.get(postId);
+    if (now === undefined || post === null || gameKeyOf(now) !== gameKeyOf(posted)) return;
+    if (now.ended) void this.finish(now, [post]);
+    else if (
+      now.fen !== posted.fen ||
+      now.whiteClockMs !== posted.whiteClockMs ||
+      now.blackClockMs !== posted.blackClockMs
+    ) {
+      this.sender(postId).push({ snapshot: now, files: null });
     }
   }
 
@@ -215,7 +247,11 @@ export class Relay {
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live') return;
     this.o.storage.livePosts.end(post.id, 'ended');
+    const sender = this.sender(post.id);
     this.senders.delete(post.id);
+    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
+    if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
     await this.releaseIfUnwatched(post.gameNumber);
     this.o.onPostEnded?.({ ...post, state: 'ended' });
   }
@@ -301,7 +337,11 @@ export class Relay {
   private onUpdate(update: TrackerUpdate): void {
     if (update.type === 'needs' || update.type === 'undecoded') return;
     const snapshot = update.snapshot;
-    if (update.type === 'started' && !snapshot.ended) void this.autoPost(snapshot);
+    // A game is new here at its first board: a header that came before it has nothing to show.
+    if (update.type === 'started' && !hasBoard(snapshot)) this.awaitingBoard.add(snapshot.game);
+    else if (update.type === 'started' || this.awaitingBoard.delete(snapshot.game)) {
+      if (!snapshot.ended) void this.autoPost(snapshot);
+    }
     const key = gameKeyOf(snapshot);
     const posts = this.o.storage.livePosts
       .listLiveByGameNumber(snapshot.game)
@@ -363,15 +403,22 @@ export class Relay {
   }
 
   private async send(postId: number, edit: Edit): Promise<void> {
+    // A final edit that waited out a rate limit may wake after close().
+    if (this.closed) return;
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
-    const message = this.message(edit.snapshot, post.options.flip, edit.files ?? []);
-    await this.o.port.edit(post.id, post.messageChannelId, post.messageId, message);
+    let shown: LiveMessage;
+    if ('message' in edit) shown = edit.message;
+    else {
+      const message = this.message(edit.snapshot, post.options.flip, edit.files ?? []);
+      shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
+    }
+    await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
     this.o.storage.livePosts.touch(post.id);
   }
 
   private message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): LiveMessage {
-    return liveMessage(snapshot, { name: 'board.png', data: this.png(snapshot, flip) }, files);
+    return liveMessage(snapshot, { name: BOARD_IMAGE, data: this.png(snapshot, flip) }, files);
   }
 
   /** One render per position and orientation, shared by every channel showing it. */
@@ -402,18 +449,19 @@ export class Relay {
     this.o.onPostEnded?.({ ...post, state: 'ended_offline' });
     this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
-    try {
-      await this.o.port.edit(post.id, post.messageChannelId, post.messageId, {
+    // Through a sender like every edit: it waits out rate limits, and logs a failure.
+    const sender = this.sender(post.id);
+    this.senders.delete(post.id);
+    await sender.finish({
+      message: {
         title: `Game ${post.gameNumber}: ${post.white} vs ${post.black}`,
         lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
         image: null,
         files: [],
         live: false,
         footer: 'ended while offline',
-      });
-    } catch (error) {
-      this.o.logger.warn({ postId: post.id, error: (error as Error).message }, 'edit failed');
-    }
+      },
+    });
   }
 
   private async releaseIfUnwatched(game: number): Promise<void> {
@@ -424,6 +472,14 @@ export class Relay {
       this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
     }
   }
+}
+
+/**
+ * False while the tracker knows a game only from its header: no game has an empty board, and
+ * that is how such a game's snapshot shows it.
+ */
+function hasBoard(snapshot: GameSnapshot): boolean {
+  return !snapshot.fen.startsWith('8/8/8/8/8/8/8/8 ');
 }
 
 /** Stable across restarts (the tracker's own keys are not): number and players. */

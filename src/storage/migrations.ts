@@ -69,6 +69,64 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: 'clubs: settings, members, pairings, posted games',
+    up(db) {
+      db.exec(`
+        CREATE TABLE clubs (
+          guild_id TEXT PRIMARY KEY,
+          channel_id TEXT,
+          thread INTEGER NOT NULL DEFAULT 0 CHECK (thread IN (0, 1)),
+          mode TEXT NOT NULL DEFAULT 'all' CHECK (mode IN ('all', 'members', 'pairings')),
+          rated_only INTEGER NOT NULL DEFAULT 0 CHECK (rated_only IN (0, 1)),
+          -- Comma-separated game types; NULL for every type.
+          types TEXT,
+          -- The "limit reached" notice went out and games wait for room: say it once.
+          cap_noticed INTEGER NOT NULL DEFAULT 0 CHECK (cap_noticed IN (0, 1)),
+          updated_by TEXT NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE club_members (
+          guild_id TEXT NOT NULL,
+          handle TEXT NOT NULL COLLATE NOCASE,
+          added_by TEXT NOT NULL,
+          added_at INTEGER NOT NULL,
+          PRIMARY KEY (guild_id, handle)
+        );
+        CREATE INDEX club_members_by_handle ON club_members (handle);
+
+        CREATE TABLE club_pairings (
+          guild_id TEXT NOT NULL,
+          board INTEGER NOT NULL,
+          first TEXT NOT NULL COLLATE NOCASE,
+          second TEXT NOT NULL COLLATE NOCASE,
+          PRIMARY KEY (guild_id, board)
+        );
+
+        CREATE TABLE club_games (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          guild_id TEXT NOT NULL,
+          channel_id TEXT NOT NULL,
+          game_key TEXT NOT NULL,
+          game_number INTEGER NOT NULL,
+          white TEXT NOT NULL,
+          black TEXT NOT NULL,
+          post_id INTEGER,
+          message_channel_id TEXT,
+          message_id TEXT,
+          result TEXT CHECK (result IS NULL OR result IN ('1-0', '0-1', '1/2-1/2', '*')),
+          reason TEXT,
+          started_at INTEGER NOT NULL,
+          ended_at INTEGER
+        );
+        -- A running game is posted once per club, whatever reconnects and restarts happen.
+        CREATE UNIQUE INDEX club_games_one_open ON club_games (guild_id, game_key) WHERE ended_at IS NULL;
+        CREATE INDEX club_games_by_end ON club_games (guild_id, ended_at);
+        CREATE INDEX club_games_by_post ON club_games (post_id);
+      `);
+    },
+  },
 ];
 
 export type MigrateResult = { ok: true; from: number; to: number } | { ok: false; error: string };

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
+import { ClubRepository } from './clubs.js';
 import { FinishedGameRepository } from './finished-games.js';
 import { FollowRepository } from './follows.js';
 import { GuildSettingsRepository } from './guild-settings.js';
@@ -27,6 +28,7 @@ export interface Storage {
   readonly follows: FollowRepository;
   readonly guildSettings: GuildSettingsRepository;
   readonly finishedGames: FinishedGameRepository;
+  readonly clubs: ClubRepository;
   close(): void;
 }
 
@@ -66,6 +68,7 @@ export function openStorage(path: string, options: StorageOptions = {}): OpenSto
       follows: new FollowRepository(db, now),
       guildSettings: new GuildSettingsRepository(db, now),
       finishedGames: new FinishedGameRepository(db),
+      clubs: new ClubRepository(db, now),
       close: () => {
         if (db.open) db.close();
       },

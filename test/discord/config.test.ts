@@ -26,6 +26,7 @@ describe('loadConfig', () => {
           maxConnections: DEFAULTS.ficsMaxConnections,
         },
         maxLivePerGuild: 10,
+        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs },
       },
     });
   });
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
         logLevel: 'debug',
         fics: { host: 'localhost', port: 5001, user: 'kibitzbot', password: 'hunter2', maxConnections: 3 },
         maxLivePerGuild: 4,
+        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs },
       },
     });
     if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatestWins } from '../../src/relay/latest-wins.js';
+import { LatestWins, RetryLater } from '../../src/relay/latest-wins.js';
 
 /** A send that completes only when the test says so, recording what was sent. */
 function gatedSend() {
@@ -66,5 +66,41 @@ describe('LatestWins', () => {
     await lw.idle();
     expect(sent).toEqual([1, 2]);
     expect(errors).toEqual([1]);
+  });
+
+  it('waits out a RetryLater, then sends the newest value: the refused one only if nothing came since', async () => {
+    const sent: number[] = [];
+    let refuse = 1;
+    const lw = new LatestWins<number>({
+      send: async (v) => {
+        if (refuse-- > 0) throw new RetryLater(20);
+        sent.push(v);
+      },
+    });
+    lw.push(1);
+    lw.push(2); // waits behind 1
+    await lw.idle();
+    expect(sent).toEqual([2]);
+    refuse = 1;
+    lw.push(3);
+    await lw.idle();
+    expect(sent).toEqual([2, 3]);
+    expect(lw.skipped).toBe(1);
+  });
+
+  it('drops a retry and what is pending when closed', async () => {
+    const sent: number[] = [];
+    const lw = new LatestWins<number>({
+      send: async (v) => {
+        if (v === 1) throw new RetryLater(60_000);
+        sent.push(v);
+      },
+    });
+    lw.push(1);
+    lw.push(2);
+    lw.close();
+    lw.push(3);
+    await lw.idle(); // does not wait the minute
+    expect(sent).toEqual([]);
   });
 });

@@ -201,6 +201,8 @@ describe('Relay', () => {
     const { feed, port } = setup();
     storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
     await feed.observeGame(16);
+    // The game is posted at its first board, which follows the header (the pool delivers both).
+    for (let i = 0; i < 5 && storage.livePosts.listLive().length === 0; i++) feed.step();
     await new Promise((r) => setImmediate(r));
     const posts = port.sent.filter((s) => s.kind === 'post');
     expect(posts.map((p) => p.channelId)).toEqual(['club']);

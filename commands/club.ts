@@ -1,0 +1,354 @@
+// /club: this server's chess club. Games of its members (FICS handles) are posted live in the club
+// channel without anyone asking, filtered by mode (every game of a member, games between members,
+// or the pairings of a scheduled match), rating and type; /club results lists how they ended.
+import { ChannelType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { resultText } from '../render/scene.js';
+import {
+  CLUB_GAME_TYPES,
+  CLUB_MODES,
+  formatPairings,
+  parseGameTypes,
+  parsePairings,
+} from '../src/club/rules.js';
+import type { BotContext } from '../src/discord/context.js';
+import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';
+import { answer, cannotPostHere, ficsProblem } from '../src/discord/replies.js';
+import { parseHandle } from '../src/fics/validate.js';
+import type { Club, ClubGame } from '../src/storage/index.js';
+
+/** Discord refuses longer message content. */
+const MAX_CONTENT = 2000;
+
+export const data = new SlashCommandBuilder()
+  .setName('club')
+  .setDescription("This server's chess club: its members' games are posted live (Manage Server)")
+  .setDMPermission(false)
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .addSubcommand((s) =>
+    s
+      .setName('add')
+      .setDescription('Add a member: their games are posted in the club channel')
+      .addStringOption((o) => o.setName('handle').setDescription('FICS handle').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('remove')
+      .setDescription('Remove a member')
+      .addStringOption((o) => o.setName('handle').setDescription('FICS handle').setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s.setName('list').setDescription('The club: channel, mode, filters, pairings, members'),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('channel')
+      .setDescription('Where club games are posted (this channel unless you pick one)')
+      .addChannelOption((o) =>
+        o.setName('channel').setDescription('Club channel').addChannelTypes(ChannelType.GuildText),
+      )
+      .addBooleanOption((o) => o.setName('thread').setDescription('Post each game in its own thread')),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('mode')
+      .setDescription('Which games are posted')
+      .addStringOption((o) =>
+        o
+          .setName('mode')
+          .setDescription('Which games')
+          .setRequired(true)
+          .addChoices(...CLUB_MODES.map((m) => ({ name: m.name, value: m.value }))),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('pairings')
+      .setDescription('Pairings of a scheduled match, for mode "pairings"')
+      .addStringOption((o) =>
+        o
+          .setName('list')
+          .setDescription('Like Alice-Bob, Carol-Dave (either may have White); "none" clears')
+          .setRequired(true)
+          .setMaxLength(1000),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('filter')
+      .setDescription('Only rated games, only some game types')
+      .addBooleanOption((o) => o.setName('rated').setDescription('Only rated games'))
+      .addStringOption((o) =>
+        o.setName('types').setDescription('Game types, e.g. "blitz, standard", or "all"').setMaxLength(200),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('results')
+      .setDescription("The club's finished games, with links to their posts")
+      .addIntegerOption((o) =>
+        o.setName('days').setDescription('How far back (default 7)').setMinValue(1).setMaxValue(365),
+      ),
+  );
+
+export const help = `Sets up a club: \`/club add\` members (FICS handles), \`/club channel\` where their games go, \`/club mode\` which games (every game of a member, games between two members, or the \`/club pairings\` of a team match), \`/club filter\` rated games or some types only (${CLUB_GAME_TYPES.join(', ')}). Games are posted live like \`/observe\`; \`/club results\` lists how they ended. Needs Manage Server.`;
+
+type Handler = (interaction: ChatInputCommandInteraction, ctx: BotContext, guildId: string) => Promise<void>;
+
+const handlers: Record<string, Handler> = { add, remove, list, channel, mode, pairings, filter, results };
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true) {
+    await answer(interaction, 'Running the club needs the Manage Server permission.');
+    return;
+  }
+  const guildId = interaction.guildId;
+  const handler = handlers[interaction.options.getSubcommand()];
+  if (guildId === null || handler === undefined) {
+    await answer(interaction, 'Use /club in a server channel, with one of its subcommands.');
+    return;
+  }
+  await handler(interaction, ctx, guildId);
+}
+
+function handleOption(
+  interaction: ChatInputCommandInteraction,
+): { ok: true; handle: string } | { ok: false; error: string } {
+  const parsed = parseHandle(interaction.options.getString('handle', true));
+  return parsed.ok ? { ok: true, handle: parsed.value } : { ok: false, error: parsed.error.message };
+}
+
+/** Applies a change to the club, then follows/unfollows on FICS and offers games running now. */
+async function changeClub(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+  change: () => string,
+): Promise<void> {
+  const before = ctx.storage.clubs.watchedHandles();
+  const said = change();
+  // Following may wait for FICS: answer Discord within its 3 seconds first.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const problems = await ctx.clubs.syncFollows(before);
+  const club = ctx.storage.clubs.get(guildId);
+  const notes = [said];
+  if (club.channelId === null)
+    notes.push('Games are posted once the club has a channel: run `/club channel`.');
+  for (const p of problems) notes.push(`FICS did not take ${p.handle}: ${ficsProblem(p.error)}`);
+  await answer(interaction, notes.join('\n'));
+  await ctx.clubs.offerObserved(guildId);
+}
+
+async function add(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const option = handleOption(interaction);
+  if (!option.ok) {
+    await answer(interaction, option.error);
+    return;
+  }
+  await changeClub(interaction, ctx, guildId, () =>
+    ctx.storage.clubs.addMember(guildId, option.handle, interaction.user.id)
+      ? `${option.handle} is a club member now.`
+      : `${option.handle} was a member already.`,
+  );
+}
+
+async function remove(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const option = handleOption(interaction);
+  if (!option.ok) {
+    await answer(interaction, option.error);
+    return;
+  }
+  if (!ctx.storage.clubs.members(guildId).some((m) => m.toLowerCase() === option.handle.toLowerCase())) {
+    await answer(interaction, `${option.handle} is not a club member.`);
+    return;
+  }
+  await changeClub(interaction, ctx, guildId, () => {
+    ctx.storage.clubs.removeMember(guildId, option.handle);
+    return `${option.handle} is no longer a club member. Games already live keep updating.`;
+  });
+}
+
+async function list(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  await answer(interaction, describeClub(ctx.storage.clubs.get(guildId)));
+}
+
+function describeClub(club: Club): string {
+  const mode = CLUB_MODES.find((m) => m.value === club.mode)?.name ?? club.mode;
+  const lines = [
+    `**Channel:** ${club.channelId === null ? 'none yet (`/club channel`)' : `<#${club.channelId}>`}${club.thread ? ', a thread per game' : ''}`,
+    `**Mode:** ${mode}`,
+    `**Filter:** ${club.ratedOnly ? 'rated games' : 'rated and unrated games'}, ${club.types === null ? 'every type' : club.types.join(', ')}`,
+  ];
+  if (club.pairings.length > 0 || club.mode === 'pairings') {
+    lines.push(
+      `**Pairings:** ${club.pairings.length === 0 ? 'none (`/club pairings`)' : formatPairings(club.pairings)}`,
+    );
+  }
+  const members = club.members.length === 0 ? 'none yet (`/club add`)' : club.members.join(', ');
+  lines.push(`**Members (${club.members.length}):** ${members}`);
+  return truncate(lines.join('\n'));
+}
+
+async function channel(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const picked = interaction.options.getChannel('channel');
+  const thread = interaction.options.getBoolean('thread') ?? false;
+  let channelId = interaction.channelId;
+  if (picked !== null && picked.id !== interaction.channelId) {
+    const cached = interaction.guild?.channels.cache.get(picked.id);
+    const granted = cached === undefined ? null : botPermissionsIn(cached);
+    if (granted === null) {
+      await answer(
+        interaction,
+        `I cannot see <#${picked.id}>: give my role access to it, or run /club channel there.`,
+      );
+      return;
+    }
+    const check = checkPostingPermissions(granted, `<#${picked.id}>`, { thread });
+    if (!check.ok) {
+      await answer(interaction, check.message);
+      return;
+    }
+    channelId = picked.id;
+  } else {
+    const blocked = cannotPostHere(interaction, thread);
+    if (blocked !== null) {
+      await answer(interaction, blocked);
+      return;
+    }
+  }
+  await changeClub(interaction, ctx, guildId, () => {
+    ctx.storage.clubs.update(guildId, { channelId, thread }, interaction.user.id);
+    return `Club games are posted in <#${channelId}>${thread ? ', each in its own thread' : ''}.`;
+  });
+}
+
+async function mode(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const value = interaction.options.getString('mode', true);
+  const chosen = CLUB_MODES.find((m) => m.value === value);
+  if (chosen === undefined) {
+    await answer(
+      interaction,
+      `"${value}" is not a mode: pick one of ${CLUB_MODES.map((m) => m.value).join(', ')}.`,
+    );
+    return;
+  }
+  await changeClub(interaction, ctx, guildId, () => {
+    ctx.storage.clubs.update(guildId, { mode: chosen.value }, interaction.user.id);
+    const hint =
+      chosen.value === 'pairings' && ctx.storage.clubs.pairings(guildId).length === 0
+        ? ' Now list them with `/club pairings`.'
+        : '';
+    return `Posting ${chosen.name}.${hint}`;
+  });
+}
+
+async function pairings(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const parsed = parsePairings(interaction.options.getString('list', true));
+  if (!parsed.ok) {
+    await answer(interaction, parsed.error);
+    return;
+  }
+  await changeClub(interaction, ctx, guildId, () => {
+    ctx.storage.clubs.setPairings(guildId, parsed.value);
+    if (parsed.value.length === 0) return 'Pairings cleared.';
+    const hint =
+      ctx.storage.clubs.settings(guildId).mode === 'pairings'
+        ? ''
+        : ' They count once the mode is "pairings" (`/club mode`).';
+    return `Pairings: ${formatPairings(parsed.value)}.${hint}`;
+  });
+}
+
+async function filter(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const rated = interaction.options.getBoolean('rated');
+  const typesText = interaction.options.getString('types');
+  if (rated === null && typesText === null) {
+    await answer(
+      interaction,
+      'Give `rated:` and/or `types:` (for example `types: blitz, standard`, or `all`).',
+    );
+    return;
+  }
+  const types = typesText === null ? null : parseGameTypes(typesText);
+  if (types !== null && !types.ok) {
+    await answer(interaction, types.error);
+    return;
+  }
+  await changeClub(interaction, ctx, guildId, () => {
+    const next = ctx.storage.clubs.update(
+      guildId,
+      { ...(rated === null ? {} : { ratedOnly: rated }), ...(types === null ? {} : { types: types.value }) },
+      interaction.user.id,
+    );
+    return `Posting ${next.ratedOnly ? 'rated games' : 'rated and unrated games'} of ${next.types === null ? 'every type' : next.types.join(', ')}.`;
+  });
+}
+
+async function results(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+): Promise<void> {
+  const days = interaction.options.getInteger('days') ?? 7;
+  const games = ctx.storage.clubs.results(guildId, Date.now() - days * 86_400_000);
+  const span = days === 1 ? 'the last day' : `the last ${days} days`;
+  if (games.length === 0) {
+    await answer(interaction, `No club games finished in ${span}.`);
+    return;
+  }
+  const lines = games.map((g) => resultLine(guildId, g));
+  await answer(interaction, truncate([`Club games finished in ${span}:`, ...lines].join('\n')));
+}
+
+function postLink(guildId: string, game: Pick<ClubGame, 'messageChannelId' | 'messageId'>): string | null {
+  if (game.messageChannelId === null || game.messageId === null) return null;
+  return `https://discord.com/channels/${guildId}/${game.messageChannelId}/${game.messageId}`;
+}
+
+function resultLine(guildId: string, game: ClubGame): string {
+  const result = resultText({ result: game.result ?? '*', reason: game.reason });
+  const link = postLink(guildId, game);
+  return `• ${game.white} vs ${game.black}: ${result}${link === null ? '' : ` · ${link}`}`;
+}
+
+/** Whole lines up to Discord's limit, then how many were left out. */
+function truncate(text: string): string {
+  if (text.length <= MAX_CONTENT) return text;
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (length + line.length + 1 > MAX_CONTENT - 40) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  return `${kept.join('\n')}\n…and ${lines.length - kept.length} more lines.`;
+}

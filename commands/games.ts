@@ -1,0 +1,110 @@
+// /games [type] [rated] [player]: the server's current games, strongest first, with a menu to
+// observe one here.
+import {
+  ActionRowBuilder,
+  EmbedBuilder,
+  MessageFlags,
+  SlashCommandBuilder,
+  StringSelectMenuBuilder,
+} from 'discord.js';
+import type { AnySelectMenuInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../src/discord/context.js';
+import { customId } from '../src/discord/custom-id.js';
+import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
+import { GAMES_LIST_TYPES, type GamesListRow, type GamesListType } from '../src/fics/games-list.js';
+import { parseHandle } from '../src/fics/validate.js';
+
+const SHOWN = 20;
+const OBSERVE_MENU = 'games-observe';
+
+export const data = new SlashCommandBuilder()
+  .setName('games')
+  .setDescription('Games being played on FICS now, strongest first')
+  .setDMPermission(false)
+  .addStringOption((o) =>
+    o
+      .setName('type')
+      .setDescription('Only this kind of game')
+      .addChoices(...GAMES_LIST_TYPES.map((t) => ({ name: t, value: t }))),
+  )
+  .addBooleanOption((o) => o.setName('rated').setDescription('Only rated (true) or unrated (false) games'))
+  .addStringOption((o) => o.setName('player').setDescription('Only games of this FICS handle'));
+
+/** Higher of the two ratings; unrated players count as 0. */
+function strength(row: GamesListRow): number {
+  return Math.max(Number(row.whiteRating) || 0, Number(row.blackRating) || 0);
+}
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const type = interaction.options.getString('type') as GamesListType | null;
+  const rated = interaction.options.getBoolean('rated');
+  const player = interaction.options.getString('player');
+  if (player !== null) {
+    const parsed = parseHandle(player);
+    if (!parsed.ok) {
+      await answer(interaction, parsed.error.message);
+      return;
+    }
+  }
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const unavailable = await ficsUnavailable(ctx);
+  if (unavailable !== null) {
+    await answer(interaction, unavailable);
+    return;
+  }
+  let rows: GamesListRow[];
+  try {
+    rows = await ctx.fics.listGames({
+      ...(type === null ? {} : { types: [type] }),
+      ...(rated === null ? {} : { rated }),
+      ...(player === null ? {} : { player }),
+    });
+  } catch (error) {
+    await answer(interaction, ficsProblem(error));
+    return;
+  }
+  if (rows.length === 0) {
+    await answer(interaction, 'No game on FICS matches that right now.');
+    return;
+  }
+  const shown = [...rows].sort((a, b) => strength(b) - strength(a)).slice(0, SHOWN);
+  const lines = shown.map(
+    (r) =>
+      `**${r.game}** ${r.white} (${r.whiteRating}) vs ${r.black} (${r.blackRating}) · ${r.rated ? 'rated' : 'unrated'} ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,
+  );
+  const menu = new StringSelectMenuBuilder()
+    .setCustomId(customId(OBSERVE_MENU))
+    .setPlaceholder('Observe one of these here')
+    .addOptions(
+      shown.map((r) => ({
+        label: `${r.game}: ${r.white} vs ${r.black}`.slice(0, 100),
+        description: `${r.whiteRating} vs ${r.blackRating}, ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,
+        value: String(r.game),
+      })),
+    );
+  await interaction.editReply({
+    embeds: [
+      new EmbedBuilder()
+        .setTitle(`FICS games (${shown.length} of ${rows.length})`)
+        .setDescription(lines.join('\n')),
+    ],
+    components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu)],
+  });
+}
+
+export const selectMenus = {
+  [OBSERVE_MENU]: async (interaction: AnySelectMenuInteraction, _args: string, ctx: BotContext) => {
+    const game = Number(interaction.values[0]);
+    if (!Number.isSafeInteger(game) || game < 1) {
+      await answer(interaction, 'That is not a game number.');
+      return;
+    }
+    const blocked = cannotPostHere(interaction, false);
+    if (blocked !== null) {
+      await answer(interaction, blocked);
+      return;
+    }
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    await postGame(interaction, ctx, game, { flip: false, thread: false });
+  },
+};

@@ -1,0 +1,125 @@
+// /observe game:<number> | player:<handle> [flip] [thread]: posts a live board here, plus the
+// buttons every live post carries (Flip, PGN, Stop).
+import { AttachmentBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../src/discord/context.js';
+import { LIVE_BUTTONS } from '../src/discord/live-port.js';
+import {
+  answer,
+  cannotPostHere,
+  ficsProblem,
+  ficsUnavailable,
+  gameOption,
+  postGame,
+  stopPost,
+} from '../src/discord/replies.js';
+import { parseHandle } from '../src/fics/validate.js';
+import { toPgn } from '../src/game/pgn.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('observe')
+  .setDescription('Post a live FICS game here; the board updates as the players move')
+  .setDMPermission(false)
+  .addIntegerOption((o) => gameOption(o))
+  .addStringOption((o) =>
+    o.setName('player').setDescription("A FICS handle: that player's current game").setAutocomplete(true),
+  )
+  .addBooleanOption((o) => o.setName('flip').setDescription('Black at the bottom'))
+  .addBooleanOption((o) => o.setName('thread').setDescription('Post in a new thread for this game'));
+
+export const help =
+  'Posts a live game from freechess.org here and keeps the board current. Give a game number (see /games) or a player handle.';
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const game = interaction.options.getInteger('game');
+  const player = interaction.options.getString('player');
+  const flip = interaction.options.getBoolean('flip') ?? false;
+  const thread = interaction.options.getBoolean('thread') ?? false;
+  if ((game === null) === (player === null)) {
+    await answer(
+      interaction,
+      'Give either `game:` (a FICS game number, see /games) or `player:` (a FICS handle), not both.',
+    );
+    return;
+  }
+  let handle: string | null = null;
+  if (player !== null) {
+    const parsed = parseHandle(player);
+    if (!parsed.ok) {
+      await answer(interaction, parsed.error.message);
+      return;
+    }
+    handle = parsed.value;
+  }
+  const blocked = cannotPostHere(interaction, thread);
+  if (blocked !== null) {
+    await answer(interaction, blocked);
+    return;
+  }
+  // Observing may take a moment on FICS: answer Discord within its 3 seconds first.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  let number = game;
+  if (handle !== null) {
+    const unavailable = await ficsUnavailable(ctx);
+    if (unavailable !== null) {
+      await answer(interaction, unavailable);
+      return;
+    }
+    try {
+      number = await ctx.fics.observePlayer(handle);
+    } catch (error) {
+      await answer(interaction, ficsProblem(error));
+      return;
+    }
+  }
+  await postGame(interaction, ctx, number!, { flip, thread });
+}
+
+/** Suggests handles of players in the server's current games. */
+export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
+  const typed = interaction.options.getFocused().toLowerCase();
+  let names: string[] = [];
+  try {
+    const rows = await ctx.fics.listGames();
+    names = [...new Set(rows.flatMap((r) => [r.white, r.black]))];
+  } catch {
+    // FICS unreachable: no suggestions; the command itself will say what is wrong.
+  }
+  const matching = names.filter((n) => n.toLowerCase().startsWith(typed)).sort();
+  await interaction.respond(matching.slice(0, 25).map((name) => ({ name, value: name })));
+}
+
+function livePost(ctx: BotContext, args: string) {
+  const id = Number(args);
+  return Number.isSafeInteger(id) ? ctx.storage.livePosts.get(id) : null;
+}
+
+export const buttons = {
+  [LIVE_BUTTONS.flip]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
+    const post = livePost(ctx, args);
+    if (post === null || post.state !== 'live') {
+      await answer(interaction, 'This game is no longer live.');
+      return;
+    }
+    await interaction.deferUpdate();
+    ctx.relay.flip(post.id);
+  },
+  [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
+    const post = livePost(ctx, args);
+    const snapshot = post === null ? undefined : ctx.fics.snapshot(post.gameNumber);
+    if (post === null || snapshot === undefined) {
+      await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
+      return;
+    }
+    const file = new AttachmentBuilder(Buffer.from(toPgn(snapshot)), { name: `game-${snapshot.game}.pgn` });
+    await interaction.reply({ files: [file], flags: MessageFlags.Ephemeral });
+  },
+  [LIVE_BUTTONS.stop]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
+    const post = livePost(ctx, args);
+    if (post === null || post.state !== 'live') {
+      await answer(interaction, 'This game is no longer live.');
+      return;
+    }
+    await stopPost(interaction, ctx, post);
+  },
+};

@@ -1,0 +1,94 @@
+// /relay chesslive name:<source> [flip] [thread]: relays a ChessLive! move file the operator
+// configured (KIBITZ_CHESSLIVE_SOURCES) here, live, exactly like a FICS game: one message kept
+// current as the file grows, the result and the PGN and GIF at the end.
+import { MessageFlags, SlashCommandBuilder } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../src/discord/context.js';
+import { answer, cannotPostHere } from '../src/discord/replies.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('relay')
+  .setDescription('Relay a game from another source here, live')
+  .setDMPermission(false)
+  .addSubcommand((s) =>
+    s
+      .setName('chesslive')
+      .setDescription('A ChessLive! move file set up by the bot operator')
+      .addStringOption((o) =>
+        o
+          .setName('name')
+          .setDescription('Source name')
+          .setRequired(true)
+          .setAutocomplete(true)
+          .setMaxLength(32),
+      )
+      .addBooleanOption((o) => o.setName('flip').setDescription('Black at the bottom'))
+      .addBooleanOption((o) => o.setName('thread').setDescription('Post in a new thread for this game')),
+  );
+
+export const help =
+  'Relays a ChessLive! move file (a broadcast of an over-the-board game) here and keeps the board current as moves come in. The operator of the bot names the sources; type to see them.';
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const name = interaction.options.getString('name', true).trim().toLowerCase();
+  const flip = interaction.options.getBoolean('flip') ?? false;
+  const thread = interaction.options.getBoolean('thread') ?? false;
+  const game = ctx.chesslive.gameOf(name);
+  if (game === null) {
+    const names = ctx.chesslive.names();
+    await answer(
+      interaction,
+      names.length === 0
+        ? 'This bot has no ChessLive! sources: its operator sets them up (KIBITZ_CHESSLIVE_SOURCES).'
+        : `There is no ChessLive! source "${name.slice(0, 32)}". Sources: ${names.join(', ')}.`,
+    );
+    return;
+  }
+  const blocked = cannotPostHere(interaction, thread);
+  if (blocked !== null) {
+    await answer(interaction, blocked);
+    return;
+  }
+  // Reading the source may take a moment (a URL): answer Discord within its 3 seconds first.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  try {
+    await ctx.chesslive.observeGame(game);
+  } catch (error) {
+    await answer(interaction, (error as Error).message);
+    return;
+  }
+  const now = ctx.chesslive.snapshot(game);
+  if (now?.ended === true) {
+    await ctx.relay.releaseIfUnwanted(game);
+    await answer(
+      interaction,
+      `The ChessLive! source "${name}" holds a finished game (${now.white} vs ${now.black}, ${now.result}): nothing left to relay live.`,
+    );
+    return;
+  }
+  const result = await ctx.relay.watch({
+    guildId: interaction.guildId!,
+    channelId: interaction.channelId,
+    game,
+    options: { flip, thread },
+    requestedBy: interaction.user.id,
+  });
+  if (!result.ok) {
+    // Read for nothing (the server's limit, say): stop reading unless another channel shows it.
+    await ctx.relay.releaseIfUnwanted(game);
+    await answer(interaction, result.error);
+    return;
+  }
+  const { white, black } = result.snapshot;
+  await answer(
+    interaction,
+    `${white} vs ${black} (ChessLive! "${name}") is live${thread ? ' in its thread' : ' here'}: the board updates as moves arrive.`,
+  );
+}
+
+/** Suggests the configured source names. */
+export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
+  const typed = interaction.options.getFocused().toLowerCase();
+  const names = ctx.chesslive.names().filter((n) => n.startsWith(typed));
+  await interaction.respond(names.slice(0, 25).map((n) => ({ name: n, value: n })));
+}

@@ -1,0 +1,27 @@
+// /unfollow player:<handle>: stops posting that player's new games in this channel.
+import { PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../src/discord/context.js';
+import { answer, managedHandle } from '../src/discord/replies.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('unfollow')
+  .setDescription("Stop posting a FICS player's games in this channel (Manage Server)")
+  .setDMPermission(false)
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .addStringOption((o) => o.setName('player').setDescription('FICS handle').setRequired(true));
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const handle = await managedHandle(interaction, 'Unfollowing players');
+  if (handle === null) return;
+  if (!ctx.storage.follows.remove(interaction.channelId, handle)) {
+    await answer(interaction, `${handle} is not followed in this channel.`);
+    return;
+  }
+  // The FICS watch stays while another channel still follows the player, or a club has them.
+  if (ctx.storage.follows.listForHandle(handle).length === 0 && !ctx.storage.clubs.watches(handle))
+    await ctx.fics
+      .unfollow(handle)
+      .catch((error: unknown) => ctx.logger.warn({ err: error, handle }, 'FICS unfollow failed'));
+  await answer(interaction, `No longer following ${handle} here. Games already live keep updating.`);
+}

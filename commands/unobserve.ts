@@ -1,0 +1,26 @@
+// /unobserve game:<number>: stops the live post of that game in this channel.
+import { SlashCommandBuilder } from 'discord.js';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../src/discord/context.js';
+import { answer, gameOption, stopPost } from '../src/discord/replies.js';
+
+export const data = new SlashCommandBuilder()
+  .setName('unobserve')
+  .setDescription('Stop updating a live game posted in this channel')
+  .setDMPermission(false)
+  .addIntegerOption((o) => gameOption(o).setRequired(true));
+
+export const help =
+  'Stops a live game in this channel (the message stays). The member who posted it, or anyone with Manage Messages, can stop it.';
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const game = interaction.options.getInteger('game', true);
+  const post = ctx.storage.livePosts
+    .listLiveByGameNumber(game)
+    .find((p) => p.channelId === interaction.channelId || p.threadId === interaction.channelId);
+  if (post === undefined) {
+    await answer(interaction, `Game ${game} is not live in this channel.`);
+    return;
+  }
+  await stopPost(interaction, ctx, post);
+}

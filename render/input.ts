@@ -1,0 +1,55 @@
+// Scenes from what people type or paste: a FEN, or a Style 12 line as FICS sends it. Shared by
+// the render CLI and /position; bad input is an error value naming what is wrong.
+import type { Color } from 'chessops/types';
+import { parseFen } from 'chessops/fen';
+import { fenOfSetup, setupFromStyle12 } from '../src/game/position.js';
+import { decodeStyle12 } from '../src/protocol/style12.js';
+import type { BoardScene, RenderResult } from './scene.js';
+
+/** Style 12's verbose move as UCI: `P/e2-e4` e2e4, `o-o` e1g1, `N/@@-d5` N@d5, `P/e7-e8=Q` e7e8q. */
+export function verboseToUci(verbose: string, mover: Color): string | null {
+  const home = mover === 'white' ? '1' : '8';
+  if (verbose === 'o-o') return `e${home}g${home}`;
+  if (verbose === 'o-o-o') return `e${home}c${home}`;
+  const m = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/.exec(verbose);
+  if (!m) return null;
+  if (m[2] === '@@') return `${m[1]}@${m[3]}`;
+  return `${m[2]}${m[3]}${m[4]?.toLowerCase() ?? ''}`;
+}
+
+/** The position of a `<12>` line, its players and clocks, oriented by its flip field. */
+export function style12Scene(line: string): RenderResult<BoardScene> {
+  const board = decodeStyle12(line.trim());
+  if (board.kind !== 'style12') return { ok: false, error: `not a Style 12 line: ${board.reason}` };
+  const setup = setupFromStyle12(board, null);
+  if (!setup) return { ok: false, error: 'the Style 12 ranks do not make a board' };
+  return {
+    ok: true,
+    value: {
+      fen: fenOfSetup(setup),
+      orientation: board.flip ? 'black' : 'white',
+      lastMove: board.verboseMove
+        ? verboseToUci(board.verboseMove, board.sideToMove === 'white' ? 'black' : 'white')
+        : null,
+      white: { name: board.white, clockMs: board.whiteClockMs },
+      black: { name: board.black, clockMs: board.blackClockMs },
+    },
+  };
+}
+
+/** A FEN's position, White at the bottom. The FEN is checked here, with the renderer's wording. */
+export function fenScene(fen: string): RenderResult<BoardScene> {
+  const parsed = parseFen(fen.trim());
+  if (parsed.isErr) return { ok: false, error: `invalid FEN "${fen}" (${parsed.error.message})` };
+  return {
+    ok: true,
+    value: {
+      fen: fen.trim(),
+      // A FEN with [pockets] is a crazyhouse position.
+      rules: parsed.value.pockets !== undefined ? 'crazyhouse' : 'chess',
+      orientation: 'white',
+      white: { name: 'White' },
+      black: { name: 'Black' },
+    },
+  };
+}

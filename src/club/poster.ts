@@ -1,0 +1,282 @@
+// Club games beyond the relay's one look at a game's start: the games a club wants but could not
+// post yet (the server's live-game limit, or a rating/type the server has not told yet) wait here
+// and are posted as room frees; games a club filtered out are unobserved so they take no observe
+// slot; posted games and their results are recorded for /club results; members are followed.
+import { isChessLiveGame } from '../chesslive/source.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+import type { TrackerUpdate } from '../game/tracker.js';
+import type { Logger } from '../log.js';
+import { followTargets, gameKeyOf, type AutoPostSource, type Relay } from '../relay/relay.js';
+import type { LivePost, Storage } from '../storage/index.js';
+import { decide } from './rules.js';
+import { clubTarget, clubTargets } from './targets.js';
+
+/** What the poster needs of the FICS pool. */
+export interface ClubFeed {
+  snapshot(game: number): GameSnapshot | undefined;
+  games(): GameSnapshot[];
+  follow(handle: unknown): Promise<number | null>;
+  unfollow(handle: unknown): Promise<void>;
+  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+}
+
+/** What the poster needs of the relay. */
+export type ClubRelay = Pick<Relay, 'watch' | 'notice' | 'hasRoom' | 'releaseIfUnwanted'>;
+
+export interface ClubPosterOptions {
+  feed: ClubFeed;
+  storage: Storage;
+  logger: Logger;
+}
+
+/** A game some clubs want and do not show yet. */
+interface Waiting {
+  game: number;
+  /** Guilds waiting for it. */
+  guilds: Set<string>;
+}
+
+const ENDED_OFFLINE_REASON = 'ended while Kibitz was offline';
+
+export class ClubPoster {
+  /** By game key, oldest first (a Map keeps insertion order). */
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  private relay: ClubRelay | null = null;
+  /** Posting waiting games one at a time, so that two freed places do not both take one game. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: ClubPosterOptions) {}
+
+  /**
+   * The relay's source of club targets, asked when a game's first board arrives (after the
+   * sources before it, follows, have posted). Each target reports back: posted (recorded), or kept
+   * out by the guild's cap (the game waits, and the club channel hears it once). Clubs that need
+   * a rating or type not known yet make the game wait; a game no club wants is let go.
+   */
+  readonly source: AutoPostSource = (snapshot, storage) => {
+    if (isChessLiveGame(snapshot.game) || snapshot.ended) return [];
+    this.closeStale(snapshot);
+    const targets = clubTargets(snapshot, storage).map((target) => ({
+      ...target,
+      onPosted: (post: LivePost) => this.record(post),
+      onCapReached: () => {
+        this.wait(snapshot, target.guildId);
+        this.noticeFull(target.guildId, target.channelId);
+      },
+    }));
+    for (const club of storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+      if (club.channelId !== null && decide(club, snapshot) === 'undecided')
+        this.wait(snapshot, club.guildId);
+    }
+    if (targets.length === 0) this.releaseIfClubGame(snapshot);
+    return targets;
+  };
+
+  /** Starts listening to the feed; the relay posts what waited. */
+  attach(relay: ClubRelay): void {
+    this.relay = relay;
+    this.o.feed.on('update', this.listener);
+  }
+
+  close(): void {
+    this.o.feed.off('update', this.listener);
+    this.relay = null;
+  }
+
+  /** A live post ended: its place may go to a waiting game; a game gone while offline is closed. */
+  postEnded(post: LivePost): void {
+    const record = this.o.storage.clubs.gameOfPost(post.id);
+    if (record !== null && post.state === 'ended_offline') {
+      this.o.storage.clubs.closeGame(record.id, '*', ENDED_OFFLINE_REASON);
+    }
+    void this.postWaiting();
+  }
+
+  /** Follows every handle a club watches (at start-up). */
+  async followAll(): Promise<void> {
+    for (const handle of this.o.storage.clubs.watchedHandles()) await this.follow(handle);
+  }
+
+  /**
+   * After a club's members, pairings or mode changed: follows the handles now watched and
+   * unfollows those no club and no /follow needs any more. Returns the follows FICS refused.
+   */
+  async syncFollows(watchedBefore: readonly string[]): Promise<{ handle: string; error: unknown }[]> {
+    const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
+    const now = this.o.storage.clubs.watchedHandles();
+    const before = lower(watchedBefore);
+    const after = lower(now);
+    const followed = lower(this.o.storage.follows.handles());
+    const problems: { handle: string; error: unknown }[] = [];
+    for (const handle of now) {
+      if (before.has(handle.toLowerCase())) continue;
+      await this.o.feed.follow(handle).catch((error: unknown) => problems.push({ handle, error }));
+    }
+    for (const handle of watchedBefore) {
+      const name = handle.toLowerCase();
+      if (after.has(name) || followed.has(name)) continue;
+      await this.o.feed
+        .unfollow(handle)
+        .catch((error: unknown) => this.o.logger.warn({ err: error, handle }, 'FICS unfollow failed'));
+    }
+    return problems;
+  }
+
+  /**
+   * Posts the games being observed now that the guild's club wants and has not posted (after
+   * /club add, channel, mode, pairings or filter): they take their turn like waiting games.
+   */
+  async offerObserved(guildId: string): Promise<void> {
+    const club = this.o.storage.clubs.get(guildId);
+    if (club.channelId === null) return;
+    for (const snapshot of this.o.feed.games()) {
+      if (snapshot.ended || isChessLiveGame(snapshot.game) || decide(club, snapshot) === 'skip') continue;
+      if (this.o.storage.clubs.openGame(guildId, gameKeyOf(snapshot)) !== null) continue;
+      this.wait(snapshot, guildId);
+    }
+    await this.postWaiting();
+  }
+
+  /** Waits until everything queued has been tried (tests, shutdown). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  private async follow(handle: string): Promise<void> {
+    try {
+      await this.o.feed.follow(handle);
+    } catch (error) {
+      this.o.logger.warn({ handle, error: (error as Error).message }, 'could not follow a club handle');
+    }
+  }
+
+  private onUpdate(update: TrackerUpdate): void {
+    if (update.type === 'needs' || update.type === 'undecoded') return;
+    const snapshot = update.snapshot;
+    if (isChessLiveGame(snapshot.game)) return;
+    const key = gameKeyOf(snapshot);
+    if (update.type === 'ended') {
+      this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+      if (this.waiting.delete(key)) this.resetNotices();
+      return;
+    }
+    // A rating or type the rules waited for may have come with this update.
+    if (this.waiting.has(key)) void this.postWaiting();
+  }
+
+  /**
+   * A game observed because a club follows one of its players, and wanted by no club, follow or
+   * post: unobserved, so that it takes no observe slot.
+   */
+  private releaseIfClubGame(snapshot: GameSnapshot): void {
+    const { storage } = this.o;
+    if (storage.clubs.clubsFor(snapshot.white, snapshot.black).length === 0) return;
+    if (this.waiting.has(gameKeyOf(snapshot)) || followTargets(snapshot, storage).length > 0) return;
+    const partner = snapshot.partnerGame;
+    if (partner !== null && storage.livePosts.listLiveByGameNumber(partner).length > 0) return;
+    this.o.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
+    void this.relay?.releaseIfUnwanted(snapshot.game);
+  }
+
+  private wait(snapshot: GameSnapshot, guildId: string): void {
+    const key = gameKeyOf(snapshot);
+    const entry = this.waiting.get(key) ?? { game: snapshot.game, guilds: new Set<string>() };
+    entry.guilds.add(guildId);
+    this.waiting.set(key, entry);
+  }
+
+  /** Said once while club games wait for room, not for every game that has to wait. */
+  private noticeFull(guildId: string, channelId: string): void {
+    if (this.o.storage.clubs.settings(guildId).capNoticed) return;
+    this.o.storage.clubs.setCapNoticed(guildId, true);
+    void this.relay?.notice(
+      channelId,
+      'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
+    );
+  }
+
+  private record(post: LivePost): void {
+    this.o.storage.clubs.recordGame({
+      guildId: post.guildId,
+      channelId: post.channelId,
+      gameKey: post.gameKey,
+      gameNumber: post.gameNumber,
+      white: post.white,
+      black: post.black,
+      postId: post.id,
+      messageChannelId: post.messageChannelId,
+      messageId: post.messageId,
+    });
+  }
+
+  /**
+   * FICS reuses game numbers: a club record of a game whose post is over, while a game with the
+   * same number and players starts from its first move, is a game that ended unseen (stopped, or
+   * over while the connection was down). Close it, so the new game is not taken for the old one.
+   */
+  private closeStale(snapshot: GameSnapshot): void {
+    if (snapshot.san.length > 0 || !snapshot.complete || isChessLiveGame(snapshot.game)) return;
+    const key = gameKeyOf(snapshot);
+    for (const club of this.o.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+      const open = this.o.storage.clubs.openGame(club.guildId, key);
+      if (open === null) continue;
+      const post = open.postId === null ? null : this.o.storage.livePosts.get(open.postId);
+      if (post?.state === 'live') continue;
+      this.o.storage.clubs.closeGame(open.id, '*', 'not seen to end');
+    }
+  }
+
+  /** Tries every waiting game, one post at a time. */
+  private postWaiting(): Promise<void> {
+    this.queue = this.queue
+      .then(() => this.tryWaiting())
+      .catch((error: unknown) => {
+        this.o.logger.warn({ err: error }, 'posting waiting club games failed');
+      });
+    return this.queue;
+  }
+
+  private async tryWaiting(): Promise<void> {
+    const relay = this.relay;
+    if (relay === null) return;
+    const { storage } = this.o;
+    for (const [key, entry] of [...this.waiting]) {
+      const snapshot = this.o.feed.snapshot(entry.game);
+      if (snapshot === undefined || snapshot.ended || gameKeyOf(snapshot) !== key) {
+        this.waiting.delete(key);
+        continue;
+      }
+      for (const guildId of [...entry.guilds]) {
+        const club = storage.clubs.get(guildId);
+        const decision = club.channelId === null ? 'skip' : decide(club, snapshot);
+        if (decision === 'undecided') continue;
+        if (decision === 'post' && club.channelId !== null && !relay.hasRoom(guildId)) {
+          this.noticeFull(guildId, club.channelId);
+          continue;
+        }
+        entry.guilds.delete(guildId);
+        if (decision === 'skip' || club.channelId === null || storage.clubs.openGame(guildId, key) !== null)
+          continue;
+        const target = clubTarget({ ...club, channelId: club.channelId }, snapshot);
+        const result = await relay.watch({ ...target, game: snapshot.game });
+        if (result.ok) this.record(result.post);
+        else
+          this.o.logger.warn({ guildId, game: snapshot.game, error: result.error }, 'club game not posted');
+      }
+      if (entry.guilds.size > 0) continue;
+      this.waiting.delete(key);
+      this.releaseIfClubGame(snapshot);
+    }
+    this.resetNotices();
+  }
+
+  /** A guild with no waiting game may hear about the limit again next time. */
+  private resetNotices(): void {
+    const stillWaiting = new Set([...this.waiting.values()].flatMap((w) => [...w.guilds]));
+    for (const guildId of this.o.storage.clubs.guildsWithCapNotice()) {
+      if (!stillWaiting.has(guildId)) this.o.storage.clubs.setCapNoticed(guildId, false);
+    }
+  }
+}

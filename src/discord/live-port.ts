@@ -1,0 +1,96 @@
+// The relay's message port on Discord: live posts are normal channel messages sent with the bot
+// token (an interaction token dies after 15 minutes; a game outlives it), edited in place.
+import {
+  ActionRowBuilder,
+  AttachmentBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  EmbedBuilder,
+  RateLimitError,
+  type Client,
+  type MessageCreateOptions,
+  type MessageEditOptions,
+} from 'discord.js';
+import { RetryLater } from '../relay/latest-wins.js';
+import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
+import type { MessagePort } from '../relay/relay.js';
+import { customId } from './custom-id.js';
+
+/** Button ids: `<prefix>:<live post id>`. */
+export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
+
+function render(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
+  const embed = new EmbedBuilder().setTitle(message.title).setDescription(message.lines.join('\n'));
+  if (message.footer !== null) embed.setFooter({ text: message.footer });
+  const files = message.files.map((f) => new AttachmentBuilder(f.data, { name: f.name }));
+  if (message.image !== null) {
+    files.unshift(new AttachmentBuilder(message.image.data, { name: message.image.name }));
+    embed.setImage(`attachment://${message.image.name}`);
+  } else {
+    embed.setImage(`attachment://${BOARD_IMAGE}`);
+  }
+  const components = message.live
+    ? [
+        new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder()
+            .setCustomId(customId(LIVE_BUTTONS.flip, postId))
+            .setLabel('Flip')
+            .setStyle(ButtonStyle.Secondary),
+          new ButtonBuilder()
+            .setCustomId(customId(LIVE_BUTTONS.pgn, postId))
+            .setLabel('PGN')
+            .setStyle(ButtonStyle.Secondary),
+          new ButtonBuilder()
+            .setCustomId(customId(LIVE_BUTTONS.stop, postId))
+            .setLabel('Stop')
+            .setStyle(ButtonStyle.Danger),
+        ),
+      ]
+    : [];
+  // With a new picture the files replace every old attachment. Without one, neither files nor an
+  // attachments list is sent: Discord then keeps the attachments the message has (an empty
+  // list, which discord.js sends for `files: []`, would delete the picture).
+  if (message.image === null) return { embeds: [embed], components };
+  return { embeds: [embed], components, files, attachments: [] };
+}
+
+export class DiscordMessagePort implements MessagePort {
+  constructor(private readonly client: Client) {}
+
+  async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
+    const channel = await this.client.channels.fetch(channelId);
+    if (channel === null || !channel.isSendable()) throw new Error('that channel cannot take messages');
+    let target = channel;
+    let threadId: string | null = null;
+    if (threadName !== null) {
+      if (!('threads' in channel) || channel.isThread())
+        throw new Error('threads cannot be made in that channel');
+      const thread = await channel.threads.create({
+        name: threadName.slice(0, 100),
+        autoArchiveDuration: 1440,
+      });
+      target = thread;
+      threadId = thread.id;
+    }
+    const sent = await target.send(render(message, postId));
+    return { messageChannelId: target.id, messageId: sent.id, threadId };
+  }
+
+  async edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void> {
+    const channel = await this.client.channels.fetch(channelId);
+    if (channel === null || !channel.isTextBased()) throw new Error('that channel is gone');
+    try {
+      await channel.messages.edit(messageId, render(message, postId));
+    } catch (error) {
+      // discord.js does not wait out an edit's rate limit (client.ts): the relay does.
+      if (error instanceof RateLimitError) throw new RetryLater(error.retryAfter);
+      throw error;
+    }
+  }
+
+  async say(channelId: string, text: string): Promise<void> {
+    const channel = await this.client.channels.fetch(channelId);
+    if (channel === null || !channel.isSendable()) throw new Error('that channel cannot take messages');
+    await channel.send({ content: text, allowedMentions: { parse: [] } });
+  }
+}

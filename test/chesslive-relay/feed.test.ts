@@ -1,0 +1,166 @@
+// The ChessLive! feed against real growing files and a local HTTP server: what the relay hears.
+import { EventEmitter } from 'node:events';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChessLiveSource } from '../../src/chesslive/source.js';
+import type { GameSnapshot } from '../../src/game/snapshot.js';
+import type { TrackerUpdate } from '../../src/game/tracker.js';
+import { ChessLiveFeed, CombinedFeed } from '../../src/relay/chesslive-feed.js';
+import type { GameFeed } from '../../src/relay/relay.js';
+import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
+
+const closing: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+function feedOf(sources: ChessLiveSource[], lines: string[] = []) {
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  const feed = new ChessLiveFeed({ sources, pollMs: 5, logger });
+  closing.push(() => feed.close());
+  const updates: TrackerUpdate[] = [];
+  feed.on('update', (u) => updates.push(u));
+  return { feed, updates };
+}
+
+/** Bounded wait on a condition (the feed polls every 5 ms). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const summary = (updates: TrackerUpdate[]) =>
+  updates.map((u) =>
+    u.type === 'needs' || u.type === 'undecoded' ? u.type : `${u.type} ${u.snapshot.san.length}`,
+  );
+
+describe('ChessLiveFeed', () => {
+  it('reports a growing file move by move, then its result once the text stops changing', async () => {
+    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
+    closing.push(() => file.remove());
+    const { feed, updates } = feedOf([{ name: 'round1', kind: 'file', location: file.path }]);
+    const game = feed.gameOf('Round1')!;
+    expect(game).toBe(1_000_001);
+    expect(feed.gameOf('round2')).toBeNull();
+    expect(await feed.observeGame(game)).toBe(game);
+    expect(summary(updates)).toEqual(['started 0']);
+
+    for (let n = 1; n <= RUY_LOPEZ.length; n++) {
+      // Half a MoveSpec first: it is not read until its ";" arrives.
+      file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n - 1)) + RUY_LOPEZ[n - 1]!.slice(0, 3));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n)));
+      await until(() => feed.snapshot(game)!.san.length === n, `move ${n}`);
+    }
+    file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo res'));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
+    await until(() => updates.at(-1)?.type === 'ended', 'the end');
+    expect(summary(updates)).toEqual([
+      'started 0',
+      'moved 1',
+      'moved 2',
+      'moved 3',
+      'moved 4',
+      'moved 5',
+      'ended 5',
+    ]);
+    const last = (updates.at(-1) as { snapshot: GameSnapshot }).snapshot;
+    expect(last).toMatchObject({ san: RUY_LOPEZ_SAN, result: '1-0', reason: 'Nepo resigns', ended: true });
+    // Over: no more reads, the last snapshot stays for the PGN.
+    expect(feed.snapshot(game)).toBe(last);
+  });
+
+  it('reads a URL; a broken source is logged once and read again until it comes back', async () => {
+    const served = await GrowingUrl.start(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 1)));
+    closing.push(() => served.close());
+    const lines: string[] = [];
+    const { feed, updates } = feedOf([{ name: 'web', kind: 'url', location: served.url() }], lines);
+    const game = await feed.observeGame(feed.gameOf('web'));
+    expect(feed.snapshot(game)!.san).toEqual(['e4']);
+    served.text = 'Carlsen;Nepo;e2:e5;';
+    const requests = served.requests;
+    await until(() => served.requests > requests + 3, 'several reads of the broken file');
+    served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2));
+    await until(() => feed.snapshot(game)!.san.length === 2, 'the repaired file');
+    expect(summary(updates)).toEqual(['started 1', 'moved 2']);
+    const warnings = lines.map((l) => JSON.parse(l) as { error: string; msg: string });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.error).toMatch(
+      /^ChessLive! source "web": line 1, column 14: move 1 \(field 3\): no legal move/,
+    );
+  });
+
+  it('refuses a source it cannot read, and ends the game when another one replaces it', async () => {
+    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
+    closing.push(() => file.remove());
+    const { feed, updates } = feedOf([
+      { name: 'gone', kind: 'file', location: `${file.path}.missing` },
+      { name: 'round1', kind: 'file', location: file.path },
+    ]);
+    await expect(feed.observeGame(feed.gameOf('gone'))).rejects.toThrow(
+      'ChessLive! source "gone" cannot be read: ENOENT',
+    );
+    await expect(feed.observeGame(42)).rejects.toThrow('No ChessLive! source has game number 42.');
+    file.write('Carlsen;Ne');
+    await expect(feed.observeGame(feed.gameOf('round1'))).rejects.toThrow(
+      'ChessLive! source "round1" holds no game yet: it does not name both players.',
+    );
+    file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
+    const game = await feed.observeGame(feed.gameOf('round1'));
+    // Caught while being rewritten (truncated, half written): not a new game, just not ready.
+    for (const partial of ['', 'Carl', 'Carlsen;Nepo;e2:e4/0/0/299;']) {
+      file.write(partial);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(summary(updates)).toEqual(['started 2']);
+    file.write(chessLiveText('Ding', 'Gukesh', []));
+    await until(() => updates.at(-1)?.type === 'ended', 'the end of the replaced game');
+    expect((updates.at(-1) as { snapshot: GameSnapshot }).snapshot).toMatchObject({
+      white: 'Carlsen',
+      result: '*',
+      reason: 'the source now shows Ding vs Gukesh',
+      ended: true,
+    });
+    // Observed again, the new game is a new game with its own key.
+    const before = feed.snapshot(game)!.key;
+    await feed.observeGame(game);
+    expect(feed.snapshot(game)).toMatchObject({ white: 'Ding', black: 'Gukesh', ended: false });
+    expect(feed.snapshot(game)!.key).not.toBe(before);
+    await feed.unobserve(game);
+    const reads = updates.length;
+    file.write(chessLiveText('Ding', 'Gukesh', RUY_LOPEZ.slice(0, 1)));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(updates).toHaveLength(reads);
+  });
+});
+
+describe('CombinedFeed', () => {
+  it('sends ChessLive! game numbers to the ChessLive! feed and the rest to FICS, and merges updates', async () => {
+    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
+    closing.push(() => file.remove());
+    const { feed: chesslive } = feedOf([{ name: 'round1', kind: 'file', location: file.path }]);
+    const asked: string[] = [];
+    const fics = Object.assign(new EventEmitter<{ update: [TrackerUpdate] }>(), {
+      observeGame: async (game: unknown) => (asked.push(`observe ${String(game)}`), game as number),
+      unobserve: async (game: unknown) => void asked.push(`unobserve ${String(game)}`),
+      snapshot: () => undefined,
+    }) satisfies GameFeed;
+    const combined = new CombinedFeed(fics, chesslive);
+    closing.push(() => combined.close());
+    const heard: number[] = [];
+    combined.on('update', (u) => {
+      if (u.type !== 'needs' && u.type !== 'undecoded') heard.push(u.snapshot.game);
+    });
+    await combined.observeGame(12);
+    await combined.observeGame(1_000_001);
+    await combined.unobserve(12);
+    expect(asked).toEqual(['observe 12', 'unobserve 12']);
+    expect(combined.snapshot(1_000_001)!.white).toBe('Carlsen');
+    fics.emit('update', { type: 'moved', snapshot: { ...combined.snapshot(1_000_001)!, game: 12 } });
+    expect(heard).toEqual([1_000_001, 12]);
+  });
+});

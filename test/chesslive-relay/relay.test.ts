@@ -1,0 +1,115 @@
+// /relay chesslive through the real bot: a ChessLive! file growing on disk is relayed to the fake
+// Discord move by move, in one message, ending with the result, the PGN and the GIF.
+import { afterEach, describe, expect, it } from 'vitest';
+import { START_FEN, expectImageShows } from '../e2e/images.js';
+import { World, boardPng, embedOf } from '../e2e/harness.js';
+import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_FEN, chessLiveText } from './serve.js';
+
+let world: World | null = null;
+let file: GrowingFile | null = null;
+afterEach(async () => {
+  await world?.close();
+  world = null;
+  file?.remove();
+  file = null;
+});
+
+async function start(
+  dbFile = false,
+): Promise<{ w: World; f: GrowingFile; startBot: () => Promise<unknown> }> {
+  const f = (file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', [])));
+  const w = (world = await World.start({
+    dbFile,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const env = {
+    KIBITZ_CHESSLIVE_SOURCES: `round1=${f.path},gone=${f.path}.missing`,
+    KIBITZ_CHESSLIVE_POLL_MS: '100',
+  };
+  const startBot = () => w.startBot({ env });
+  await startBot();
+  return { w, f, startBot };
+}
+
+/** What the live message shows last, after each of the Ruy Lopez moves. */
+const SHOWN = ['1. e4', '1. e4 e5', '1. e4 e5 2. Nf3', '1. e4 e5 2. Nf3 Nc6', '1. e4 e5 2. Nf3 Nc6 3. Bb5'];
+
+describe('/relay chesslive', () => {
+  it('relays a growing file move by move to the end, with the result, the PGN and the GIF', async () => {
+    const { w, f } = await start();
+    const reply = await w.command('relay chesslive', { name: 'round1' }).reply();
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.content).toBe(
+      'Carlsen vs Nepo (ChessLive! "round1") is live here: the board updates as moves arrive.',
+    );
+    const post = w.livePosts()[0]!;
+    expect(embedOf(post).title).toBe('Game 1000001: Carlsen vs Nepo');
+    await expectImageShows(boardPng(post), START_FEN);
+
+    for (let n = 1; n <= RUY_LOPEZ.length; n++) {
+      f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n)));
+      await w.waitForMessage(post.id, (m) => embedOf(m).description.endsWith(SHOWN[n - 1]!), `move ${n}`);
+    }
+    await expectImageShows(boardPng(w.fake.message(post.id)!), RUY_LOPEZ_FEN);
+    f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
+    const final = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the result');
+    expect(embedOf(final).footer).toBe('1-0 · Nepo resigns');
+    expect(final.components).toEqual([]);
+    await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
+    const names = final.attachments.map((a) => a.filename);
+    expect(names).toEqual(['board.png', 'game-1000001.pgn', 'game-1000001.gif']);
+    const pgn = final.attachments[1]!.bytes.toString();
+    expect(pgn).toContain('[White "Carlsen"]');
+    expect(pgn).toContain(
+      '1. e4 { [%clk 0:04:59] } e5 { [%clk 0:04:58] } 2. Nf3 { [%clk 0:04:55] } Nc6 { [%clk 0:04:50] } 3. Bb5 { [%clk 0:04:40] } 1-0',
+    );
+
+    // One message, edited once per move (each waited for) and once at the end.
+    const shown = final.revisions.map((r) => embedOf(r).description.split('\n').at(-1));
+    expect(shown.slice(1)).toEqual([...SHOWN, SHOWN[4]]);
+    expect(w.livePosts()).toHaveLength(1);
+    // Over: the source is not read any more.
+    expect(w.running.context.chesslive.snapshot(1_000_001)!.ended).toBe(true);
+  });
+
+  it('goes on in the same message after a restart', async () => {
+    const { w, f, startBot } = await start(true);
+    await w.command('relay chesslive', { name: 'round1' }).reply();
+    const post = w.livePosts()[0]!;
+    f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
+    await w.waitForMessage(post.id, (m) => embedOf(m).description.endsWith(SHOWN[1]!), 'two moves');
+    await w.relayIdle();
+    await w.stopBot();
+    f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 4)));
+    await startBot();
+    await w.waitForMessage(post.id, (m) => embedOf(m).description.endsWith(SHOWN[3]!), 'caught up');
+    f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '-;Carlsen resigns'));
+    const final = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the result');
+    expect(embedOf(final).footer).toBe('0-1 · Carlsen resigns');
+    expect(w.livePosts()).toHaveLength(1);
+  });
+
+  it('names the sources, and says what is wrong with one', async () => {
+    const { w } = await start();
+    const suggest = await w.fake
+      .autocomplete(w.guildId, w.channelId, 'relay chesslive', { name: 'ro' }, 'name')
+      .reply();
+    expect(suggest.choices).toEqual([{ name: 'round1', value: 'round1' }]);
+    const unknown = await w.command('relay chesslive', { name: 'round9' }).reply();
+    expect(unknown.content).toBe('There is no ChessLive! source "round9". Sources: round1, gone.');
+    const gone = await w.command('relay chesslive', { name: 'gone' }).reply();
+    expect(gone.ephemeral).toBe(true);
+    expect(gone.content).toBe('ChessLive! source "gone" cannot be read: ENOENT');
+    expect(w.livePosts()).toEqual([]);
+  });
+
+  it('says so when the file holds a finished game', async () => {
+    const { w, f } = await start();
+    f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '=;Draw agreed'));
+    const reply = await w.command('relay chesslive', { name: 'round1' }).reply();
+    expect(reply.content).toBe(
+      'The ChessLive! source "round1" holds a finished game (Carlsen vs Nepo, 1/2-1/2): nothing left to relay live.',
+    );
+    expect(w.livePosts()).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+// /games with its menu, /follow, and /position, through the real bot.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
+import { decodePng, expectBoard } from '../render/pixels.js';
+import { START_FEN, expectImageShows } from './images.js';
+import { World, boardPng, embedOf, fixture, scriptOf } from './harness.js';
+
+let world: World;
+beforeAll(async () => {
+  world = await World.start({ discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } } });
+  await world.startBot();
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe('/games', () => {
+  it('lists the games strongest first, and its menu posts the chosen one here', async () => {
+    const san = fixture('fatics_master_seq#0').san;
+    const weak = world.fics.addGame({
+      white: 'Pawnpusher',
+      black: 'Woodshifter',
+      whiteRating: '1200',
+      blackRating: '1300',
+      san,
+    });
+    const strong = world.fics.addGame({
+      white: 'Grandmaster',
+      black: 'Champion',
+      whiteRating: '2100',
+      blackRating: '1900',
+      san,
+    });
+    const middle = world.fics.addGame({
+      white: 'Clubplayer',
+      black: 'Expert',
+      whiteRating: '1700',
+      blackRating: '1800',
+      san,
+    });
+
+    const reply = await world.command('games').reply();
+    expect(reply.ephemeral).toBe(true);
+    const embed = embedOf(reply);
+    expect(embed.title).toBe('FICS games (3 of 3)');
+    expect(embed.description.split('\n').map((line) => /^\*\*(\d+)\*\*/.exec(line)?.[1])).toEqual(
+      [strong, middle, weak].map(String),
+    );
+
+    const menu = (
+      reply.components[0] as { components: { custom_id: string; options: { value: string }[] }[] }
+    ).components[0]!;
+    expect(menu.options.map((o) => o.value)).toEqual([strong, middle, weak].map(String));
+    const picked = await world.fake.selectMenu(reply.message!.id, menu.custom_id, [String(middle)]).reply();
+    expect(picked.ephemeral).toBe(true);
+    expect(picked.content).toBe(
+      `Game ${middle}, Clubplayer vs Expert, is live here: the board updates as they move.`,
+    );
+    const post = world.livePosts().at(-1)!;
+    expect(embedOf(post).title).toBe(`Game ${middle}: Clubplayer (1700) vs Expert (1800)`);
+    await expectImageShows(boardPng(post), START_FEN);
+    expect(world.fics.observers(middle)).toHaveLength(1);
+    expect(world.fics.observers(strong)).toHaveLength(0);
+    for (const game of [weak, strong, middle]) world.fics.endGame(game);
+  });
+});
+
+describe('/follow', () => {
+  it("posts the followed player's next game here, with their colour at the bottom", async () => {
+    const channel = world.fake.createChannel(world.guildId, { name: 'carlsen-fans' });
+    const reply = await world
+      .command('follow', { player: 'Carlsen' }, { user: world.fake.owner }, channel.id)
+      .reply();
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.content).toBe('Following Carlsen: their games are posted here live.');
+    expect(world.livePosts(channel.id)).toEqual([]);
+
+    const game = world.fics.addGame(
+      scriptOf(fixture('fatics_master_seq#3'), { white: 'Nepo', black: 'Carlsen' }),
+    );
+    const post = await world.fake.waitFor(() => world.livePosts(channel.id)[0], 5_000, 'the followed game');
+    expect(embedOf(post).title).toBe(`Game ${game}: Nepo (1500) vs Carlsen (1450)`);
+    await expectImageShows(boardPng(post), START_FEN, 'black');
+
+    world.fics.playMove(game);
+    const edited = await world.waitForMessage(post.id, (m) => m.revisions.length === 2, 'the first move');
+    await expectImageShows(boardPng(edited), world.fics.game(game)!.fen, 'black');
+    world.fics.endGame(game);
+  });
+});
+
+describe('/position', () => {
+  const fen = 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3';
+
+  it('draws a FEN, turned round on request, with the FEN as text', async () => {
+    for (const flip of [false, true]) {
+      const reply = await world.command('position', { fen, flip }).reply();
+      expect(reply.ephemeral).toBe(false);
+      expect(reply.content).toBe(`\`${fen}\``);
+      expect(reply.files.map((f) => f.filename)).toEqual(['position.png']);
+      await expectImageShows(reply.files[0]!.bytes, fen, flip ? 'black' : 'white');
+    }
+  });
+
+  it('draws a Style 12 line as FICS sent it', async () => {
+    const line =
+      '<12> rnbqkb-r pppppppp -----n-- -------- ----P--- -------- PPPPKPPP RNBQ-BNR B -1 0 0 1 1 0 7 Newton Einstein 1 2 12 39 39 119 122 2 K/e1-e2 (0:06) Ke2 0';
+    const drawn = 'rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 0 2';
+    const reply = await world.command('position', { style12: line }).reply();
+    expect(reply.content).toBe(`\`${drawn}\``);
+    const img = await decodePng(reply.files[0]!.bytes);
+    const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
+    expectBoard(img, layout.columns[0]!.board, drawn, 'white');
+  });
+});

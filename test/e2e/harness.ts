@@ -1,0 +1,252 @@
+// End-to-end world: the fake Discord, the fake FICS server, and the real bot (startBot, the real
+// discord.js client, real renders, real SQLite) between them, all on 127.0.0.1. Everything a
+// world starts is closed by close(). No vitest here: the latency bench runs it too.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSecrets, loadConfig } from '../../src/config.js';
+import { startBot, type BotHandle } from '../../src/discord/bot.js';
+import type { PoolOptions } from '../../src/fics/pool.js';
+import { createLogger } from '../../src/log.js';
+import { BOARD_IMAGE } from '../../src/relay/message.js';
+import { startFake, type Harness } from '../discord/harness.js';
+import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
+import type { GameScript } from '../fake-fics/game.js';
+import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
+import games from '../fixtures/fics-games/games.json' with { type: 'json' };
+
+/** FICS timings that keep a test's waits short (the fake answers at once). */
+export const FAST_FICS: Partial<PoolOptions> = {
+  loginTimeoutMs: 3_000,
+  commandTimeoutMs: 2_000,
+  backoff: { initialMs: 20, maxMs: 200, factor: 2, jitter: 0.5 },
+};
+
+export interface WorldOptions {
+  discord?: FakeDiscordOptions;
+  fics?: FakeFicsOptions;
+  /** Keep the database in a file (so a second bot can reopen it); in memory otherwise. */
+  dbFile?: boolean;
+}
+
+export interface BotOptions {
+  /** Point the bot at this FICS port instead of the fake's (a closed port: FICS unreachable). */
+  ficsPort?: number;
+  /** Wait for the FICS login before returning (default true). */
+  waitForFics?: boolean;
+  /** `debug` by default; the bench logs less so that logging does not count in its figures. */
+  logLevel?: 'debug' | 'warn';
+  /** More environment on top of the world's (e.g. KIBITZ_* settings). */
+  env?: Record<string, string>;
+}
+
+export class World {
+  bot: BotHandle | null = null;
+  /** Every log line of every bot of this world (JSON). */
+  readonly logLines: string[] = [];
+  private readonly dir: string;
+
+  private constructor(
+    readonly discord: Harness,
+    readonly fics: FakeFics,
+    readonly dbPath: string,
+    dir: string,
+  ) {
+    this.dir = dir;
+  }
+
+  static async start(options: WorldOptions = {}): Promise<World> {
+    const discord = await startFake(options.discord);
+    const fics = await FakeFics.start(options.fics);
+    const dir = mkdtempSync(join(tmpdir(), 'kibitz-e2e-'));
+    return new World(discord, fics, options.dbFile ? join(dir, 'kibitz.db') : ':memory:', dir);
+  }
+
+  get fake() {
+    return this.discord.fake;
+  }
+
+  get guildId(): string {
+    return this.discord.guild.id;
+  }
+
+  get channelId(): string {
+    return this.discord.channel.id;
+  }
+
+  /** Starts the real bot against both fakes, as main.ts does. */
+  async startBot(options: BotOptions = {}): Promise<BotHandle> {
+    const loaded = loadConfig({
+      DISCORD_TOKEN: this.fake.token,
+      DISCORD_API_BASE: this.fake.apiBase,
+      DISCORD_GUILD_ID: this.guildId,
+      KIBITZ_DB: this.dbPath,
+      LOG_LEVEL: options.logLevel ?? 'debug',
+      FICS_HOST: '127.0.0.1',
+      FICS_PORT: String(options.ficsPort ?? this.fics.port),
+      ...options.env,
+    });
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const logger = createLogger({
+      level: loaded.config.logLevel,
+      secrets: configSecrets(loaded.config),
+      destination: { write: (line: string) => void this.logLines.push(line) },
+    });
+    const started = await startBot(loaded.config, { logger, fics: FAST_FICS });
+    if (!started.ok) throw new Error(started.error);
+    this.bot = started.bot;
+    if (options.waitForFics ?? true) {
+      const pool = started.bot.context.fics;
+      await this.fake.waitFor(
+        () => (pool.status().some((c) => c.state === 'online') ? true : undefined),
+        5_000,
+        'the bot to log in to FICS',
+      );
+    }
+    return started.bot;
+  }
+
+  async stopBot(): Promise<void> {
+    const bot = this.bot;
+    this.bot = null;
+    await bot?.stop();
+  }
+
+  /** The running bot (a test error when there is none). */
+  get running(): BotHandle {
+    if (this.bot === null) throw new Error('no bot running');
+    return this.bot;
+  }
+
+  /** Runs a slash command in the world's channel (or `channelId`). */
+  command(
+    name: string,
+    options: Record<string, string | number | boolean> = {},
+    invoker: Invoker = {},
+    channelId = this.channelId,
+  ): InteractionHandle {
+    return this.fake.command(this.guildId, channelId, name, options, invoker);
+  }
+
+  /** The bot's messages in a channel (not interaction replies). */
+  livePosts(channelId = this.channelId): FakeMessage[] {
+    return this.fake
+      .messagesIn(channelId)
+      .filter((m) => m.author.id === this.fake.bot.id && m.interaction === null && m.webhookId === null);
+  }
+
+  /** Waits until a message satisfies `check` (re-checked on every change of the fake). */
+  async waitForMessage(
+    id: string,
+    check: (m: FakeMessage) => boolean,
+    what: string,
+    timeoutMs = 5_000,
+  ): Promise<FakeMessage> {
+    return this.fake.waitFor(
+      () => {
+        const m = this.fake.message(id);
+        return m !== undefined && check(m) ? m : undefined;
+      },
+      timeoutMs,
+      what,
+    );
+  }
+
+  /** Waits for the bot's relay to have nothing queued (every edit answered). */
+  async relayIdle(): Promise<void> {
+    await this.running.context.relay.idle();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.stopBot();
+    } finally {
+      await this.fics.close();
+      await this.discord.close();
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+    // A bug in the fake would otherwise pass as a bot problem (or not at all).
+    if (this.fake.internalErrors.length > 0) throw this.fake.internalErrors[0]!;
+  }
+}
+
+// ---- games ----------------------------------------------------------------------------------------
+
+export interface FixtureGame {
+  id: string;
+  white: string;
+  black: string;
+  initialMinutes: number;
+  incrementSec: number;
+  san: string[];
+  result: string;
+  reason: string;
+  fenFinal: string;
+}
+
+/** A real game (played on lasker or FatICS) from the fixtures. */
+export function fixture(id: string): FixtureGame {
+  const game = games.games.find((g) => g.id === id);
+  if (game === undefined) throw new Error(`no fixture game ${id}`);
+  return game;
+}
+
+export function scriptOf(game: FixtureGame, extra: Partial<GameScript> = {}): GameScript {
+  return {
+    white: game.white,
+    black: game.black,
+    whiteRating: '1500',
+    blackRating: '1450',
+    san: game.san,
+    initialMinutes: game.initialMinutes,
+    incrementSec: game.incrementSec,
+    result: game.result as GameScript['result'],
+    reason: game.reason,
+    ...extra,
+  };
+}
+
+/** Knights out and back, `plies` long: a game as long as a test needs, every position legal. */
+export function shuffleScript(plies: number, extra: Partial<GameScript> = {}): GameScript {
+  const cycle = ['Nf3', 'Nf6', 'Ng1', 'Ng8'];
+  return {
+    white: 'Shuffler',
+    black: 'Mirror',
+    san: Array.from({ length: plies }, (_, i) => cycle[i % 4]!),
+    initialMinutes: 60,
+    incrementSec: 0,
+    ...extra,
+  };
+}
+
+// ---- messages ------------------------------------------------------------------------------------
+
+/** The live post's board image. */
+export function boardPng(message: { attachments: { filename: string; bytes: Buffer }[] }): Buffer {
+  const file = message.attachments.find((a) => a.filename === BOARD_IMAGE);
+  if (file === undefined) throw new Error(`the message has no ${BOARD_IMAGE}`);
+  return file.bytes;
+}
+
+/** Custom ids of a message's buttons. */
+export function buttonIds(message: { components: unknown[] }): string[] {
+  const ids: string[] = [];
+  for (const row of message.components as { components?: { custom_id?: string }[] }[])
+    for (const c of row.components ?? []) if (c.custom_id !== undefined) ids.push(c.custom_id);
+  return ids;
+}
+
+/** The description and footer of a message's first embed. */
+export function embedOf(message: { embeds: unknown[] }): {
+  title: string;
+  description: string;
+  footer: string | null;
+} {
+  const embed = message.embeds[0] as
+    { title?: string; description?: string; footer?: { text?: string } } | undefined;
+  return {
+    title: embed?.title ?? '',
+    description: embed?.description ?? '',
+    footer: embed?.footer?.text ?? null,
+  };
+}

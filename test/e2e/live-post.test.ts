@@ -1,0 +1,202 @@
+// A live game from the fake FICS server to the fake Discord through the real bot: the posted
+// message, its edits as the players move, its end, its buttons, and a game shown in two channels.
+import { parsePgn } from 'chessops/pgn';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
+import { STOPPED_FOOTER } from '../../src/relay/relay.js';
+import type { FakeMessage } from '../fake-discord/index.js';
+import { decodeGif, expectBoard } from '../render/pixels.js';
+import { START_FEN, expectImageShows } from './images.js';
+import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
+
+/** Message edits are not what these tests are about: let each one through at once. */
+const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
+
+let w: World | null = null;
+afterEach(async () => {
+  await w?.close();
+  w = null;
+});
+
+/** Runs /observe and returns the live post it made in the channel. */
+async function observe(world: World, game: number, channelId = world.channelId): Promise<FakeMessage> {
+  const before = world.livePosts(channelId).length;
+  const reply = await world.command('observe', { game }, {}, channelId).reply();
+  expect(reply.ephemeral).toBe(true);
+  expect(reply.content).toMatch(new RegExp(`^Game ${game}, .* is live here`));
+  const posts = world.livePosts(channelId);
+  expect(posts).toHaveLength(before + 1);
+  return posts.at(-1)!;
+}
+
+/** Moves as PGN lists them (main line). */
+function pgnMoves(pgn: string): { san: string[]; result: string | undefined } {
+  const [game] = parsePgn(pgn);
+  if (game === undefined) throw new Error('no game in the PGN');
+  return { san: [...game.moves.mainline()].map((m) => m.san), result: game.headers.get('Result') };
+}
+
+function attachment(message: { attachments: { filename: string; bytes: Buffer }[] }, name: string): Buffer {
+  const file = message.attachments.find((a) => a.filename === name);
+  if (file === undefined) throw new Error(`no attachment ${name}`);
+  return file.bytes;
+}
+
+describe('a live game', () => {
+  it('posts the board, edits it on every move, and ends with the result, the PGN and the GIF', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const script = fixture('lasker_flag#0');
+    const game = world.fics.addGame(scriptOf(script));
+    await world.startBot();
+
+    const post = await observe(world, game);
+    expect(embedOf(post).title).toBe(`Game ${game}: ${script.white} (1500) vs ${script.black} (1450)`);
+    expect(buttonIds(post)).toEqual(['flip:1', 'pgn:1', 'stop:1']);
+    await expectImageShows(boardPng(post), START_FEN);
+
+    // One move at a time: each makes one edit, whose image shows the position after it.
+    for (let ply = 1; ply <= 6; ply++) {
+      const revisions = world.fake.message(post.id)!.revisions.length;
+      const san = world.fics.playMove(game);
+      const fen = world.fics.game(game)!.fen;
+      const edited = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions, `ply ${ply}`);
+      expect(edited.revisions).toHaveLength(revisions + 1);
+      expect(embedOf(edited).description).toContain(san);
+      await expectImageShows(boardPng(edited), fen);
+    }
+
+    // The rest at once, then the end: the last edit is the final one.
+    world.fics.playAll(game);
+    const ended = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
+    expect(ended.components).toEqual([]);
+    expect(ended.attachments.map((a) => a.filename)).toEqual([
+      'board.png',
+      `game-${game}.pgn`,
+      `game-${game}.gif`,
+    ]);
+    await expectImageShows(boardPng(ended), script.fenFinal, 'white', true);
+    const pgn = pgnMoves(attachment(ended, `game-${game}.pgn`).toString('utf8'));
+    expect(pgn).toEqual({ san: script.san, result: '0-1' });
+    const { frames } = decodeGif(attachment(ended, `game-${game}.gif`));
+    expect(frames).toHaveLength(script.san.length + 1);
+    const gifBoard = computeLayout(DEFAULT_SIZE, { partner: false, footer: true, holdings: false })
+      .columns[0]!.board;
+    expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
+    expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
+
+    // Nothing comes after the final edit.
+    await world.relayIdle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const final = world.fake.message(post.id)!;
+    expect(final.revisions.length).toBe(ended.revisions.length);
+    const edits = world.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/${post.id}`));
+    expect(edits).toHaveLength(final.revisions.length - 1);
+    expect(world.fake.requests.filter((r) => r.status >= 400)).toEqual([]);
+    expect(world.livePosts()).toHaveLength(1);
+  });
+
+  it('keeps up with a burst of 30 moves in a second and its end with few edits, ending on the last position', async () => {
+    // Discord's (and the fake's default) edit limit: 5 per 5 s per channel.
+    const world = (w = await World.start());
+    const script = fixture('fatics_master_seq#3');
+    const game = world.fics.addGame(scriptOf(script));
+    await world.startBot();
+    const post = await observe(world, game);
+    const requestsBefore = world.fake.requests.length;
+
+    for (let ply = 0; ply < 30; ply++) {
+      world.fics.playMove(game);
+      await new Promise((resolve) => setTimeout(resolve, 1000 / 30));
+    }
+    const fen = world.fics.game(game)!.fen;
+    world.fics.endGame(game, '1/2-1/2', 'Game drawn by mutual agreement');
+    const message = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the end', 8_000);
+
+    const edits = message.revisions.length - 1;
+    // Latest wins: the limit's 5 edits in the first window, then, once it passes, the final
+    // message only (not also a position that waited in a queue meanwhile).
+    expect(edits).toBeGreaterThanOrEqual(2);
+    expect(edits).toBeLessThanOrEqual(6);
+    expect(embedOf(message).footer).toBe('½-½ · Game drawn by mutual agreement');
+    await expectImageShows(boardPng(message), fen, 'white', true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(world.fake.message(post.id)!.revisions).toHaveLength(edits + 1);
+    const during = world.fake.requests.slice(requestsBefore);
+    expect(during.filter((r) => r.status === 429)).toEqual([]);
+    // No storm: one PATCH per edit and nothing else on the way.
+    expect(during.map((r) => `${r.method} ${r.route}`)).toEqual(
+      Array<string>(edits).fill('PATCH /channels/:channel_id/messages/:message_id'),
+    );
+  });
+
+  it('shares one FICS observation and one render between two channels', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const second = world.fake.createChannel(world.guildId, { name: 'second' });
+    const game = world.fics.addGame(scriptOf(fixture('fatics_master_seq#0')));
+    await world.startBot();
+
+    const first = await observe(world, game);
+    const other = await observe(world, game, second.id);
+    expect(world.fics.commands().filter((c) => /^(\d+ )?observe /.test(c))).toHaveLength(1);
+    expect(world.fics.observers(game)).toHaveLength(1);
+    expect(boardPng(other).equals(boardPng(first))).toBe(true);
+
+    world.fics.playMoves(game, 1);
+    const edited = await Promise.all(
+      [first, other].map((m) => world.waitForMessage(m.id, (x) => x.revisions.length === 2, 'an edit')),
+    );
+    const [a, b] = edited.map(boardPng);
+    expect(a!.equals(b!)).toBe(true);
+    await expectImageShows(a!, world.fics.game(game)!.fen);
+  });
+});
+
+describe('the buttons of a live post', () => {
+  it('Flip redraws the board turned round, PGN sends the moves, Stop ends the relay', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const script = fixture('fatics_master_seq#0');
+    const game = world.fics.addGame(scriptOf(script));
+    await world.startBot();
+    const post = await observe(world, game);
+    world.fics.playMoves(game, 4);
+    await world.waitForMessage(post.id, (m) => embedOf(m).description.includes('2. Bc4 Bc5'), 'four plies');
+    await world.relayIdle();
+    const [flip, pgn, stop] = buttonIds(post);
+
+    const revisions = world.fake.message(post.id)!.revisions.length;
+    const flipped = world.fake.button(post.id, flip!);
+    expect((await flipped.callback()).type).toBe(6); // deferred update: no message for the user
+    const turned = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions, 'the flip');
+    await expectImageShows(boardPng(turned), world.fics.game(game)!.fen, 'black');
+    // It stays flipped for the next move.
+    world.fics.playMove(game);
+    const next = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions + 1, 'a move');
+    await expectImageShows(boardPng(next), world.fics.game(game)!.fen, 'black');
+
+    const file = await world.fake.button(post.id, pgn!).reply();
+    expect(file.ephemeral).toBe(true);
+    expect(file.files.map((f) => f.filename)).toEqual([`game-${game}.pgn`]);
+    expect(pgnMoves(file.files[0]!.bytes.toString('utf8')).san).toEqual(script.san.slice(0, 5));
+
+    // Someone else without Manage Messages may not stop it.
+    const stranger = world.fake.createUser('stranger');
+    world.fake.addMember(world.guildId, stranger.id);
+    const refused = await world.fake.button(post.id, stop!, { user: stranger }).reply();
+    expect(refused.ephemeral).toBe(true);
+    expect(refused.content).toMatch(/Only the member who posted this game, or someone with Manage Messages/);
+    expect(world.fics.observers(game)).toHaveLength(1);
+
+    const stopped = await world.fake.button(post.id, stop!).reply();
+    expect(stopped.ephemeral).toBe(true);
+    expect(stopped.content).toBe(`Stopped relaying game ${game}.`);
+    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the unobserve');
+    // The message stays, says it stopped, and loses its buttons.
+    const after = await world.waitForMessage(post.id, (m) => m.components.length === 0, 'the stopped post');
+    expect(embedOf(after).footer).toBe(STOPPED_FOOTER);
+    await expectImageShows(boardPng(after), world.fics.game(game)!.fen, 'black');
+    world.fics.playMoves(game, 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(world.fake.message(post.id)!.revisions.length).toBe(after.revisions.length);
+  });
+});

@@ -1,0 +1,72 @@
+// A bot stopped mid-game and started again on the same database picks up its live posts: it keeps
+// editing the same messages, and marks the games that ended meanwhile as ended offline.
+import { afterEach, expect, it } from 'vitest';
+import type { FakeMessage } from '../fake-discord/index.js';
+import { expectImageShows } from './images.js';
+import { World, boardPng, embedOf, fixture, scriptOf } from './harness.js';
+
+let w: World | null = null;
+afterEach(async () => {
+  await w?.close();
+  w = null;
+});
+
+it('resumes editing the same message after a restart; a game that ended meanwhile is marked ended offline', async () => {
+  const world = (w = await World.start({
+    dbFile: true,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const players = (white: string, black: string) => ({ white, black });
+  const a = world.fics.addGame(scriptOf(fixture('fatics_master_seq#0'), players('Alekhine', 'Botvinnik')));
+  const b = world.fics.addGame(scriptOf(fixture('fatics_master_seq#3'), players('Capablanca', 'Euwe')));
+  const d = world.fics.addGame(scriptOf(fixture('lasker_master_seq#0'), players('Fischer', 'Spassky')));
+  await world.startBot();
+  const posts: FakeMessage[] = [];
+  for (const game of [a, b, d]) {
+    const reply = await world.command('observe', { game }).reply();
+    expect(reply.content).toMatch(/is live here/);
+    posts.push(world.livePosts().at(-1)!);
+  }
+  const [postA, postB, postD] = posts as [FakeMessage, FakeMessage, FakeMessage];
+  world.fics.playMoves(a, 2);
+  await world.waitForMessage(postA.id, (m) => m.revisions.length === 2, 'the edit of game A');
+  await world.relayIdle();
+
+  // Killed without ending anything; meanwhile A goes on, B ends and its number goes to a new
+  // game of other players, D ends.
+  await world.stopBot();
+  world.fics.playMoves(a, 3);
+  world.fics.endGame(b, '1-0', 'Euwe resigns');
+  const c = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), players('Karpov', 'Kasparov')));
+  expect(c).toBe(b);
+  world.fics.endGame(d, '0-1', 'Fischer forfeits by disconnection');
+  const postRequests = world.fake.requestsTo('POST', '/channels/:channel_id/messages').length;
+
+  await world.startBot();
+  // A: the same message catches up with the moves played while the bot was down.
+  const caughtUp = await world.waitForMessage(
+    postA.id,
+    (m) => embedOf(m).description.endsWith('3. Qe2'),
+    'game A resumed',
+  );
+  await expectImageShows(boardPng(caughtUp), world.fics.game(a)!.fen);
+  // B and D: marked ended offline, buttons gone, the last picture kept.
+  for (const post of [postB, postD]) {
+    const offline = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'an offline end');
+    expect(embedOf(offline).footer).toBe('ended while offline');
+    expect(offline.components).toEqual([]);
+    expect(boardPng(offline).equals(boardPng(post))).toBe(true);
+  }
+  // The game that now has B's number is not Kibitz's business: observed to check, then let go.
+  await world.fics.waitFor(() => world.fics.observers(c).length === 0, 'the new game released');
+
+  // Live again: the next move edits the same message, and no message was posted anew.
+  const revisions = world.fake.message(postA.id)!.revisions.length;
+  world.fics.playMove(a);
+  const next = await world.waitForMessage(postA.id, (m) => m.revisions.length > revisions, 'a move after');
+  await expectImageShows(boardPng(next), world.fics.game(a)!.fen);
+  expect(world.fake.requestsTo('POST', '/channels/:channel_id/messages')).toHaveLength(postRequests);
+  expect(world.livePosts().map((m) => m.id)).toEqual([postA.id, postB.id, postD.id]);
+  const storage = world.running.context.storage;
+  expect(storage.livePosts.listLive().map((p) => p.messageId)).toEqual([postA.id]);
+});
