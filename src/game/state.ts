@@ -86,6 +86,11 @@ export class GameState {
     this.black = black;
   }
 
+  /** False while only a header or game info is known. */
+  get hasBoard(): boolean {
+    return this.pos !== null || this.rawFen !== null;
+  }
+
   get ply(): number {
     return this.basePly + this.plies.length;
   }

@@ -18,16 +18,19 @@ export class GameTracker {
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
   private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
+  private readonly announced = new WeakSet<GameState>();
   /** The last need reported per game, so each is asked for once. */
   private readonly asked = new WeakMap<GameState, SyncNeed | null>();
 
   /** The latest entry under a server game number. */
+  /** The latest game under a server number, once it has a board (a header alone shows nothing). */
   snapshot(game: number): GameSnapshot | undefined {
-    return this.current.get(game)?.snapshot();
+    const state = this.current.get(game);
+    return state?.hasBoard ? state.snapshot() : undefined;
   }
 
   games(): GameSnapshot[] {
-    return [...this.current.values()].map((g) => g.snapshot());
+    return [...this.current.values()].filter((g) => g.hasBoard).map((g) => g.snapshot());
   }
 
   /** Drops a finished or unwanted game so a long-running process does not keep it. */
@@ -46,7 +49,7 @@ export class GameTracker {
         const known = this.current.get(event.game);
         const same = known !== undefined && !known.ended && !this.reused.has(event.game);
         const state = same && samePlayers(known, event.white, event.black) ? known : this.create(event);
-        return this.after(state, state.applyHeader(event), state !== known);
+        return this.after(state, state.applyHeader(event));
       }
       case 'gameCreated': {
         const known = this.current.get(event.game);
@@ -63,28 +66,28 @@ export class GameTracker {
       case 'delta': {
         const state = this.current.get(event.game);
         if (state === undefined || state.ended) return [];
-        return this.after(state, state.applyDelta(event), false);
+        return this.after(state, state.applyDelta(event));
       }
       case 'holdings': {
         const state = this.current.get(event.game);
         if (state === undefined) return [];
         if (event.passed !== null) this.pairBughouse(state, 'pass');
-        return this.after(state, state.applyHoldings(event), false);
+        return this.after(state, state.applyHoldings(event));
       }
       case 'gameinfo': {
         const state = this.current.get(event.game);
-        return state === undefined ? [] : this.after(state, state.applyInfo(event), false);
+        return state === undefined ? [] : this.after(state, state.applyInfo(event));
       }
       case 'gameEnd': {
         const state = this.current.get(event.game);
         if (state === undefined || (event.white !== null && !samePlayers(state, event.white, event.black!))) {
           return [];
         }
-        return this.after(state, state.applyEnd(event), false);
+        return this.after(state, state.applyEnd(event));
       }
       case 'moveList': {
         const state = this.moveListTarget(event.game, event.white, event.black);
-        return state === undefined ? [] : this.after(state, state.applyMoveList(event), false);
+        return state === undefined ? [] : this.after(state, state.applyMoveList(event));
       }
       case 'stoppedObserving':
       case 'other':
@@ -100,7 +103,7 @@ export class GameTracker {
       samePlayers(known, board.white, board.black) &&
       !(known.ended && board.ply < known.ply);
     const state = same ? known : this.create(board);
-    const updates = this.after(state, state.applyBoard(board), state !== known);
+    const updates = this.after(state, state.applyBoard(board));
     if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
     return updates;
   }
@@ -146,11 +149,16 @@ export class GameTracker {
     return best;
   }
 
-  private after(state: GameState, change: Change, created: boolean): TrackerUpdate[] {
+  private after(state: GameState, change: Change): TrackerUpdate[] {
     const updates: TrackerUpdate[] = [];
-    if (created) updates.push({ type: 'started', snapshot: state.snapshot() });
-    else if (change === 'position') updates.push({ type: 'moved', snapshot: state.snapshot() });
-    else if (change === 'ended') updates.push({ type: 'ended', snapshot: state.snapshot() });
+    // A game is announced at its first board: a header before it has nothing to show yet.
+    if (state.hasBoard && !this.announced.has(state)) {
+      this.announced.add(state);
+      updates.push({ type: 'started', snapshot: state.snapshot() });
+    } else if (this.announced.has(state)) {
+      if (change === 'position') updates.push({ type: 'moved', snapshot: state.snapshot() });
+      else if (change === 'ended') updates.push({ type: 'ended', snapshot: state.snapshot() });
+    }
     if (state.needs !== null && state.needs !== this.asked.get(state)) {
       updates.push({ type: 'needs', game: state.game, need: state.needs });
     }

@@ -106,8 +106,6 @@ export class Relay {
   private readonly pngCache = new Map<string, Buffer>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly sources: AutoPostSource[];
-  /** Games whose header came but not yet their first board. */
-  private readonly awaitingBoard = new Set<number>();
   /** Games with a watch() in progress: observed, but their post does not exist yet. */
   private readonly watching = new Map<number, number>();
 
@@ -337,11 +335,8 @@ export class Relay {
   private onUpdate(update: TrackerUpdate): void {
     if (update.type === 'needs' || update.type === 'undecoded') return;
     const snapshot = update.snapshot;
-    // A game is new here at its first board: a header that came before it has nothing to show.
-    if (update.type === 'started' && !hasBoard(snapshot)) this.awaitingBoard.add(snapshot.game);
-    else if (update.type === 'started' || this.awaitingBoard.delete(snapshot.game)) {
-      if (!snapshot.ended) void this.autoPost(snapshot);
-    }
+    // The tracker announces a game at its first board.
+    if (update.type === 'started' && !snapshot.ended) void this.autoPost(snapshot);
     const key = gameKeyOf(snapshot);
     const posts = this.o.storage.livePosts
       .listLiveByGameNumber(snapshot.game)
@@ -472,14 +467,6 @@ export class Relay {
       this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
     }
   }
-}
-
-/**
- * False while the tracker knows a game only from its header: no game has an empty board, and
- * that is how such a game's snapshot shows it.
- */
-function hasBoard(snapshot: GameSnapshot): boolean {
-  return !snapshot.fen.startsWith('8/8/8/8/8/8/8/8 ');
 }
 
 /** Stable across restarts (the tracker's own keys are not): number and players. */
