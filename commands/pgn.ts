@@ -20,7 +20,7 @@ export const data = new SlashCommandBuilder()
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const game = interaction.options.getInteger('game', true);
   const format = interaction.options.getString('format') ?? 'pgn';
-  const live = ctx.fics.snapshot(game);
+  const live = ctx.relay.snapshot(game);
   const finished = ctx.storage.finishedGames.recent({ gameNumber: game, limit: 1 })[0];
   let text: string;
   if (live !== undefined && (!live.ended || finished === undefined)) {

@@ -292,6 +292,11 @@ export class Relay {
     }
   }
 
+  /** The latest state of a game the relay's feed has (FICS or ChessLive!). */
+  snapshot(game: number): GameSnapshot | undefined {
+    return this.o.feed.snapshot(game);
+  }
+
   /** A text notice in a channel; a failure is logged, not thrown (notices are best effort). */
   async notice(channelId: string, text: string): Promise<void> {
     try {

@@ -1,9 +1,14 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
+import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
 
 const json = process.argv.includes('--json');
-const figures: Record<string, number> = { ...benchDecode(), ...(await benchRender()) };
+const figures: Record<string, number> = {
+  ...benchDecode(),
+  ...(await benchRender()),
+  ...(await benchRelayLatency()),
+};
 if (json) {
   process.stdout.write(JSON.stringify(figures) + '\n');
 } else {
