@@ -138,7 +138,10 @@ function startFenOf(game: LiveGame): string {
  * The game as read so far. `ended` follows the file's result; clocks are the last Time each side
  * wrote (0 before its first timed move): the file has no time control to start from.
  */
-export function snapshotOfRead(read: ChessLiveRead, id: { key: string; game: number }): GameSnapshot {
+export function snapshotOfRead(
+  read: ChessLiveRead,
+  id: { key: string; game: number; source: string },
+): GameSnapshot {
   const { game } = read;
   const startFen = startFenOf(game);
   const first = sideOf(startFen);
@@ -178,6 +181,7 @@ export function snapshotOfRead(read: ChessLiveRead, id: { key: string; game: num
     ended: game.result !== '*',
     complete: true,
     needs: null,
+    source: id.source,
     mode: 'played',
   };
 }

@@ -22,8 +22,13 @@ export interface PgnOptions {
 export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   const date = options.date ?? new Date();
   const headers = new Map<string, string>([
-    ['Event', `FICS ${game.rated ? 'rated' : 'unrated'} ${game.type ?? game.variant} game`],
-    ['Site', options.site ?? 'freechess.org'],
+    [
+      'Event',
+      game.source === null
+        ? `FICS ${game.rated ? 'rated' : 'unrated'} ${game.type ?? game.variant} game`
+        : game.source,
+    ],
+    ['Site', options.site ?? (game.source === null ? 'freechess.org' : 'ChessLive!')],
     ['Date', date.toISOString().slice(0, 10).replace(/-/g, '.')],
     ['Round', '-'],
     ['White', game.white],

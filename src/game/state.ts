@@ -326,6 +326,7 @@ export class GameState {
       ended: this.ended,
       complete: this.fromStart,
       needs: this.needs,
+      source: null,
       mode: this.mode,
     };
   }

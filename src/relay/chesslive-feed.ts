@@ -73,7 +73,11 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     if (!namesBoth(text)) {
       throw new Error(`ChessLive! source "${source.name}" holds no game yet: it does not name both players.`);
     }
-    const snapshot = snapshotOfRead(read.value, { key: `chesslive:${source.name}:${++this.serial}`, game });
+    const snapshot = snapshotOfRead(read.value, {
+      key: `chesslive:${source.name}:${++this.serial}`,
+      game,
+      source: source.name,
+    });
     this.finished.delete(game);
     const entry: Watched = { source, snapshot, text, timer: null, problem: null, ending: snapshot.ended };
     this.watched.set(game, entry);
@@ -140,7 +144,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
       entry.snapshot = { ...before, ended: true, reason: `the source now shows ${white} vs ${black}` };
       return this.end(game, entry);
     }
-    const snapshot = snapshotOfRead(read.value, { key: before.key, game });
+    const snapshot = snapshotOfRead(read.value, { key: before.key, game, source: before.source! });
     entry.snapshot = { ...snapshot, ended: false };
     entry.ending = snapshot.ended;
     // The result alone is no new position: it comes with the final update.

@@ -75,7 +75,7 @@ export function liveMessage(
   if (moves !== '') lines.push(moves);
   if (snap.needs !== null) lines.push('(catching up with the server…)');
   return {
-    title: `Game ${snap.game}: ${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`,
+    title: `${snap.source ?? `Game ${snap.game}`}: ${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`,
     lines,
     image,
     files,

@@ -43,7 +43,7 @@ describe('/relay chesslive', () => {
       'Carlsen vs Nepo (ChessLive! "round1") is live here: the board updates as moves arrive.',
     );
     const post = w.livePosts()[0]!;
-    expect(embedOf(post).title).toBe('Game 1000001: Carlsen vs Nepo');
+    expect(embedOf(post).title).toBe('round1: Carlsen vs Nepo');
     await expectImageShows(boardPng(post), START_FEN);
 
     for (let n = 1; n <= RUY_LOPEZ.length; n++) {

@@ -101,7 +101,7 @@ describe('snapshotOfRead', () => {
       growing: true,
     });
     if (!read.ok) throw new Error(read.error.message);
-    const snap = snapshotOfRead(read.value, { key: 'chesslive:r1:1', game: 1_000_001 });
+    const snap = snapshotOfRead(read.value, { key: 'chesslive:r1:1', game: 1_000_001, source: 'r1' });
     expect(isChessLiveGame(snap.game)).toBe(true);
     expect(snap).toMatchObject({
       white: 'Carlsen',
@@ -126,7 +126,7 @@ describe('snapshotOfRead', () => {
     // 1. e4 f5 2. Qh5+ as bare steps (no Time).
     const read = parseChessLive('A;B;e2:e4;f7:f5;d1:h5;', { growing: true });
     if (!read.ok) throw new Error(read.error.message);
-    const snap = snapshotOfRead(read.value, { key: 'k', game: 1_000_001 });
+    const snap = snapshotOfRead(read.value, { key: 'k', game: 1_000_001, source: 'k' });
     expect(snap).toMatchObject({
       san: ['e4', 'f5', 'Qh5+'],
       check: true,

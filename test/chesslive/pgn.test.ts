@@ -152,6 +152,7 @@ function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
     ended: true,
     complete: true,
     needs: null,
+    source: null,
     mode: 'played',
     ...overrides,
   };
