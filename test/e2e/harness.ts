@@ -13,7 +13,7 @@ import { startFake, type Harness } from '../discord/harness.js';
 import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
-import games from '../fixtures/fics-games/games.json' with { type: 'json' };
+import { scriptOf as fixtureScript, type FixtureGame } from '../fake-fics/fixture-games.js';
 
 /** FICS timings that keep a test's waits short (the fake answers at once). */
 export const FAST_FICS: Partial<PoolOptions> = {
@@ -172,38 +172,11 @@ export class World {
 
 // ---- games ----------------------------------------------------------------------------------------
 
-export interface FixtureGame {
-  id: string;
-  white: string;
-  black: string;
-  initialMinutes: number;
-  incrementSec: number;
-  san: string[];
-  result: string;
-  reason: string;
-  fenFinal: string;
-}
+export { fixture, type FixtureGame } from '../fake-fics/fixture-games.js';
 
-/** A real game (played on lasker or FatICS) from the fixtures. */
-export function fixture(id: string): FixtureGame {
-  const game = games.games.find((g) => g.id === id);
-  if (game === undefined) throw new Error(`no fixture game ${id}`);
-  return game;
-}
-
+/** A fixture game with ratings, so posts show them. */
 export function scriptOf(game: FixtureGame, extra: Partial<GameScript> = {}): GameScript {
-  return {
-    white: game.white,
-    black: game.black,
-    whiteRating: '1500',
-    blackRating: '1450',
-    san: game.san,
-    initialMinutes: game.initialMinutes,
-    incrementSec: game.incrementSec,
-    result: game.result as GameScript['result'],
-    reason: game.reason,
-    ...extra,
-  };
+  return fixtureScript(game, { whiteRating: '1500', blackRating: '1450', ...extra });
 }
 
 /** Knights out and back, `plies` long: a game as long as a test needs, every position legal. */

@@ -5,45 +5,15 @@ import type { FicsLogger } from '../../src/fics/logger.js';
 import { FicsPool, type PoolOptions } from '../../src/fics/pool.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import type { GameResult } from '../../src/protocol/events.js';
-import fixtures from '../fixtures/fics-games/games.json' with { type: 'json' };
-import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
 
-export interface FixtureGame {
-  id: string;
-  white: string;
-  black: string;
-  variant: string;
-  initialMinutes: number;
-  incrementSec: number;
-  san: string[];
-  result: string;
-  reason: string;
-  fenFinal: string;
-}
-
-export const fixtureGames: FixtureGame[] = fixtures.games;
-export const bughouseFixture = fixtures.bughouse[0]!;
-
-export function fixture(id: string): FixtureGame {
-  const game = fixtureGames.find((g) => g.id === id);
-  if (game === undefined) throw new Error(`no fixture game ${id}`);
-  return game;
-}
-
-export function scriptOf(game: FixtureGame, players?: { white: string; black: string }): GameScript {
-  return {
-    white: players?.white ?? game.white,
-    black: players?.black ?? game.black,
-    san: game.san,
-    variant: game.variant === 'crazyhouse' ? 'crazyhouse' : 'chess',
-    initialMinutes: game.initialMinutes,
-    incrementSec: game.incrementSec,
-    result: game.result as GameResult,
-    reason: game.reason,
-  };
-}
+export {
+  bughouseFixture,
+  fixture,
+  fixtureGames,
+  scriptOf,
+  type FixtureGame,
+} from '../fake-fics/fixture-games.js';
 
 export interface LogRecord {
   level: 'debug' | 'info' | 'warn' | 'error';
