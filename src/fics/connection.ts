@@ -11,26 +11,18 @@ import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { GamesList } from './games-list.js';
 import type { FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
-import { FicsSession } from './session.js';
+import { FicsSession, type SessionOptions } from './session.js';
 import type { GameNumber, Handle } from './validate.js';
 
-export interface ConnectionOptions {
+/** A session's settings (server, login, timeouts) plus what reconnecting needs. */
+export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onClose'> {
   /** For log lines (`fics#1`). */
   name: string;
-  host: string;
-  port: number;
-  credentials: Credentials | null;
-  interfaceName: string;
-  logger: FicsLogger;
-  clock: Clock;
   backoff: BackoffOptions;
   /** [0, 1) source for the back-off jitter. */
   random: () => number;
   /** Games one login may observe (FICS allows 30). */
   maxGames: number;
-  loginTimeoutMs: number;
-  commandTimeoutMs: number;
-  keepAliveMs: number;
   /** Failed first logins before `start()` gives up; unlimited when omitted. */
   startAttempts?: number;
 }
