@@ -5,12 +5,10 @@
 import { EventEmitter } from 'node:events';
 import type { GameCreated, GameEnd, MoveList, ServerEvent } from '../protocol/events.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import type { Clock, Timer } from './clock.js';
+import type { Timer } from './clock.js';
 import * as commands from './commands.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { GamesList } from './games-list.js';
-import type { FicsLogger } from './logger.js';
-import type { Credentials } from './login.js';
 import { FicsSession, type SessionOptions } from './session.js';
 import type { GameNumber, Handle } from './validate.js';
 
