@@ -47,17 +47,7 @@ export interface ClubGame {
   endedAt: number | null;
 }
 
-export interface NewClubGame {
-  guildId: string;
-  channelId: string;
-  gameKey: string;
-  gameNumber: number;
-  white: string;
-  black: string;
-  postId: number | null;
-  messageChannelId: string | null;
-  messageId: string | null;
-}
+export type NewClubGame = Omit<ClubGame, 'id' | 'result' | 'reason' | 'startedAt' | 'endedAt'>;
 
 interface ClubRow {
   guild_id: string;

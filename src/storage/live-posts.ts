@@ -32,16 +32,10 @@ export interface LivePost {
   updatedAt: number;
 }
 
-export interface NewLivePost {
-  guildId: string;
-  channelId: string;
-  gameNumber: number;
-  gameKey: string;
-  white: string;
-  black: string;
-  options: LivePostOptions;
-  requestedBy: string;
-}
+export type NewLivePost = Pick<
+  LivePost,
+  'guildId' | 'channelId' | 'gameNumber' | 'gameKey' | 'white' | 'black' | 'options' | 'requestedBy'
+>;
 
 export type CreateLivePostResult = { ok: true; post: LivePost } | { ok: false; existing: LivePost };
 
