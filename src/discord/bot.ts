@@ -3,12 +3,14 @@
 import { once } from 'node:events';
 import { DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
 import type { Client } from 'discord.js';
+import { RenderPool } from '../../render/worker-pool.js';
 import type { Config } from '../config.js';
 import { FicsPool, type PoolOptions } from '../fics/pool.js';
 import { ClubPoster } from '../club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from '../relay/chesslive-feed.js';
 import { Relay, followTargets } from '../relay/relay.js';
 import type { Logger } from '../log.js';
+import { ownsGuild, shardScope, shareOf } from '../shard.js';
 import { openStorage } from '../storage/index.js';
 import { createClient } from './client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './commands.js';
@@ -52,11 +54,18 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
   const client = createClient(config.discord);
+  // Under the ShardingManager (npm run start:sharded), or with SHARDS and SHARD_COUNT set, this
+  // process is one shard of several (discord.js read which from the environment).
+  const scope = shardScope(client.options);
+  const firstShard = scope === null || scope.ids.includes(0);
+  // Discord's global limit (50 requests a second) is the bot's, not each shard's: keep to a share.
+  client.rest.options.globalRequestsPerSecond = shareOf(client.rest.options.globalRequestsPerSecond, scope);
   const fics = new FicsPool({
     host: config.fics.host,
     port: config.fics.port,
-    user: config.fics.user,
-    password: config.fics.password,
+    // One login per registered handle (a second would kick the first out): the first shard's.
+    user: firstShard ? config.fics.user : null,
+    password: firstShard ? config.fics.password : null,
     maxConnections: config.fics.maxConnections,
     logger: logger.child({ component: 'fics' }),
     ...options.fics,
@@ -72,6 +81,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const feed = new CombinedFeed(fics, chesslive);
   // Clubs: games of members posted unasked, next to follows.
   const clubs = new ClubPoster({ feed: fics, storage, logger: logger.child({ component: 'clubs' }) });
+  // A whole-game GIF takes tens of ms: rendered off the event loop that keeps every board moving.
+  const renders = new RenderPool();
   const relay = new Relay({
     feed,
     port: new DiscordMessagePort(client),
@@ -80,6 +91,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxLivePerGuild: config.maxLivePerGuild,
     autoPostSources: [followTargets, clubs.source],
     onPostEnded: (post) => clubs.postEnded(post),
+    renderGif: (scenes) => renders.gif(scenes),
+    ownsGuild: (guildId) => ownsGuild(scope, guildId),
   });
   clubs.attach(relay);
   const context: BotContext = {
@@ -104,6 +117,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     if (stopped) return;
     stopped = true;
     relay.close();
+    await renders.close();
     clubs.close();
     feed.close();
     chesslive.close();
@@ -136,14 +150,17 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     { invite: inviteUrl(client.application.id) },
     'invite link (bot + applications.commands scopes)',
   );
-  const registered = await registerCommands(
-    client.rest,
-    { applicationId: client.application.id, guildId: config.discord.guildId },
-    loaded.registry.bodies(),
-  );
-  if (registered.ok)
-    logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
-  else logger.error(registered.error);
+  // Commands belong to the application, not to a shard: the first shard registers them.
+  if (firstShard) {
+    const registered = await registerCommands(
+      client.rest,
+      { applicationId: client.application.id, guildId: config.discord.guildId },
+      loaded.registry.bodies(),
+    );
+    if (registered.ok)
+      logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
+    else logger.error(registered.error);
+  }
 
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
   void resumeLiveGames(context);

@@ -1,5 +1,5 @@
 // The discord.js client and REST handle, pointed at DISCORD_API_BASE when set (the fake).
-import { Client, GatewayIntentBits, REST } from 'discord.js';
+import { Client, GatewayIntentBits, Options, REST } from 'discord.js';
 import type { DiscordConfig } from '../config.js';
 
 export function createClient(config: DiscordConfig): Client {
@@ -9,6 +9,9 @@ export function createClient(config: DiscordConfig): Client {
     intents: [GatewayIntentBits.Guilds],
     // Player handles and game text must never ping anyone.
     allowedMentions: { parse: [] },
+    // Live posts are edited by id and never read back: a message cache (200 per channel by
+    // default) would only grow, by every game posted, for days (npm run soak measured it).
+    makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
     rest: {
       ...(config.apiBase !== null ? { api: config.apiBase } : {}),
       // Live boards are edited latest-wins (relay/latest-wins.ts): were discord.js to hold an edit

@@ -5,7 +5,10 @@ import {
   AttachmentBuilder,
   ButtonBuilder,
   ButtonStyle,
+  DiscordAPIError,
+  DiscordjsError,
   EmbedBuilder,
+  HTTPError,
   RateLimitError,
   type Client,
   type MessageCreateOptions,
@@ -54,7 +57,24 @@ function render(message: LiveMessage, postId: number): MessageCreateOptions & Me
   return { embeds: [embed], components, files, attachments: [] };
 }
 
+/** Waits before retrying an edit Discord failed (1 s, doubling, at most a minute). */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+
+/** A failure that may pass: Discord's 5xx, a connection cut, reset or timed out. */
+function passing(error: unknown): boolean {
+  if (error instanceof HTTPError) return error.status >= 500;
+  if (!(error instanceof Error) || error instanceof DiscordAPIError || error instanceof DiscordjsError)
+    return false;
+  // undici and node:net errors carry a string code: UND_ERR_SOCKET, ECONNRESET, EPIPE...
+  const code = (error as { code?: unknown }).code;
+  return error.name === 'AbortError' || (typeof code === 'string' && /^(UND_ERR_|E[A-Z]+$)/.test(code));
+}
+
 export class DiscordMessagePort implements MessagePort {
+  /** Failed edits in a row per message, for the retry back-off. */
+  private readonly failures = new Map<string, number>();
+
   constructor(private readonly client: Client) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
@@ -81,10 +101,17 @@ export class DiscordMessagePort implements MessagePort {
     if (channel === null || !channel.isTextBased()) throw new Error('that channel is gone');
     try {
       await channel.messages.edit(messageId, render(message, postId));
+      this.failures.delete(messageId);
     } catch (error) {
       // discord.js does not wait out an edit's rate limit (client.ts): the relay does.
       if (error instanceof RateLimitError) throw new RetryLater(error.retryAfter);
-      throw error;
+      // A 5xx after discord.js's own retries, or a connection cut (which it never retries): the
+      // edit is tried again, so that no final position or PGN is lost to a passing failure. What
+      // Discord refused (message deleted, permission gone) or what could not be sent stays failed.
+      if (!passing(error)) throw error;
+      const failed = (this.failures.get(messageId) ?? 0) + 1;
+      this.failures.set(messageId, failed);
+      throw new RetryLater(Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failed - 1)));
     }
   }
 

@@ -281,7 +281,13 @@ export class GameState {
         ...p,
         timeMs: p.timeMs ?? listed[known.basePly + i]?.timeMs ?? null,
       }));
-      plies = [...listed.slice(0, known.basePly), ...ours, ...listed.slice(known.basePly + ours.length)];
+      // Where ours and the list differ (a garbled line got in), the server's own history wins.
+      const differs = ours.findIndex((p, i) => {
+        const theirs = listed[known.basePly + i];
+        return theirs !== undefined && theirs.uci !== p.uci;
+      });
+      const kept = differs < 0 ? ours : ours.slice(0, differs);
+      plies = [...listed.slice(0, known.basePly), ...kept, ...listed.slice(known.basePly + kept.length)];
     }
     this.base = start;
     this.basePly = 0;
@@ -393,13 +399,16 @@ export class GameState {
 
   private rebuild(plies: Ply[]): void {
     const pos = this.base!.clone();
+    let played = 0;
     for (const ply of plies) {
       if (this.variant === 'bughouse') this.allowDrop(pos, ply.san);
       const move = moveFromSan(pos, ply.san);
       if (move === undefined) break;
       pos.play(move);
+      played++;
     }
-    this.plies = plies;
+    // The history ends where its moves stop being legal: never a position the moves do not reach.
+    this.plies = plies.slice(0, played);
     this.pos = pos;
   }
 

@@ -1,12 +1,22 @@
 // Live posts: one observation per game however many channels watch it, one render per position
 // and orientation, and per post one message kept current (latest position wins). Posts live in
 // storage so a restart resumes editing the same messages.
-import { gameScenes, sceneFromSnapshot, renderGif, renderPng } from '../../render/index.js';
+import {
+  gameScenes,
+  liveGameScenes,
+  renderGif,
+  renderPng,
+  resultText,
+  sceneFromSnapshot,
+  type BoardScene,
+  type RenderResult,
+} from '../../render/index.js';
+import { fromPgn } from '../chesslive/index.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { toPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import type { Storage } from '../storage/index.js';
+import type { FinishedGame, Storage } from '../storage/index.js';
 import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { LatestWins } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
@@ -84,6 +94,10 @@ export interface RelayOptions {
   autoPostSources?: AutoPostSource[];
   /** Told when a post stops being live (game over, stopped, gone): room for another game (clubs). */
   onPostEnded?: (post: LivePost) => void;
+  /** Whole-game GIFs (tens of ms each): the bot renders them off the main thread; inline by default. */
+  renderGif?: (scenes: BoardScene[]) => Promise<RenderResult<Buffer>>;
+  /** The guilds this process relays (a shard's own, src/shard.ts); every guild by default. */
+  ownsGuild?: (guildId: string) => boolean;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -108,6 +122,11 @@ export class Relay {
   private readonly sources: AutoPostSource[];
   /** Games with a watch() in progress: observed, but their post does not exist yet. */
   private readonly watching = new Map<number, number>();
+  /**
+   * Posts whose final edit is on its way, with their guild: no other edit, stop or second finish
+   * for them, and they no longer count against their guild's cap.
+   */
+  private readonly finishing = new Map<number, string>();
 
   constructor(private readonly o: RelayOptions) {
     this.sources = o.autoPostSources ?? [followTargets];
@@ -158,7 +177,8 @@ export class Relay {
   private overCap(guildId: string): string | null {
     const { storage } = this.o;
     const cap = storage.guildSettings.maxLiveGames(guildId, this.o.maxLivePerGuild);
-    if (storage.livePosts.countLiveInGuild(guildId) < cap) return null;
+    const over = [...this.finishing.values()].filter((guild) => guild === guildId).length;
+    if (storage.livePosts.countLiveInGuild(guildId) - over < cap) return null;
     return `This server already relays ${cap} live games, its limit. Stop one with /unobserve first.`;
   }
 
@@ -187,10 +207,14 @@ export class Relay {
         this.message(snapshot, post.options.flip),
         threadName,
       );
+      // Stopped meanwhile: storage is closed (see catch).
+      if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
       storage.livePosts.setMessage(post.id, where);
       this.catchUp(post.id, snapshot);
       return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
     } catch (error) {
+      // The bot stopped while the message was on its way: its storage is closed already.
+      if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
       storage.livePosts.delete(post.id);
       await this.releaseIfUnwatched(snapshot.game);
       return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
@@ -221,7 +245,7 @@ export class Relay {
     const seen = new Set<string>();
     for (const source of this.sources) {
       for (const target of source(snapshot, storage)) {
-        if (seen.has(target.channelId)) continue;
+        if (seen.has(target.channelId) || !this.owns(target.guildId)) continue;
         seen.add(target.channelId);
         if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
         const full = this.overCap(target.guildId);
@@ -243,7 +267,7 @@ export class Relay {
   /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
   async stop(postId: number): Promise<void> {
     const post = this.o.storage.livePosts.get(postId);
-    if (post === null || post.state !== 'live') return;
+    if (post === null || post.state !== 'live' || this.finishing.has(post.id)) return;
     this.o.storage.livePosts.end(post.id, 'ended');
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
@@ -265,30 +289,37 @@ export class Relay {
   }
 
   /**
-   * After a restart: observe every game that still has live posts. A game that is gone or now
-   * shows other players ended while the bot was away.
+   * After a restart: observe every game that still has live posts (of this shard's guilds). A game
+   * that is gone or now shows other players ended while the bot was away; when it ended just
+   * before (its final edit cut off), its stored PGN gives the final edit.
    */
   async resume(): Promise<void> {
-    const posts = this.o.storage.livePosts.listLive();
+    const posts = this.o.storage.livePosts.listLive().filter((post) => this.owns(post.guildId));
     const games = new Map<number, LivePost[]>();
     for (const post of posts) games.set(post.gameNumber, [...(games.get(post.gameNumber) ?? []), post]);
-    for (const [game, waiting] of games) {
-      let snapshot: GameSnapshot | null = null;
-      try {
-        snapshot = await this.observe(game);
-      } catch (error) {
-        this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
+    // All games at once: one slow or vanished game must not hold up the others' posts.
+    await Promise.all([...games].map(([game, waiting]) => this.resumeGame(game, waiting)));
+  }
+
+  private async resumeGame(game: number, waiting: LivePost[]): Promise<void> {
+    let snapshot: GameSnapshot | null = null;
+    try {
+      snapshot = await this.observe(game);
+    } catch (error) {
+      this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
+    }
+    for (const post of waiting) {
+      const finished = this.o.storage.finishedGames.get(post.gameKey);
+      if (snapshot !== null && gameKeyOf(snapshot) === post.gameKey) {
+        this.sender(post.id).push({ snapshot, files: null });
+      } else if (finished !== null && finished.endedAt >= post.createdAt) {
+        await this.finishStored(post, finished);
+      } else {
+        await this.endedOffline(post);
       }
-      for (const post of waiting) {
-        if (snapshot !== null && gameKeyOf(snapshot) === post.gameKey) {
-          this.sender(post.id).push({ snapshot, files: null });
-        } else {
-          await this.endedOffline(post);
-        }
-      }
-      if (snapshot !== null && waiting.every((p) => gameKeyOf(snapshot) !== p.gameKey)) {
-        await this.releaseIfUnwatched(game);
-      }
+    }
+    if (snapshot !== null && waiting.every((p) => gameKeyOf(snapshot) !== p.gameKey)) {
+      await this.releaseIfUnwatched(game);
     }
   }
 
@@ -345,7 +376,7 @@ export class Relay {
     const key = gameKeyOf(snapshot);
     const posts = this.o.storage.livePosts
       .listLiveByGameNumber(snapshot.game)
-      .filter((p) => p.gameKey === key && p.messageId !== null);
+      .filter((p) => p.gameKey === key && p.messageId !== null && !this.finishing.has(p.id));
     if (update.type === 'ended') {
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
@@ -364,7 +395,10 @@ export class Relay {
   }
 
   /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
-  private async finish(snapshot: GameSnapshot, posts: LivePost[]): Promise<void> {
+  private async finish(snapshot: GameSnapshot, all: LivePost[]): Promise<void> {
+    const posts = all.filter((post) => !this.finishing.has(post.id));
+    if (posts.length === 0) return;
+    for (const post of posts) this.finishing.set(post.id, post.guildId);
     const pgn = toPgn(snapshot);
     this.o.storage.finishedGames.save({
       gameKey: gameKeyOf(snapshot),
@@ -377,17 +411,54 @@ export class Relay {
       endedAt: Date.now(),
     });
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
-    const gif = this.gif(snapshot);
+    const scenes = gameScenes(snapshot);
+    const gif = scenes.ok ? await this.gif(scenes.value) : null;
     if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
-    await Promise.all(
-      posts.map(async (post) => {
-        this.o.storage.livePosts.end(post.id, 'ended');
-        const sender = this.sender(post.id);
-        this.senders.delete(post.id);
-        this.o.onPostEnded?.({ ...post, state: 'ended' });
-        await sender.finish({ snapshot, files });
-      }),
-    );
+    await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
+  }
+
+  /**
+   * Sends a post's final edit, then marks it ended: a crash or a shutdown before the edit went out
+   * leaves it live, and the next start sends it from the stored PGN (resume).
+   */
+  private async finishPost(post: LivePost, edit: Edit): Promise<void> {
+    this.finishing.set(post.id, post.guildId);
+    const sender = this.sender(post.id);
+    this.senders.delete(post.id);
+    await sender.finish(edit);
+    this.finishing.delete(post.id);
+    if (this.closed) return;
+    this.o.storage.livePosts.end(post.id, 'ended');
+    this.o.onPostEnded?.({ ...post, state: 'ended' });
+  }
+
+  /** The final edit of a game that ended just before a restart, from its stored PGN. */
+  private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
+    const files: LiveAttachment[] = [{ name: `game-${game.gameNumber}.pgn`, data: Buffer.from(game.pgn) }];
+    const read = fromPgn(game.pgn);
+    const orientation = post.options.flip ? 'black' : 'white';
+    const scenes = read.ok ? liveGameScenes(read.value[0]!, { orientation }) : null;
+    let image: LiveAttachment | null = null;
+    if (scenes?.ok === true) {
+      const png = renderPng(scenes.value.at(-1)!);
+      if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
+      const gif = await this.gif(scenes.value);
+      if (gif !== null) files.push({ name: `game-${game.gameNumber}.gif`, data: gif });
+    }
+    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'final edit sent after a restart');
+    const message: LiveMessage = {
+      title: `Game ${game.gameNumber}: ${game.white} vs ${game.black}`,
+      lines: ['The game ended while Kibitz was restarting.'],
+      image,
+      files,
+      live: false,
+      footer: resultText({ result: game.result, reason: game.reason }),
+    };
+    await this.finishPost(post, { message });
+  }
+
+  private owns(guildId: string): boolean {
+    return this.o.ownsGuild?.(guildId) ?? true;
   }
 
   private sender(postId: number): LatestWins<Edit> {
@@ -437,10 +508,10 @@ export class Relay {
     return rendered.value;
   }
 
-  private gif(snapshot: GameSnapshot): Buffer | null {
-    const scenes = gameScenes(snapshot);
-    if (!scenes.ok || scenes.value.length < 2) return null;
-    const gif = renderGif(scenes.value);
+  private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
+    if (scenes.length < 2) return null;
+    const gif = await (this.o.renderGif?.(scenes) ?? Promise.resolve(renderGif(scenes)));
+    if (!gif.ok) this.o.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? gif.value : null;
   }
 

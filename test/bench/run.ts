@@ -2,11 +2,13 @@
 import { benchDecode } from './decode.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
+import { benchRenderPool } from './render-pool.js';
 
 const json = process.argv.includes('--json');
 const figures: Record<string, number> = {
   ...benchDecode(),
   ...(await benchRender()),
+  ...(await benchRenderPool()),
   ...(await benchRelayLatency()),
 };
 if (json) {

@@ -1,0 +1,38 @@
+// Which shard owns a guild. Discord sends a guild's events to shard (guild_id >> 22) % shard_count,
+// and the same rule decides which bot process keeps that guild's live posts and FICS observations:
+// after a restart each shard resumes only its own guilds' posts, so no post is edited twice.
+
+/** The shards this process runs (discord.js's client.shard.ids) out of how many in all. */
+export interface ShardScope {
+  ids: readonly number[];
+  count: number;
+}
+
+/** The shard that owns a guild; null for an id that is not a snowflake (no shard owns it). */
+export function shardOfGuild(guildId: string, shardCount: number): number | null {
+  if (!/^\d{1,20}$/.test(guildId) || !Number.isSafeInteger(shardCount) || shardCount < 1) return null;
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/** True when this process owns the guild; without sharding (no scope) it owns every guild. */
+export function ownsGuild(scope: ShardScope | null, guildId: string): boolean {
+  if (scope === null) return true;
+  const shard = shardOfGuild(guildId, scope.count);
+  return shard !== null && scope.ids.includes(shard);
+}
+
+/**
+ * The shards a discord.js client runs, from its options (discord.js fills them from SHARDS and
+ * SHARD_COUNT, which the ShardingManager sets); null when it runs every shard there is.
+ */
+export function shardScope(options: { shards?: unknown; shardCount?: number }): ShardScope | null {
+  const { shards, shardCount } = options;
+  if (!Array.isArray(shards) || !shards.every((id) => Number.isSafeInteger(id))) return null;
+  const count = shardCount ?? shards.length;
+  return shards.length >= count ? null : { ids: shards as number[], count };
+}
+
+/** This process's share of a bot-wide budget (Discord's 50 requests a second), at least 1. */
+export function shareOf(total: number, scope: ShardScope | null): number {
+  return scope === null ? total : Math.max(1, Math.floor((total * scope.ids.length) / scope.count));
+}

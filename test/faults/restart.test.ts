@@ -1,0 +1,68 @@
+// The bot killed with SIGKILL in the middle of its work (a final edit waiting out a rate limit)
+// and started again on the same database: it picks up every live post, edits the same messages
+// (no second post anywhere), and every game, the one whose final edit was cut off included,
+// reaches Discord with its final position and whole PGN.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BotChild } from '../load/bot-child.js';
+import type { LoadWorld, PlayedGame } from '../load/world.js';
+import { sleep } from '../load/world.js';
+import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld, until } from './harness.js';
+
+let world: LoadWorld | null = null;
+let children: BotChild[] = [];
+let dir: string | null = null;
+
+afterEach(async () => {
+  for (const child of children) await child.kill();
+  await world?.close();
+  if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  children = [];
+  world = null;
+  dir = null;
+});
+
+describe('SIGKILL and restart', () => {
+  it('loses no post, no final position and no PGN, and posts nothing twice', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kibitz-kill-'));
+    const env = (w: LoadWorld) => w.botEnv(join(dir!, 'kibitz.db'));
+    world = await smallWorld({ seed: 13, maxPlies: 40 });
+    const first = await BotChild.start({ env: env(world), fics: QUICK_FICS });
+    children.push(first);
+    await world.commandsRegistered();
+    await world.observeAll(50);
+    expect(world.observeFailures).toEqual([]);
+
+    // The first game to end: its final edit meets a long 429, and the bot dies while it waits.
+    let cutOff: PlayedGame | null = null;
+    world.onEnd = (game, slot) => {
+      if (cutOff !== null) return;
+      cutOff = game;
+      world!.discord.failNext(
+        { method: 'PATCH', path: new RegExp(`^/channels/${slot.channelId}/messages/`) },
+        { kind: 'rateLimit', retryAfterMs: 3_000 },
+      );
+    };
+    world.startPacing();
+    await until(
+      () => world!.discord.requests.some((r) => r.status === 429),
+      'the cut-off final edit to meet its 429',
+      10_000,
+    );
+    await first.kill();
+    const game = cutOff as PlayedGame | null;
+    expect(game?.ended).toBe(true);
+    // Games go on while the bot is down; none ends before it observes them again.
+    await sleep(300);
+
+    const second = await BotChild.start({ env: env(world), fics: QUICK_FICS });
+    children.push(second);
+    await until(() => allEnded(world!), 'every game to end', 20_000);
+    const totals = await auditAll(world, 15_000);
+    expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
+    expect(game!.audit).toEqual({ messages: 1, finalShown: true, pgnComplete: true });
+    await second.stop();
+  });
+});

@@ -1,0 +1,99 @@
+// Runs bot-process.ts as a child process (node --import tsx) and talks to it over IPC: wait until
+// it is up, read its meters, stop it, or kill it with SIGKILL as a crash would.
+import { fork, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { BotMetrics, ChildMessage, ParentMessage } from './bot-process.js';
+
+const ENTRY = fileURLToPath(new URL('./bot-process.ts', import.meta.url));
+
+export interface BotChildOptions {
+  env: Record<string, string>;
+  /** Pool settings beyond the configuration (back-offs, timeouts). */
+  fics?: Record<string, unknown>;
+  /** The bot's log (JSON lines) goes to this file; discarded when omitted. */
+  logFile?: string;
+  /** Give up when the bot has not started by then. */
+  startTimeoutMs?: number;
+  /** More node options for the bot (e.g. `--cpu-prof`). */
+  nodeOptions?: string[];
+}
+
+export class BotChild {
+  private waiting: ((metrics: BotMetrics) => void)[] = [];
+  private constructor(readonly process: ChildProcess) {
+    process.on('message', (message: ChildMessage) => {
+      if (message.type === 'metrics') this.waiting.shift()?.(message.metrics);
+    });
+  }
+
+  /** Starts the bot and resolves once it is logged in to Discord. */
+  static async start(options: BotChildOptions): Promise<BotChild> {
+    const log = options.logFile === undefined ? 'ignore' : openSync(options.logFile, 'a');
+    const child = fork(ENTRY, [], {
+      execArgv: ['--import', 'tsx', '--expose-gc', ...(options.nodeOptions ?? [])],
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...options.env,
+        KIBITZ_LOAD_FICS: JSON.stringify(options.fics ?? {}),
+      },
+      stdio: ['ignore', log, log, 'ipc'],
+    });
+    if (typeof log === 'number') closeSync(log);
+    const started = await Promise.race([
+      once(child, 'message') as Promise<[ChildMessage]>,
+      once(child, 'exit').then(([code]) => [{ type: 'failed', error: `bot exited with ${String(code)}` }]),
+      new Promise<[ChildMessage]>((resolve) =>
+        setTimeout(
+          () => resolve([{ type: 'failed', error: 'bot did not start in time' }]),
+          options.startTimeoutMs ?? 60_000,
+        ).unref(),
+      ),
+    ]);
+    const message = started[0] as ChildMessage;
+    if (message.type !== 'ready') {
+      child.kill('SIGKILL');
+      throw new Error(`the bot did not start: ${message.type === 'failed' ? message.error : message.type}`);
+    }
+    return new BotChild(child);
+  }
+
+  get pid(): number {
+    return this.process.pid!;
+  }
+
+  /** The meters now; `reset` starts a new window, `gc` collects garbage first. */
+  metrics(options: { reset?: boolean; gc?: boolean } = {}): Promise<BotMetrics> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the bot did not answer for its metrics')), 30_000);
+      this.waiting.push((metrics) => {
+        clearTimeout(timer);
+        resolve(metrics);
+      });
+      this.send({ type: 'metrics', ...options });
+    });
+  }
+
+  /** Stops the bot as SIGTERM would (clean logout); SIGKILL after `timeoutMs`. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    const exited = once(this.process, 'exit');
+    this.send({ type: 'stop' });
+    const timer = setTimeout(() => this.process.kill('SIGKILL'), timeoutMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Ends the bot at once, as a crash or `kill -9` would: nothing is flushed. */
+  async kill(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    const exited = once(this.process, 'exit');
+    this.process.kill('SIGKILL');
+    await exited;
+  }
+
+  private send(message: ParentMessage): void {
+    this.process.send(message);
+  }
+}

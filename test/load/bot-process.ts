@@ -1,0 +1,207 @@
+// The bot as main.ts runs it (startBot, configuration from the environment), in its own process so
+// that a run measures the bot alone, plus the meters a run reads over IPC: CPU, memory, event-loop
+// delay, and the time from a board reaching the FICS pool to its edit request leaving for Discord.
+// Started by bot-child.ts; KIBITZ_LOAD_FICS may hold pool settings as JSON (short back-offs).
+import diagnostics from 'node:diagnostics_channel';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
+import { startBot } from '../../src/discord/bot.js';
+import type { PoolOptions } from '../../src/fics/pool.js';
+import type { TrackerUpdate } from '../../src/game/tracker.js';
+import { createLogger, logUnhandledRejections } from '../../src/log.js';
+
+/** What the parent asks. */
+export type ParentMessage = { type: 'metrics'; reset?: boolean; gc?: boolean } | { type: 'stop' };
+
+export interface BotMetrics {
+  /** Since the last reset. */
+  wallMs: number;
+  cpuMs: number;
+  rssBytes: number;
+  rssMaxBytes: number;
+  heapUsedBytes: number;
+  /** Event-loop delay, ms: how late a 10 ms timer fired. */
+  loop: { p50: number; p99: number; max: number; mean: number };
+  /** Board reached the pool -> its PATCH headers went out, ms, one per edit that showed a new board. */
+  editLatencyMs: number[];
+  /** The same for edits a rate limit held back (discord.js said so and the relay waited). */
+  heldEditLatencyMs: number[];
+  /**
+   * The same for boards that came while Discord had not yet answered the previous edit of the same
+   * message: one edit in flight per message, so they waited for that answer.
+   */
+  queuedEditLatencyMs: number[];
+  /** The same for final edits: result, PGN and the whole-game GIF (rendered in a worker first). */
+  finalEditLatencyMs: number[];
+  /** REST answers seen by discord.js by status, and its own waits for rate limits. */
+  rest: { responses: number; status429: number; status5xx: number; limitWaits: number; globalWaits: number };
+  fics: { online: number; connections: number; games: number };
+  /** Live posts stored as live. */
+  livePosts: number;
+  /** Messages discord.js keeps in its channel caches. */
+  cachedMessages: number;
+  /** discord.js REST request queues (one per route and major parameter; swept hourly). */
+  restHandlers: number;
+}
+
+export type ChildMessage =
+  | { type: 'ready'; pid: number }
+  | { type: 'failed'; error: string }
+  | { type: 'metrics'; metrics: BotMetrics };
+
+if (process.send === undefined) throw new Error('bot-process.ts runs under bot-child.ts (needs IPC)');
+const send = (message: ChildMessage): void => void process.send!(message);
+
+const loaded = loadConfig(process.env);
+if (!loaded.ok) {
+  send({ type: 'failed', error: formatConfigErrors(loaded.errors) });
+  process.exit(1);
+}
+const logger = createLogger({ level: loaded.config.logLevel, secrets: configSecrets(loaded.config) });
+logUnhandledRejections(logger);
+const fics = JSON.parse(process.env.KIBITZ_LOAD_FICS ?? '{}') as Partial<PoolOptions>;
+
+const started = await startBot(loaded.config, { logger, fics });
+if (!started.ok) {
+  send({ type: 'failed', error: started.error });
+  process.exit(1);
+}
+const bot = started.bot;
+const { storage } = bot.context;
+
+// ---- meters ---------------------------------------------------------------------------------------
+
+// The sampler's figures are the times between its ticks: the tick itself is taken off below.
+const LOOP_RESOLUTION_MS = 10;
+const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+loop.enable();
+let since = performance.now();
+let cpuSince = process.cpuUsage();
+let rssMax = 0;
+const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 250);
+sampler.unref();
+
+/** Game number -> when its newest board reached the pool and no edit has shown it yet. */
+const boardAt = new Map<number, { at: number; ended: boolean }>();
+let latencies: number[] = [];
+let heldLatencies: number[] = [];
+let queuedLatencies: number[] = [];
+let finalLatencies: number[] = [];
+/** When Discord's answer to the latest edit of each message came. */
+const answeredAt = new Map<string, number>();
+/** Messages whose next edit waits out a rate limit. */
+const heldBack = new Set<string>();
+// Before the relay's own listener: the clock starts before rendering and storage.
+bot.context.fics.prependListener('update', (update: TrackerUpdate) => {
+  if (update.type === 'started' || update.type === 'moved' || update.type === 'ended')
+    boardAt.set(update.snapshot.game, { at: performance.now(), ended: update.type === 'ended' });
+});
+const messageGame = new Map<string, number>();
+const gameOfMessage = (messageId: string): number | undefined => {
+  if (!messageGame.has(messageId)) {
+    // Bounded: a day-long run must not see the meter's own map grow.
+    if (messageGame.size > 5_000) messageGame.clear();
+    for (const post of storage.livePosts.listLive())
+      if (post.messageId !== null) messageGame.set(post.messageId, post.gameNumber);
+  }
+  return messageGame.get(messageId);
+};
+const EDIT_PATH = /\/channels\/\d+\/messages\/(\d+)$/;
+diagnostics.subscribe('undici:client:sendHeaders', (message) => {
+  const { request } = message as { request: { method: string; path: string } };
+  const edit = request.method === 'PATCH' ? EDIT_PATH.exec(request.path.split('?')[0]!) : null;
+  if (edit === null) return;
+  const game = gameOfMessage(edit[1]!);
+  const board = game === undefined ? undefined : boardAt.get(game);
+  if (game === undefined || board === undefined) return;
+  boardAt.delete(game);
+  const { at } = board;
+  const latency = performance.now() - at;
+  if (heldBack.delete(edit[1]!)) heldLatencies.push(latency);
+  else if (board.ended) finalLatencies.push(latency);
+  else if ((answeredAt.get(edit[1]!) ?? 0) > at) queuedLatencies.push(latency);
+  else latencies.push(latency);
+});
+diagnostics.subscribe('undici:request:headers', (message) => {
+  const { request } = message as { request: { method: string; path: string } };
+  const edit = request.method === 'PATCH' ? EDIT_PATH.exec(request.path.split('?')[0]!) : null;
+  if (edit === null) return;
+  if (answeredAt.size > 5_000) answeredAt.clear();
+  answeredAt.set(edit[1]!, performance.now());
+});
+
+const rest = { responses: 0, status429: 0, status5xx: 0, limitWaits: 0, globalWaits: 0 };
+bot.client.rest.on('response', (_request, response) => {
+  rest.responses++;
+  if (response.status === 429) rest.status429++;
+  if (response.status >= 500) rest.status5xx++;
+});
+bot.client.rest.on('rateLimited', (info) => {
+  if (info.global) rest.globalWaits++;
+  else rest.limitWaits++;
+  const edit = info.method.toUpperCase() === 'PATCH' ? EDIT_PATH.exec(info.url.split('?')[0]!) : null;
+  if (edit !== null) heldBack.add(edit[1]!);
+});
+
+function metrics(): BotMetrics {
+  const ms = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+  const cpu = process.cpuUsage(cpuSince);
+  const memory = process.memoryUsage();
+  const status = bot.context.fics.status();
+  return {
+    wallMs: performance.now() - since,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssBytes: memory.rss,
+    rssMaxBytes: Math.max(rssMax, memory.rss),
+    heapUsedBytes: memory.heapUsed,
+    loop: {
+      p50: ms(loop.percentile(50)),
+      p99: ms(loop.percentile(99)),
+      max: ms(loop.max),
+      mean: ms(loop.mean),
+    },
+    editLatencyMs: latencies,
+    heldEditLatencyMs: heldLatencies,
+    queuedEditLatencyMs: queuedLatencies,
+    finalEditLatencyMs: finalLatencies,
+    rest: { ...rest },
+    fics: {
+      online: status.filter((c) => c.state === 'online').length,
+      connections: status.length,
+      games: status.reduce((n, c) => n + c.games.length, 0),
+    },
+    livePosts: storage.livePosts.listLive().length,
+    restHandlers: bot.client.rest.handlers.size,
+    cachedMessages: bot.client.channels.cache.reduce(
+      (n, channel) => n + ('messages' in channel ? channel.messages.cache.size : 0),
+      0,
+    ),
+  };
+}
+
+function reset(): void {
+  loop.reset();
+  since = performance.now();
+  cpuSince = process.cpuUsage();
+  rssMax = 0;
+  latencies = [];
+  heldLatencies = [];
+  queuedLatencies = [];
+  finalLatencies = [];
+  for (const key of Object.keys(rest) as (keyof typeof rest)[]) rest[key] = 0;
+}
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'stop') {
+    void bot.stop().finally(() => process.exit(0));
+    return;
+  }
+  // Heap and RSS after a full collection (node --expose-gc): what a leak would grow.
+  if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
+  send({ type: 'metrics', metrics: metrics() });
+  if (message.reset === true) reset();
+});
+// The parent gone (killed, crashed) takes the bot with it.
+process.on('disconnect', () => void bot.stop().finally(() => process.exit(0)));
+
+send({ type: 'ready', pid: process.pid });

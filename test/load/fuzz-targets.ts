@@ -1,0 +1,334 @@
+// Fuzz targets: each takes one generated or mutated input and says what, if anything, went wrong.
+// "Wrong" is an exception escaping, an event or result that breaks its own type's promises (a NaN,
+// an error without a place), or state corrupted: a game's moves and position that no longer agree,
+// or garbage about one game changing another.
+import { parseFen, makeFen } from 'chessops/fen';
+import { parseUci } from 'chessops/util';
+import { setupPosition } from 'chessops/variant';
+import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { parseGameNumber, parseHandle } from '../../src/fics/validate.js';
+import { rulesFor } from '../../src/game/position.js';
+import type { GameSnapshot } from '../../src/game/snapshot.js';
+import { GameTracker } from '../../src/game/tracker.js';
+import { decodeLine, ObserverDecoder, type Decoded } from '../../src/protocol/decode.js';
+import type { ServerEvent } from '../../src/protocol/events.js';
+import { chunks, damagedBytes, mutate, randomText } from './fuzz-inputs.js';
+import type { Dice } from './random.js';
+
+export interface Finding {
+  target: string;
+  /**
+   * `failure`: an exception escaped, or state broke its promises (the goals). `note`: a value
+   * that passed although it cannot be right (a game number of -1), harmless where it goes now.
+   */
+  severity: 'failure' | 'note';
+  problem: string;
+  /** The input, JSON-quoted and cut to a readable length. */
+  input: string;
+}
+
+export interface FuzzTarget {
+  name: string;
+  /** Feeds one input; null when all was well. */
+  run(dice: Dice): Finding | null;
+}
+
+export interface Corpus {
+  lines: string[];
+  transcripts: Buffer[];
+  chessLive: string[];
+}
+
+function shown(input: string | Buffer): string {
+  const text = typeof input === 'string' ? input : input.toString('latin1');
+  return JSON.stringify(text.length > 400 ? `${text.slice(0, 400)}…` : text);
+}
+
+function fail(target: string, problem: string, input: string | Buffer): Finding {
+  return { target, severity: 'failure', problem, input: shown(input) };
+}
+
+function caught(target: string, input: string | Buffer, error: unknown): Finding {
+  return fail(target, `threw ${(error as Error)?.stack ?? String(error)}`, input);
+}
+
+/** A finding about a decoded event, if any. */
+function eventFinding(target: string, event: Decoded, input: string | Buffer): Finding | null {
+  const bad = badEvent(event);
+  if (bad !== null) return fail(target, bad, input);
+  if ('game' in event && event.game !== null && !(Number.isSafeInteger(event.game) && event.game >= 1))
+    return { target, severity: 'note', problem: `decoded game number ${event.game}`, input: shown(input) };
+  return null;
+}
+
+/** What is wrong with a decoded event, if anything: every number finite, every refusal explained. */
+export function badEvent(event: Decoded): string | null {
+  if (typeof event.kind !== 'string') return 'event without a kind';
+  if (event.kind === 'undecoded' && event.reason.length === 0) return 'undecoded without a reason';
+  const walk = (value: unknown, path: string, depth: number): string | null => {
+    if (typeof value === 'number' && !Number.isFinite(value)) return `${path} is ${value}`;
+    if (depth > 4 || value === null || typeof value !== 'object') return null;
+    for (const [key, inner] of Object.entries(value)) {
+      const bad = walk(inner, `${path}.${key}`, depth + 1);
+      if (bad !== null) return bad;
+    }
+    return null;
+  };
+  return walk(event, event.kind, 0);
+}
+
+/** What is wrong with a game's state, if anything: its moves, times and position must agree. */
+export function badSnapshot(s: GameSnapshot): string | null {
+  if (s.san.length !== s.uci.length) return `game ${s.game}: ${s.san.length} SAN but ${s.uci.length} UCI`;
+  if (s.clocksMs.length !== s.san.length || s.moveTimesMs.length !== s.san.length)
+    return `game ${s.game}: per-ply clocks or times do not match the moves`;
+  if (!Number.isFinite(s.whiteClockMs) || !Number.isFinite(s.blackClockMs))
+    return `game ${s.game}: clock not finite`;
+  if (parseFen(s.fen).isErr) return `game ${s.game}: FEN "${s.fen}" does not parse`;
+  // Crazyhouse and bughouse hands come from the server's holdings lines, which a replay of the
+  // moves cannot know: the replay check is for chess.
+  if (s.variant !== 'chess' || s.san.length === 0) return null;
+  // Replaying the moves from the start position must give the position shown.
+  const setup = parseFen(s.startFen);
+  if (setup.isErr) return `game ${s.game}: start FEN "${s.startFen}" does not parse`;
+  const start = setupPosition(rulesFor(s.variant), setup.value);
+  if (start.isErr) return `game ${s.game}: ${s.san.length} moves from an unplayable start position`;
+  const pos = start.value;
+  for (const [i, uci] of s.uci.entries()) {
+    const move = parseUci(uci);
+    if (move === undefined || !pos.isLegal(move)) return `game ${s.game}: ply ${i + 1} (${uci}) is not legal`;
+    pos.play(move);
+  }
+  const board = (fen: string): string => fen.split(' ')[0]!.replace(/\[.*\]$/, '');
+  if (board(makeFen(pos.toSetup())) !== board(s.fen))
+    return `game ${s.game}: moves lead to ${makeFen(pos.toSetup())}, state shows ${s.fen}`;
+  return null;
+}
+
+/** decodeLine on random text and on mutated real lines. */
+function lineTarget(corpus: Corpus): FuzzTarget {
+  return {
+    name: 'decodeLine',
+    run(dice) {
+      const line = dice.chance(0.3)
+        ? randomText(dice, corpus.lines)
+        : mutate(dice, dice.pick(corpus.lines), corpus.lines);
+      try {
+        return eventFinding('decodeLine', decodeLine(line), line);
+      } catch (error) {
+        return caught('decodeLine', line, error);
+      }
+    },
+  };
+}
+
+/** The byte decoder (telnet, framing, block mode, move lists) on damaged transcripts in random reads. */
+function bytesTarget(corpus: Corpus): FuzzTarget {
+  return {
+    name: 'ObserverDecoder',
+    run(dice) {
+      const bytes = damagedBytes(dice, corpus.transcripts);
+      try {
+        const decoder = new ObserverDecoder();
+        const events = chunks(dice, bytes).flatMap((chunk) => decoder.push(chunk));
+        for (const event of [...events, ...decoder.end()]) {
+          const finding = eventFinding('ObserverDecoder', event, bytes);
+          if (finding !== null) return finding;
+        }
+        return null;
+      } catch (error) {
+        return caught('ObserverDecoder', bytes, error);
+      }
+    },
+  };
+}
+
+interface Stream {
+  events: ServerEvent[];
+  /** Game numbers and players the stream has, and each game's final moves and position. */
+  numbers: Set<number>;
+  players: string[];
+  finals: Map<number, string>;
+}
+
+/** A transcript's events as an observer connection gets them, the boards in block replies included. */
+export function eventsOf(bytes: Buffer): ServerEvent[] {
+  const decoder = new ObserverDecoder();
+  const out: ServerEvent[] = [];
+  const replies = new ObserverDecoder();
+  for (const event of [...decoder.push(bytes), ...decoder.end()]) {
+    // A block reply carries boards too (the answer to observe, refresh, moves).
+    const decoded = event.kind === 'reply' ? replies.lines(event.text.split(/\r?\n\r?/)) : [event];
+    for (const e of decoded) if (e.kind !== 'reply') out.push(e);
+  }
+  return out;
+}
+
+function finalOf(s: GameSnapshot): string {
+  return `${s.key}|${s.san.join(' ')}|${s.fen}|${s.result}`;
+}
+
+function streamOf(bytes: Buffer): Stream {
+  const events = eventsOf(bytes);
+  const tracker = new GameTracker();
+  for (const event of events) tracker.apply(event);
+  const games = tracker.games();
+  return {
+    events,
+    numbers: new Set(games.map((g) => g.game)),
+    players: [...new Set(games.flatMap((g) => [g.white, g.black]))].filter((p) => p.length > 0),
+    finals: new Map(games.map((g) => [g.game, finalOf(g)])),
+  };
+}
+
+/**
+ * The tracker fed real transcripts with garbage lines mixed in. `foreign`: the garbage is about
+ * other games and players only, so every real game must end exactly as without it. `own`: the
+ * garbage names the stream's own games, so they may change, but never into a state whose moves
+ * and position disagree.
+ */
+function trackerTarget(corpus: Corpus, mode: 'foreign' | 'own'): FuzzTarget {
+  const name = `GameTracker (${mode} garbage)`;
+  const streams = corpus.transcripts.map(streamOf).filter((s) => s.events.length > 0);
+  let stream = streams[0]!;
+  let tracker = new GameTracker();
+  let at = 0;
+  /** This stream's garbage so far: the culprit is one of them. */
+  let garbageLines: string[] = [];
+  const culprits = (): string => shown(garbageLines.slice(-20).join('\n'));
+  const aimedElsewhere = (line: string): string => {
+    let out = line.replace(/\d+/g, (digits) => (stream.numbers.has(Number(digits)) ? `9${digits}` : digits));
+    for (const player of stream.players) out = out.split(player).join('Zzfuzzer');
+    return out;
+  };
+  const endOfStream = (dice: Dice): Finding | null => {
+    let finding: Finding | null = null;
+    for (const snapshot of tracker.games()) {
+      const bad = badSnapshot(snapshot);
+      if (bad !== null) finding = { target: name, severity: 'failure', problem: bad, input: culprits() };
+    }
+    if (finding === null && mode === 'foreign') {
+      for (const [game, expected] of stream.finals) {
+        const now = tracker.snapshot(game);
+        // The serial in the key counts games the tracker created, garbage ones included.
+        const strip = (text: string): string => text.replace(/^\d+:\d+\|/, '');
+        if (now === undefined || strip(finalOf(now)) !== strip(expected)) {
+          finding = {
+            target: name,
+            severity: 'failure',
+            problem: `game ${game} corrupted by garbage about other games: ${now === undefined ? 'gone' : finalOf(now)} instead of ${expected}`,
+            input: culprits(),
+          };
+        }
+      }
+    }
+    stream = dice.pick(streams);
+    tracker = new GameTracker();
+    at = 0;
+    garbageLines = [];
+    return finding;
+  };
+  return {
+    name,
+    run(dice) {
+      const source = dice.chance(0.2)
+        ? randomText(dice, corpus.lines)
+        : mutate(dice, dice.pick(corpus.lines), corpus.lines);
+      const garbage = mode === 'foreign' ? aimedElsewhere(source) : source;
+      garbageLines.push(garbage);
+      try {
+        for (const event of new ObserverDecoder().lines([garbage])) {
+          if (event.kind !== 'reply') tracker.apply(event);
+        }
+        for (let n = 1 + dice.int(2); n > 0 && at < stream.events.length; n--)
+          tracker.apply(stream.events[at++]!);
+      } catch (error) {
+        return caught(name, garbage, error);
+      }
+      return at >= stream.events.length ? endOfStream(dice) : null;
+    },
+  };
+}
+
+/** parseChessLive on random text and mutated real move files, complete and growing. */
+function chessLiveTarget(corpus: Corpus): FuzzTarget {
+  const name = 'parseChessLive';
+  return {
+    name,
+    run(dice) {
+      const text = dice.chance(0.1)
+        ? randomText(dice, corpus.chessLive)
+        : mutate(dice, dice.pick(corpus.chessLive), corpus.chessLive);
+      const growing = dice.chance(0.3);
+      const variant = dice.chance(0.2) ? 'crazyhouse' : 'chess';
+      try {
+        const read = parseChessLive(text, { growing, variant });
+        if (!read.ok) {
+          const { line, column, message } = read.error;
+          const lines = text.split('\n').length;
+          if (message.length === 0) return fail(name, 'error without a message', text);
+          if (!(line >= 1 && line <= lines && column >= 1))
+            return fail(name, `error placed at ${line}:${column} in ${lines} lines`, text);
+          return null;
+        }
+        const { game, completeMoves, fen } = read.value;
+        if (game.moves.length !== completeMoves)
+          return fail(name, `${completeMoves} complete moves but ${game.moves.length} read`, text);
+        if (parseFen(fen).isErr) return fail(name, `FEN "${fen}" does not parse`, text);
+        if (growing) return null;
+        // What was read writes back to a file that reads as the same moves.
+        const written = writeChessLive(game);
+        if (!written.ok) return fail(name, `read but not writable: ${written.error}`, text);
+        const again = parseChessLive(written.value, { variant });
+        const uci = (moves: { uci: string }[]): string => moves.map((m) => m.uci).join(' ');
+        if (!again.ok || uci(again.value.game.moves) !== uci(game.moves))
+          return fail(name, 'written back, it reads as other moves', text);
+        return null;
+      } catch (error) {
+        return caught(name, text, error);
+      }
+    },
+  };
+}
+
+/** The checks every user value passes before it can become part of a FICS command. */
+function validateTarget(corpus: Corpus): FuzzTarget {
+  const name = 'validate (game numbers, handles)';
+  return {
+    name,
+    run(dice) {
+      const input: unknown = dice.chance(0.3)
+        ? dice.pick([0, -1, 1.5, Number.NaN, Infinity, 1e6, 999_999, 2 ** 53, -0, dice.int(2_000_000)])
+        : dice.chance(0.5)
+          ? randomText(dice, corpus.lines).slice(0, 30)
+          : mutate(dice, dice.pick(['GuestABCD', '12', 'Kasparov', '999999', 'abc']), corpus.lines);
+      try {
+        const game = parseGameNumber(input);
+        const handle = parseHandle(input);
+        if (game.ok && !/^[1-9]\d{0,5}$/.test(String(game.value)))
+          return fail(name, `game number ${String(game.value)} accepted`, String(input));
+        if (handle.ok && !/^[A-Za-z]{3,17}$/.test(handle.value))
+          return fail(name, `handle ${handle.value} accepted`, String(input));
+        for (const refused of [game, handle]) {
+          // The refusal is shown to the user: one line, control characters escaped.
+          if (!refused.ok && [...refused.error.message].some((c) => c < ' '))
+            return fail(name, 'error message carries control characters', String(input));
+        }
+        return null;
+      } catch (error) {
+        return caught(name, String(input), error);
+      }
+    },
+  };
+}
+
+export function fuzzTargets(corpus: Corpus): FuzzTarget[] {
+  return [
+    lineTarget(corpus),
+    bytesTarget(corpus),
+    trackerTarget(corpus, 'foreign'),
+    trackerTarget(corpus, 'own'),
+    chessLiveTarget(corpus),
+    validateTarget(corpus),
+  ];
+}

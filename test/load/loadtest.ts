@@ -1,0 +1,240 @@
+// npm run loadtest [-- --games 300 --ply-ms 8000 --warmup-s 30 --measure-s 120 --json] [-- --faults]
+// The whole bot (its own process, as main.ts runs it) against a fake FICS server playing `games`
+// simultaneous games over as many connections as the 30-game limit needs, each game observed by
+// its own channel of the fake Discord through /observe, moves at blitz pace. Finished games are
+// replaced by new ones (a new /observe) so the load stays level. Prints the bot's CPU, memory,
+// event-loop delay, the latency from board to edit, and the 429s, then checks that every game that
+// ended reached Discord (final position, PGN, one post per game).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { BotChild } from './bot-child.js';
+import { runFaultLoad } from './fault-load.js';
+import { MB, round, summarize, table } from './stats.js';
+import { LoadWorld, sleep } from './world.js';
+
+const { values: args } = parseArgs({
+  options: {
+    games: { type: 'string', default: '300' },
+    'ply-ms': { type: 'string', default: '8000' },
+    'warmup-s': { type: 'string', default: '30' },
+    'measure-s': { type: 'string', default: '120' },
+    'next-game-ms': { type: 'string', default: '3000' },
+    seed: { type: 'string', default: '1' },
+    json: { type: 'boolean', default: false },
+    /** Keep the bot's database and log (their folder is printed). */
+    keep: { type: 'boolean', default: false },
+    /** Write a CPU profile of the bot into the kept folder (with --keep). */
+    profile: { type: 'boolean', default: false },
+    /** Every fault in turn instead of a measurement (fault-load.ts). */
+    faults: { type: 'boolean', default: false },
+  },
+});
+const games = Number(args.games);
+const plyMs = Number(args['ply-ms']);
+const say = (text: string): void => void process.stderr.write(`${text}\n`);
+if (args.faults) {
+  await runFaultLoad({
+    games,
+    plyMs,
+    warmupS: Number(args['warmup-s']),
+    seed: Number(args.seed),
+    json: args.json,
+  });
+  process.exit(0);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kibitz-load-'));
+const logFile = join(dir, 'bot.log');
+const world = await LoadWorld.start({
+  channels: games,
+  plyMs,
+  nextGameAfterMs: Number(args['next-game-ms']),
+  joinMidGame: true,
+  seed: Number(args.seed),
+});
+const loadBefore = loadavg()[0]!;
+const child = await BotChild.start({
+  env: world.botEnv(join(dir, 'kibitz.db')),
+  logFile,
+  nodeOptions: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [],
+});
+try {
+  await world.commandsRegistered();
+  say(`bot up (pid ${child.pid}); observing ${games} games...`);
+  const observeStart = performance.now();
+  await world.observeAll(20);
+  const observeSeconds = (performance.now() - observeStart) / 1000;
+  say(`observed in ${observeSeconds.toFixed(1)} s (${world.observeFailures.length} refused); playing...`);
+  world.startPacing();
+  const housekeeping = setInterval(() => {
+    world.audit();
+    world.forgetAudited();
+    world.trimRevisions();
+  }, 5_000);
+
+  await sleep(Number(args['warmup-s']) * 1000);
+  await child.metrics({ reset: true });
+  world.counts.editLatencyMs.length = 0;
+  const before = { ...world.counts, finished: world.finished.length };
+  const driverCpu = process.cpuUsage();
+  // The fakes' own event loop: when it stalls, Discord answers late and edits queue in the bot.
+  const fakesLoop = monitorEventLoopDelay({ resolution: 10 });
+  fakesLoop.enable();
+  const loads: number[] = [];
+  const measureEnd = Date.now() + Number(args['measure-s']) * 1000;
+  while (Date.now() < measureEnd) {
+    await sleep(Math.min(5_000, measureEnd - Date.now()));
+    loads.push(loadavg()[0]!);
+  }
+  const bot = await child.metrics();
+  const driver = process.cpuUsage(driverCpu);
+  const during = {
+    edits: world.counts.edits - before.edits,
+    posts: world.counts.posts - before.posts,
+    status429: world.counts.status429 - before.status429,
+    finished: world.finished.length - before.finished,
+    latency: summarize(world.counts.editLatencyMs),
+  };
+  clearInterval(housekeeping);
+
+  // Every game still running ends now; each must reach Discord with its final position and PGN.
+  world.stopPacing();
+  world.endAll();
+  const deadline = Date.now() + 60_000;
+  while (world.unaudited().length > 0 && Date.now() < deadline) {
+    await sleep(500);
+    world.audit();
+  }
+  world.audit(true);
+  const audit = world.auditTotals();
+
+  const seconds = bot.wallMs / 1000;
+  const latency = summarize(bot.editLatencyMs);
+  const held = summarize(bot.heldEditLatencyMs);
+  const queued = summarize(bot.queuedEditLatencyMs);
+  const finals = summarize(bot.finalEditLatencyMs);
+  const log = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const figures = {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+    loadAverageBefore: round(loadBefore),
+    loadAverageDuring: round(Math.max(...loads)),
+    games,
+    plyMs,
+    measuredSeconds: round(seconds),
+    boardsPerSecond: round(during.edits / seconds),
+    botCpuPercent: round((bot.cpuMs / bot.wallMs) * 100),
+    driverCpuPercent: round(((driver.user + driver.system) / 1000 / bot.wallMs) * 100),
+    rssMB: round(bot.rssBytes / MB),
+    rssMaxMB: round(bot.rssMaxBytes / MB),
+    heapUsedMB: round(bot.heapUsedBytes / MB),
+    loopDelayP50Ms: round(bot.loop.p50),
+    loopDelayP99Ms: round(bot.loop.p99),
+    loopDelayMaxMs: round(bot.loop.max),
+    editLatencyP50Ms: round(latency.p50),
+    editLatencyP99Ms: round(latency.p99),
+    editLatencyMaxMs: round(latency.max),
+    editLatencySamples: latency.count,
+    heldEditLatencyP50Ms: round(held.p50),
+    heldEdits: held.count,
+    queuedEditLatencyP50Ms: round(queued.p50),
+    queuedEdits: queued.count,
+    finalEditLatencyP50Ms: round(finals.p50),
+    finalEditLatencyP99Ms: round(finals.p99),
+    finalEdits: finals.count,
+    fakesLoopDelayP99Ms: round(Math.max(0, fakesLoop.percentile(99) / 1e6 - 10)),
+    fakesLoopDelayMaxMs: round(Math.max(0, fakesLoop.max / 1e6 - 10)),
+    wireLatencyP50Ms: round(during.latency.p50),
+    wireLatencyP99Ms: round(during.latency.p99),
+    status429: during.status429,
+    botRateLimitWaits: bot.rest.limitWaits,
+    botGlobalLimitWaits: bot.rest.globalWaits,
+    ficsConnections: bot.fics.connections,
+    ficsGamesObserved: bot.fics.games,
+    gamesFinishedDuring: during.finished,
+    observeRefused: world.observeFailures.length,
+    ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`audit_${k}`, v])),
+    botWarnings: log.filter((l) => l.includes('"level":40')).length,
+    botErrors: log.filter((l) => /"level":(50|60)/.test(l)).length,
+  };
+  if (args.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  else {
+    const goal = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    process.stdout.write(
+      `${table(
+        ['figure', 'measured', 'goal'],
+        [
+          ['machine', figures.machine, ''],
+          ['load average before / during', `${figures.loadAverageBefore} / ${figures.loadAverageDuring}`, ''],
+          ['live games (channels)', games, '300'],
+          ['board edits per second', figures.boardsPerSecond, ''],
+          ['bot CPU (% of one core)', figures.botCpuPercent, ''],
+          ['fakes CPU (% of one core)', figures.driverCpuPercent, ''],
+          ['resident memory (max) MB', figures.rssMaxMB, `< 400: ${goal(figures.rssMaxMB < 400)}`],
+          ['heap used MB', figures.heapUsedMB, ''],
+          [
+            'event-loop delay p50 / p99 / max ms',
+            `${figures.loopDelayP50Ms} / ${figures.loopDelayP99Ms} / ${figures.loopDelayMaxMs}`,
+            `p99 < 50: ${goal(figures.loopDelayP99Ms < 50)}`,
+          ],
+          [
+            'move -> edit request, no rate limit, p50 / p99 / max ms',
+            `${figures.editLatencyP50Ms} / ${figures.editLatencyP99Ms} / ${figures.editLatencyMaxMs}`,
+            `p99 < 15: ${goal(figures.editLatencyP99Ms < 15)}`,
+          ],
+          [
+            'game end -> final edit request (GIF rendered first): count, p50 / p99 ms',
+            `${figures.finalEdits}, ${figures.finalEditLatencyP50Ms} / ${figures.finalEditLatencyP99Ms}`,
+            '',
+          ],
+          [
+            'edits a rate limit held back: count, p50 ms',
+            `${figures.heldEdits}, ${figures.heldEditLatencyP50Ms}`,
+            '',
+          ],
+          [
+            'boards that waited for Discord to answer the previous edit: count, p50 ms',
+            `${figures.queuedEdits}, ${figures.queuedEditLatencyP50Ms}`,
+            '',
+          ],
+          [
+            'fakes event-loop delay p99 / max ms',
+            `${figures.fakesLoopDelayP99Ms} / ${figures.fakesLoopDelayMaxMs}`,
+            '',
+          ],
+          [
+            'move sent -> edit received (fakes) p50 / p99 ms',
+            `${figures.wireLatencyP50Ms} / ${figures.wireLatencyP99Ms}`,
+            '',
+          ],
+          ['429 answers', figures.status429, `0: ${goal(figures.status429 === 0)}`],
+          [
+            'discord.js waits (bucket / global)',
+            `${figures.botRateLimitWaits} / ${figures.botGlobalLimitWaits}`,
+            '',
+          ],
+          ['games finished (all audited)', `${audit.finished} (${audit.audited})`, ''],
+          [
+            'lost: final / PGN / duplicate posts',
+            `${audit.finalMissing} / ${audit.pgnMissing} / ${audit.duplicates}`,
+            '0 / 0 / 0',
+          ],
+          ['observe refused', figures.observeRefused, '0'],
+          ['bot warnings / errors logged', `${figures.botWarnings} / ${figures.botErrors}`, ''],
+        ],
+      )}\n`,
+    );
+  }
+  if (world.observeFailures.length > 0)
+    say(`first refusals: ${world.observeFailures.slice(0, 3).join(' | ')}`);
+} finally {
+  await child.stop();
+  await world.close();
+  if (args.keep) say(`database and log kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
