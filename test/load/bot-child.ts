@@ -63,8 +63,8 @@ export class BotChild {
     return this.process.pid!;
   }
 
-  /** The meters now; `reset` starts a new window, `gc` collects garbage first. */
-  metrics(options: { reset?: boolean; gc?: boolean } = {}): Promise<BotMetrics> {
+  /** The meters now; `reset` starts a new window, `gc` collects garbage first, `sweep` (see bot-process.ts). */
+  metrics(options: { reset?: boolean; gc?: boolean; sweep?: boolean } = {}): Promise<BotMetrics> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the bot did not answer for its metrics')), 30_000);
       this.waiting.push((metrics) => {

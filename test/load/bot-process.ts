@@ -11,7 +11,8 @@ import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger, logUnhandledRejections } from '../../src/log.js';
 
 /** What the parent asks. */
-export type ParentMessage = { type: 'metrics'; reset?: boolean; gc?: boolean } | { type: 'stop' };
+export type ParentMessage =
+  { type: 'metrics'; reset?: boolean; gc?: boolean; sweep?: boolean } | { type: 'stop' };
 
 export interface BotMetrics {
   /** Since the last reset. */
@@ -191,16 +192,31 @@ function reset(): void {
   for (const key of Object.keys(rest) as (keyof typeof rest)[]) rest[key] = 0;
 }
 
-process.on('message', (message: ParentMessage) => {
+process.on('message', (message: ParentMessage) => void answer(message));
+
+async function answer(message: ParentMessage): Promise<void> {
   if (message.type === 'stop') {
-    void bot.stop().finally(() => process.exit(0));
+    await bot.stop().finally(() => process.exit(0));
     return;
   }
+  if (message.sweep === true) await sweep();
   // Heap and RSS after a full collection (node --expose-gc): what a leak would grow.
   if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
   send({ type: 'metrics', metrics: metrics() });
   if (message.reset === true) reset();
-});
+}
+
+/**
+ * A soak's hour lasts a minute: discord.js's hourly sweep of idle request queues (one per
+ * interaction's webhook token) is done here at the soak's pace. discord.js counts no queue idle
+ * while the global limit (50 requests a second) is spent, so the sweep waits for a fresh second.
+ */
+async function sweep(): Promise<void> {
+  const rest = bot.client.rest;
+  for (let tries = 0; tries < 20 && rest.globalRemaining <= 0 && Date.now() < rest.globalReset; tries++)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1, rest.globalReset - Date.now())));
+  rest.handlers.sweep((handler) => handler.inactive);
+}
 // The parent gone (killed, crashed) takes the bot with it.
 process.on('disconnect', () => void bot.stop().finally(() => process.exit(0)));
 

@@ -62,9 +62,12 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
 
     // 1. FICS connections cut: three at random, at once.
     const sessions = world.fics.loggedIn();
-    for (let i = 0; i < 3 && i < sessions.length; i++)
-      world.fics.drop(sessions[(i * 7) % sessions.length]!.id);
-    await observedAgain('FICS: 3 connections cut', Date.now(), `${sessions.length} connections before`);
+    const cut = [0, 1, 2].map((i) => sessions[(i * 7) % sessions.length]!.id);
+    const cutAt = Date.now();
+    for (const id of cut) world.fics.drop(id);
+    // The fake sees its sockets close a moment later; until then the games still count as observed.
+    while (world.fics.loggedIn().some((s) => cut.includes(s.id))) await sleep(1);
+    await observedAgain('FICS: 3 connections cut', cutAt, `${sessions.length} connections before`);
     await sleep(10_000);
 
     // 2. Every login refused for 10 s, after every connection dropped.
@@ -152,19 +155,26 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
             ['machine / load average at the end', `${figures.machine} / ${figures.loadAverageEnd}`, ''],
             ['games finished (all audited)', `${audit.finished} (${audit.audited})`, ''],
             [
-              'lost: final / PGN / duplicate posts',
+              'lost (games observed at their end): final / PGN / duplicate posts',
               `${audit.finalMissing} / ${audit.pgnMissing} / ${audit.duplicates}`,
               '0 / 0 / 0',
             ],
-            ['of which ended while no connection observed them', world.endedUnobserved, ''],
             [
-              'games never posted (refused /observe)',
-              `${audit.unposted} (${world.observeFailures.length})`,
-              '0',
+              'games that ended while no connection observed them / their end lost',
+              `${world.endedUnobserved} / ${audit.lostUnobserved}`,
+              '',
             ],
+            ['games never posted (/observe refused or unanswered)', `${audit.unposted}`, ''],
           ],
         )}\n`,
       );
+      const lost = world.finished.filter(
+        (g) => g.audit !== undefined && g.posted && !g.stopped && !g.endedUnobserved && !g.audit.pgnComplete,
+      );
+      for (const g of lost.slice(0, 5))
+        say(
+          `lost: game ${g.number} ${g.white}-${g.black}, ${g.played.length} plies, ${JSON.stringify(g.audit)}`,
+        );
       if (world.observeFailures.length > 0)
         say(`refused, e.g.: ${[...new Set(world.observeFailures)].slice(0, 3).join(' | ')}`);
     }

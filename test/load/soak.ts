@@ -91,7 +91,7 @@ try {
     const sessions = world.fics.loggedIn();
     if (sessions.length > 0) world.fics.drop(dice.pick(sessions).id);
     if (hour % 6 === 0) world.discord.dropGateway();
-    const m = await child.metrics({ gc: true, reset: true });
+    const m = await child.metrics({ sweep: true, gc: true, reset: true });
     rows.push({
       hour,
       gamesFinished: world.finished.length,

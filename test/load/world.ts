@@ -61,6 +61,8 @@ export interface PlayedGame {
   /** Its observer left (/unobserve) before the end: no final edit is due. */
   stopped: boolean;
   ended: boolean;
+  /** It ended while no connection of the bot observed it: nothing can bring its end back. */
+  endedUnobserved: boolean;
   /** SAN of every ply played, in order. */
   played: string[];
   result: string | null;
@@ -312,9 +314,12 @@ export class LoadWorld {
     duplicates: number;
     unposted: number;
     stopped: number;
+    lostUnobserved: number;
   } {
     const audited = this.finished.filter((g) => g.audit !== undefined);
-    const due = audited.filter((g) => g.posted && !g.stopped);
+    // Games that ended unobserved are counted apart (lostUnobserved): no bot could show their end.
+    const due = audited.filter((g) => g.posted && !g.stopped && !g.endedUnobserved);
+    const gone = audited.filter((g) => g.endedUnobserved && !(g.audit!.finalShown && g.audit!.pgnComplete));
     return {
       finished: this.finished.length,
       audited: audited.length,
@@ -323,6 +328,7 @@ export class LoadWorld {
       duplicates: audited.filter((g) => g.audit!.messages > 1).length,
       unposted: this.finished.filter((g) => !g.posted).length,
       stopped: this.finished.filter((g) => g.stopped).length,
+      lostUnobserved: gone.length,
     };
   }
 
@@ -359,6 +365,7 @@ export class LoadWorld {
       posted: false,
       stopped: false,
       ended: false,
+      endedUnobserved: false,
       played: [],
       result: null,
       lastPlyAt: performance.now(),
@@ -433,7 +440,10 @@ export class LoadWorld {
   }
 
   private end(game: PlayedGame): void {
-    if (game.posted && this.fics.observers(game.number).length === 0) this.endedUnobserved++;
+    if (game.posted && !game.stopped && this.fics.observers(game.number).length === 0) {
+      game.endedUnobserved = true;
+      this.endedUnobserved++;
+    }
     this.onEnd?.(game, this.slots[game.slot]!);
     this.fics.endGame(game.number);
     game.ended = true;
