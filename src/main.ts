@@ -1,21 +1,9 @@
 // Entry point: `npm start`. Reads the configuration (and a .env file if there is one), starts the
 // bot, and stops it cleanly on SIGINT/SIGTERM.
-import { existsSync } from 'node:fs';
-import { configSecrets, formatConfigErrors, loadConfig } from './config.js';
 import { startBot } from './discord/bot.js';
-import { createLogger, logUnhandledRejections } from './log.js';
+import { startup } from './startup.js';
 
-// Variables already in the environment win over the file.
-if (existsSync('.env')) process.loadEnvFile('.env');
-
-const loaded = loadConfig(process.env);
-if (!loaded.ok) {
-  process.stderr.write(formatConfigErrors(loaded.errors));
-  process.exit(1);
-}
-const config = loaded.config;
-const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) });
-logUnhandledRejections(logger);
+const { config, logger } = startup();
 
 const started = await startBot(config, { logger });
 if (!started.ok) {

@@ -3,24 +3,14 @@
 // relay, and owns the live posts of its guilds (src/shard.ts). KIBITZ_SHARDS sets how many shards
 // (default: as many as Discord recommends). The database is shared: it is migrated here once,
 // before any shard opens it, as two shards migrating one file at the same moment would collide.
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager } from 'discord.js';
-import { configSecrets, formatConfigErrors, loadConfig, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createRest } from './discord/client.js';
-import { createLogger, logUnhandledRejections } from './log.js';
+import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-
-const loaded = loadConfig(process.env);
-if (!loaded.ok) {
-  process.stderr.write(formatConfigErrors(loaded.errors));
-  process.exit(1);
-}
-const config = loaded.config;
-const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) });
-logUnhandledRejections(logger);
+const { config, logger } = startup();
 
 const shards = parseShards(process.env.KIBITZ_SHARDS);
 if (!shards.ok) {
