@@ -46,6 +46,12 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
     const deadline = Date.now() + 120_000;
     while (!world.allObserved() && Date.now() < deadline) await sleep(20);
     recoveries.push({ fault: what, recoveryMs: world.allObserved() ? Date.now() - since : null, detail });
+    for (const slot of world.slots.filter(
+      (x) => x.game?.posted === true && world.fics.observers(x.game.number).length === 0,
+    ))
+      say(
+        `not observed again: game ${slot.game!.number} in channel ${slot.channelId}, ${slot.game!.played.length} plies`,
+      );
     say(`${what}: ${JSON.stringify(recoveries.at(-1))}`);
   };
   try {
@@ -171,10 +177,19 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
       const lost = world.finished.filter(
         (g) => g.audit !== undefined && g.posted && !g.stopped && !g.endedUnobserved && !g.audit.pgnComplete,
       );
-      for (const g of lost.slice(0, 5))
+      for (const g of lost.slice(0, 5)) {
         say(
           `lost: game ${g.number} ${g.white}-${g.black}, ${g.played.length} plies, ${JSON.stringify(g.audit)}`,
         );
+        const shown = world.discord
+          .messagesIn(world.slots[g.slot]!.channelId)
+          .find((m) => (m.embeds[0] as { title?: string } | undefined)?.title?.includes(` ${g.white} `));
+        const pgn = shown?.attachments.find((a) => a.filename.endsWith('.pgn'))?.bytes.toString();
+        say(
+          `  footer ${JSON.stringify((shown?.embeds[0] as { footer?: unknown } | undefined)?.footer)}; PGN ${pgn}`,
+        );
+        say(`  played: ${g.played.join(' ')}`);
+      }
       if (world.observeFailures.length > 0)
         say(`refused, e.g.: ${[...new Set(world.observeFailures)].slice(0, 3).join(' | ')}`);
     }
