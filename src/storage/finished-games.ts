@@ -1,5 +1,6 @@
 // Finished games kept as PGN so /pgn can hand out a game that just ended.
 import type { Database } from 'better-sqlite3';
+import { statementCache, type Prepare } from './statements.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface FinishedGame {
@@ -46,27 +47,25 @@ function toFinishedGame(row: FinishedGameRow): FinishedGame {
 }
 
 export class FinishedGameRepository {
-  readonly #db: Database;
+  readonly #prepare: Prepare;
 
   constructor(db: Database) {
-    this.#db = db;
+    this.#prepare = statementCache(db);
   }
 
   /** Stores the game; saving the same key again replaces it (a corrected PGN wins). */
   save(game: FinishedGame): void {
-    this.#db
-      .prepare(
-        `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
+    this.#prepare(
+      `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
          VALUES (@gameKey, @gameNumber, @white, @black, @pgn, @result, @reason, @endedAt)
          ON CONFLICT (game_key) DO UPDATE SET game_number = excluded.game_number, white = excluded.white,
            black = excluded.black, pgn = excluded.pgn, result = excluded.result, reason = excluded.reason,
            ended_at = excluded.ended_at`,
-      )
-      .run(game);
+    ).run(game);
   }
 
   get(gameKey: string): FinishedGame | null {
-    const row = this.#db.prepare('SELECT * FROM finished_games WHERE game_key = ?').get(gameKey) as
+    const row = this.#prepare('SELECT * FROM finished_games WHERE game_key = ?').get(gameKey) as
       FinishedGameRow | undefined;
     return row === undefined ? null : toFinishedGame(row);
   }
@@ -85,12 +84,12 @@ export class FinishedGameRepository {
     }
     const sql = `SELECT * FROM finished_games ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ended_at DESC, rowid DESC LIMIT ?`;
-    const rows = this.#db.prepare(sql).all(...params, query.limit ?? 10) as FinishedGameRow[];
+    const rows = this.#prepare(sql).all(...params, query.limit ?? 10) as FinishedGameRow[];
     return rows.map(toFinishedGame);
   }
 
   /** Deletes games that ended before `endedBefore` (ms); returns how many went. */
   prune(endedBefore: number): number {
-    return this.#db.prepare('DELETE FROM finished_games WHERE ended_at < ?').run(endedBefore).changes;
+    return this.#prepare('DELETE FROM finished_games WHERE ended_at < ?').run(endedBefore).changes;
   }
 }

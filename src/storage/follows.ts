@@ -1,6 +1,7 @@
 // Follows: a channel asks to see every game a FICS handle plays. Handles compare without case,
 // as FICS does.
 import type { Database } from 'better-sqlite3';
+import { statementCache, type Prepare } from './statements.js';
 
 export interface Follow {
   id: number;
@@ -41,11 +42,11 @@ function toFollow(row: FollowRow): Follow {
 }
 
 export class FollowRepository {
-  readonly #db: Database;
+  readonly #prepare: Prepare;
   readonly #now: () => number;
 
   constructor(db: Database, now: () => number) {
-    this.#db = db;
+    this.#prepare = statementCache(db);
     this.#now = now;
   }
 
@@ -53,19 +54,17 @@ export class FollowRepository {
   add(input: NewFollow): AddFollowResult {
     const existing = this.#find(input.channelId, input.handle);
     if (existing !== null) return { added: false, follow: existing };
-    const { lastInsertRowid } = this.#db
-      .prepare(
-        'INSERT INTO follows (guild_id, channel_id, handle, created_by, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(input.guildId, input.channelId, input.handle, input.createdBy, this.#now());
-    const row = this.#db.prepare('SELECT * FROM follows WHERE id = ?').get(lastInsertRowid) as FollowRow;
+    const { lastInsertRowid } = this.#prepare(
+      'INSERT INTO follows (guild_id, channel_id, handle, created_by, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(input.guildId, input.channelId, input.handle, input.createdBy, this.#now());
+    const row = this.#prepare('SELECT * FROM follows WHERE id = ?').get(lastInsertRowid) as FollowRow;
     return { added: true, follow: toFollow(row) };
   }
 
   /** True when a follow was removed. */
   remove(channelId: string, handle: string): boolean {
     return (
-      this.#db.prepare('DELETE FROM follows WHERE channel_id = ? AND handle = ?').run(channelId, handle)
+      this.#prepare('DELETE FROM follows WHERE channel_id = ? AND handle = ?').run(channelId, handle)
         .changes > 0
     );
   }
@@ -85,20 +84,21 @@ export class FollowRepository {
 
   /** Every followed handle once (as first written), for subscribing on FICS. */
   handles(): string[] {
-    const rows = this.#db
-      .prepare('SELECT MIN(handle) AS handle FROM follows GROUP BY handle ORDER BY handle')
-      .all() as { handle: string }[];
+    const rows = this.#prepare(
+      'SELECT MIN(handle) AS handle FROM follows GROUP BY handle ORDER BY handle',
+    ).all() as { handle: string }[];
     return rows.map((row) => row.handle);
   }
 
   #find(channelId: string, handle: string): Follow | null {
-    const row = this.#db
-      .prepare('SELECT * FROM follows WHERE channel_id = ? AND handle = ?')
-      .get(channelId, handle) as FollowRow | undefined;
+    const row = this.#prepare('SELECT * FROM follows WHERE channel_id = ? AND handle = ?').get(
+      channelId,
+      handle,
+    ) as FollowRow | undefined;
     return row === undefined ? null : toFollow(row);
   }
 
   #all(sql: string, ...params: string[]): Follow[] {
-    return (this.#db.prepare(sql).all(...params) as FollowRow[]).map(toFollow);
+    return (this.#prepare(sql).all(...params) as FollowRow[]).map(toFollow);
   }
 }

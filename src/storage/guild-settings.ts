@@ -1,5 +1,6 @@
 // Per-guild settings. A null field means "use the bot-wide default from the configuration".
 import type { Database } from 'better-sqlite3';
+import { statementCache, type Prepare } from './statements.js';
 
 export interface GuildSettings {
   guildId: string;
@@ -15,17 +16,17 @@ interface GuildSettingsRow {
 }
 
 export class GuildSettingsRepository {
-  readonly #db: Database;
+  readonly #prepare: Prepare;
   readonly #now: () => number;
 
   constructor(db: Database, now: () => number) {
-    this.#db = db;
+    this.#prepare = statementCache(db);
     this.#now = now;
   }
 
   /** The guild's settings; all defaults (nulls) for a guild that never changed any. */
   get(guildId: string): GuildSettings {
-    const row = this.#db.prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
+    const row = this.#prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
       GuildSettingsRow | undefined;
     return { guildId, maxLiveGames: row?.max_live_games ?? null };
   }
@@ -34,12 +35,10 @@ export class GuildSettingsRepository {
   update(guildId: string, patch: GuildSettingsPatch): GuildSettings {
     const current = this.get(guildId);
     const next: GuildSettings = { ...current, ...patch, guildId };
-    this.#db
-      .prepare(
-        `INSERT INTO guild_settings (guild_id, max_live_games, updated_at) VALUES (?, ?, ?)
+    this.#prepare(
+      `INSERT INTO guild_settings (guild_id, max_live_games, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (guild_id) DO UPDATE SET max_live_games = excluded.max_live_games, updated_at = excluded.updated_at`,
-      )
-      .run(guildId, next.maxLiveGames, this.#now());
+    ).run(guildId, next.maxLiveGames, this.#now());
     return next;
   }
 

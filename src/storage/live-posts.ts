@@ -1,6 +1,7 @@
 // Live posts: one Discord message per relayed game per channel, edited as the game goes on.
 // Rows outlive the process so that a restart resumes editing the same messages.
 import type { Database } from 'better-sqlite3';
+import { statementCache, type Prepare } from './statements.js';
 
 export type LivePostState = 'live' | 'ended' | 'ended_offline';
 
@@ -79,11 +80,11 @@ function toLivePost(row: LivePostRow): LivePost {
 }
 
 export class LivePostRepository {
-  readonly #db: Database;
+  readonly #prepare: Prepare;
   readonly #now: () => number;
 
   constructor(db: Database, now: () => number) {
-    this.#db = db;
+    this.#prepare = statementCache(db);
     this.#now = now;
   }
 
@@ -95,70 +96,68 @@ export class LivePostRepository {
     const existing = this.findLive(input.channelId, input.gameKey);
     if (existing !== null) return { ok: false, existing };
     const now = this.#now();
-    const { lastInsertRowid } = this.#db
-      .prepare(
-        `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
+    const { lastInsertRowid } = this.#prepare(
+      `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
            requested_by, state, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)`,
-      )
-      .run(
-        input.guildId,
-        input.channelId,
-        input.gameNumber,
-        input.gameKey,
-        input.white,
-        input.black,
-        input.options.flip ? 1 : 0,
-        input.options.thread ? 1 : 0,
-        input.requestedBy,
-        now,
-        now,
-      );
+    ).run(
+      input.guildId,
+      input.channelId,
+      input.gameNumber,
+      input.gameKey,
+      input.white,
+      input.black,
+      input.options.flip ? 1 : 0,
+      input.options.thread ? 1 : 0,
+      input.requestedBy,
+      now,
+      now,
+    );
     const post = this.get(Number(lastInsertRowid));
     if (post === null) throw new Error(`live post ${String(lastInsertRowid)} vanished after insert`);
     return { ok: true, post };
   }
 
   get(id: number): LivePost | null {
-    const row = this.#db.prepare('SELECT * FROM live_posts WHERE id = ?').get(id) as LivePostRow | undefined;
+    const row = this.#prepare('SELECT * FROM live_posts WHERE id = ?').get(id) as LivePostRow | undefined;
     return row === undefined ? null : toLivePost(row);
   }
 
   /** The live post of this game in this channel, if any. */
   findLive(channelId: string, gameKey: string): LivePost | null {
-    const row = this.#db
-      .prepare(`SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`)
-      .get(channelId, gameKey) as LivePostRow | undefined;
+    const row = this.#prepare(
+      `SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`,
+    ).get(channelId, gameKey) as LivePostRow | undefined;
     return row === undefined ? null : toLivePost(row);
   }
 
   /** Every live post, oldest first: what a restart resumes. */
   listLive(): LivePost[] {
-    const rows = this.#db
-      .prepare(`SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`)
-      .all() as LivePostRow[];
+    const rows = this.#prepare(
+      `SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`,
+    ).all() as LivePostRow[];
     return rows.map(toLivePost);
   }
 
   /** Live posts showing one FICS game number (several channels may watch the same game). */
   listLiveByGameNumber(gameNumber: number): LivePost[] {
-    const rows = this.#db
-      .prepare(`SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`)
-      .all(gameNumber) as LivePostRow[];
+    const rows = this.#prepare(
+      `SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`,
+    ).all(gameNumber) as LivePostRow[];
     return rows.map(toLivePost);
   }
 
   listLiveInGuild(guildId: string): LivePost[] {
-    const rows = this.#db
-      .prepare(`SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`)
-      .all(guildId) as LivePostRow[];
+    const rows = this.#prepare(
+      `SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`,
+    ).all(guildId) as LivePostRow[];
     return rows.map(toLivePost);
   }
 
   countLiveInGuild(guildId: string): number {
-    const row = this.#db
-      .prepare(`SELECT COUNT(*) AS n FROM live_posts WHERE state = 'live' AND guild_id = ?`)
-      .get(guildId) as { n: number };
+    const row = this.#prepare(
+      `SELECT COUNT(*) AS n FROM live_posts WHERE state = 'live' AND guild_id = ?`,
+    ).get(guildId) as { n: number };
     return row.n;
   }
 
@@ -192,13 +191,15 @@ export class LivePostRepository {
 
   /** Removes a post whose message could not be created (nothing left to edit). */
   delete(id: number): boolean {
-    return this.#db.prepare('DELETE FROM live_posts WHERE id = ?').run(id).changes === 1;
+    return this.#prepare('DELETE FROM live_posts WHERE id = ?').run(id).changes === 1;
   }
 
   #update(id: number, assignments: string, ...values: (string | number | null)[]): boolean {
-    const result = this.#db
-      .prepare(`UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`)
-      .run(...values, this.#now(), id);
+    const result = this.#prepare(`UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`).run(
+      ...values,
+      this.#now(),
+      id,
+    );
     return result.changes === 1;
   }
 }
