@@ -2,6 +2,7 @@
 export { renderPng } from './board-png.js';
 export { renderGif, FRAME_DELAY_MS, LAST_FRAME_DELAY_MS, type GifOptions } from './game-gif.js';
 export { renderText } from './text.js';
+export { inlineRenderer, type Renderer } from './renderer.js';
 export { gameScenes, liveGameScenes, type GameLook } from './game.js';
 export {
   sceneFromSnapshot,

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { GifOptions } from './game-gif.js';
+import type { Renderer } from './renderer.js';
 import type { BoardScene, RenderResult } from './scene.js';
 
 /** What the main thread sends a worker. */
@@ -29,7 +30,7 @@ interface Thread {
   pending: Map<number, (result: RenderResult<Buffer>) => void>;
 }
 
-export class RenderPool {
+export class RenderPool implements Renderer {
   /** A slot is null until its first render and after its worker died. */
   private readonly threads: (Thread | null)[];
   private nextId = 1;
@@ -40,12 +41,10 @@ export class RenderPool {
     this.threads = Array.from({ length: Math.max(1, size) }, () => null);
   }
 
-  /** One board as PNG (see renderPng). */
   png(scene: BoardScene): Promise<RenderResult<Buffer>> {
     return this.run({ kind: 'png', scene });
   }
 
-  /** A whole game as an animated GIF (see renderGif). */
   gif(scenes: BoardScene[], options?: GifOptions): Promise<RenderResult<Buffer>> {
     return this.run({ kind: 'gif', scenes, ...(options === undefined ? {} : { options }) });
   }

@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import { DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
 import type { Client } from 'discord.js';
+import type { Renderer } from '../../render/index.js';
 import { RenderPool } from '../../render/worker-pool.js';
 import type { Config } from '../config.js';
 import { FicsPool, type PoolOptions } from '../fics/pool.js';
@@ -81,8 +82,15 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const feed = new CombinedFeed(fics, chesslive);
   // Clubs: games of members posted unasked, next to follows.
   const clubs = new ClubPoster({ feed: fics, storage, logger: logger.child({ component: 'clubs' }) });
-  // A whole-game GIF takes tens of ms: rendered off the event loop that keeps every board moving.
-  const renders = new RenderPool();
+  // Boards (1 ms each, dozens a second) and whole-game GIFs (tens of ms) are drawn on worker
+  // threads: the event loop stays free for the board lines and edits of every other game. Each has
+  // a thread of its own, so that no board waits behind a GIF.
+  const boardRenders = new RenderPool({ workers: 1 });
+  const gifRenders = new RenderPool({ workers: 1 });
+  const renderer: Renderer = {
+    png: (scene) => boardRenders.png(scene),
+    gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
+  };
   const relay = new Relay({
     feed,
     port: new DiscordMessagePort(client),
@@ -91,7 +99,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxLivePerGuild: config.maxLivePerGuild,
     autoPostSources: [followTargets, clubs.source],
     onPostEnded: (post) => clubs.postEnded(post),
-    renderGif: (scenes) => renders.gif(scenes),
+    renderer,
     ownsGuild: (guildId) => ownsGuild(scope, guildId),
   });
   clubs.attach(relay);
@@ -117,7 +125,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     if (stopped) return;
     stopped = true;
     relay.close();
-    await renders.close();
+    await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     feed.close();
     chesslive.close();

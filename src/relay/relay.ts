@@ -3,13 +3,12 @@
 // storage so a restart resumes editing the same messages.
 import {
   gameScenes,
+  inlineRenderer,
   liveGameScenes,
-  renderGif,
-  renderPng,
   resultText,
   sceneFromSnapshot,
   type BoardScene,
-  type RenderResult,
+  type Renderer,
 } from '../../render/index.js';
 import { fromPgn } from '../chesslive/index.js';
 import type { GameSnapshot } from '../game/snapshot.js';
@@ -94,8 +93,8 @@ export interface RelayOptions {
   autoPostSources?: AutoPostSource[];
   /** Told when a post stops being live (game over, stopped, gone): room for another game (clubs). */
   onPostEnded?: (post: LivePost) => void;
-  /** Whole-game GIFs (tens of ms each): the bot renders them off the main thread; inline by default. */
-  renderGif?: (scenes: BoardScene[]) => Promise<RenderResult<Buffer>>;
+  /** Where boards and GIFs are drawn: the bot renders off the main thread; inline by default. */
+  renderer?: Renderer;
   /** The guilds this process relays (a shard's own, src/shard.ts); every guild by default. */
   ownsGuild?: (guildId: string) => boolean;
 }
@@ -117,7 +116,9 @@ export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   private closed = false;
-  private readonly pngCache = new Map<string, Buffer>();
+  /** Renders of recent positions, shared by every post showing them (also while still drawing). */
+  private readonly pngCache = new Map<string, Promise<Buffer>>();
+  private readonly renderer: Renderer;
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly sources: AutoPostSource[];
   /** Games with a watch() in progress: observed, but their post does not exist yet. */
@@ -130,6 +131,7 @@ export class Relay {
 
   constructor(private readonly o: RelayOptions) {
     this.sources = o.autoPostSources ?? [followTargets];
+    this.renderer = o.renderer ?? inlineRenderer;
     o.feed.on('update', this.listener);
   }
 
@@ -204,7 +206,7 @@ export class Relay {
       const where = await this.o.port.post(
         post.id,
         request.channelId,
-        this.message(snapshot, post.options.flip),
+        await this.message(snapshot, post.options.flip),
         threadName,
       );
       // Stopped meanwhile: storage is closed (see catch).
@@ -244,7 +246,10 @@ export class Relay {
     const { storage } = this.o;
     const seen = new Set<string>();
     for (const source of this.sources) {
+      // Posting takes a round trip: the bot may have stopped (and closed storage) meanwhile.
+      if (this.closed) return;
       for (const target of source(snapshot, storage)) {
+        if (this.closed) return;
         if (seen.has(target.channelId) || !this.owns(target.guildId)) continue;
         seen.add(target.channelId);
         if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
@@ -440,7 +445,7 @@ export class Relay {
     const scenes = read.ok ? liveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
     if (scenes?.ok === true) {
-      const png = renderPng(scenes.value.at(-1)!);
+      const png = await this.renderer.png(scenes.value.at(-1)!);
       if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
       const gif = await this.gif(scenes.value);
       if (gif !== null) files.push({ name: `game-${game.gameNumber}.gif`, data: gif });
@@ -481,36 +486,45 @@ export class Relay {
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
-      const message = this.message(edit.snapshot, post.options.flip, edit.files ?? []);
+      const message = await this.message(edit.snapshot, post.options.flip, edit.files ?? []);
       shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
     }
     await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
     this.o.storage.livePosts.touch(post.id);
   }
 
-  private message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): LiveMessage {
-    return liveMessage(snapshot, { name: BOARD_IMAGE, data: this.png(snapshot, flip) }, files);
+  private async message(
+    snapshot: GameSnapshot,
+    flip: boolean,
+    files: LiveAttachment[] = [],
+  ): Promise<LiveMessage> {
+    return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
   }
 
   /** One render per position and orientation, shared by every channel showing it. */
-  private png(snapshot: GameSnapshot, flip: boolean): Buffer {
+  private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
     const partner = snapshot.partnerGame === null ? undefined : this.o.feed.snapshot(snapshot.partnerGame);
     const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
     const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
     const orientation = flip ? 'black' : 'white';
-    const rendered = renderPng(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }));
-    if (!rendered.ok) throw new Error(`render failed: ${rendered.error}`);
+    const rendered = this.renderer
+      .png(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }))
+      .then((result) => {
+        if (result.ok) return result.value;
+        this.pngCache.delete(key);
+        throw new Error(`render failed: ${result.error}`);
+      });
     // A small cache: positions are shared by channels at the same moment, not over time.
     if (this.pngCache.size >= 256) this.pngCache.delete(this.pngCache.keys().next().value!);
-    this.pngCache.set(key, rendered.value);
-    return rendered.value;
+    this.pngCache.set(key, rendered);
+    return rendered;
   }
 
   private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
     if (scenes.length < 2) return null;
-    const gif = await (this.o.renderGif?.(scenes) ?? Promise.resolve(renderGif(scenes)));
+    const gif = await this.renderer.gif(scenes);
     if (!gif.ok) this.o.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? gif.value : null;
   }

@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inlineRenderer, type Renderer } from '../../render/index.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
@@ -81,13 +82,20 @@ const logger = pino({ level: 'silent' });
 let storage: Storage;
 afterEach(() => storage?.close());
 
-function setup(scenario = 'fatics_takeback', file = 'obs_start.raw') {
+function setup(scenario = 'fatics_takeback', file = 'obs_start.raw', renderer?: Renderer) {
   const opened = openStorage(':memory:');
   if (!opened.ok) throw new Error(opened.error);
   storage = opened.storage;
   const feed = new FakeFeed(eventsOf(scenario, file));
   const port = new RecordingPort();
-  const relay = new Relay({ feed, port, storage, logger, maxLivePerGuild: 2 });
+  const relay = new Relay({
+    feed,
+    port,
+    storage,
+    logger,
+    maxLivePerGuild: 2,
+    ...(renderer === undefined ? {} : { renderer }),
+  });
   return { feed, port, relay };
 }
 
@@ -141,6 +149,37 @@ describe('Relay', () => {
       (c) => port.sent.filter((s) => s.channelId === c).at(-1)!.message.image!.data,
     );
     expect(a).toBe(b);
+  });
+
+  it('draws through the renderer it is given; a failed board leaves the next one to go out', async () => {
+    const asked: string[] = [];
+    let failNext = false;
+    const renderer: Renderer = {
+      png: (scene) => {
+        asked.push('png');
+        if (!failNext) return inlineRenderer.png(scene);
+        failNext = false;
+        return Promise.resolve({ ok: false, error: 'worker gone' });
+      },
+      gif: (scenes) => {
+        asked.push('gif');
+        return inlineRenderer.gif(scenes);
+      },
+    };
+    const { feed, port, relay } = setup('fatics_takeback', 'obs_start.raw', renderer);
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    expect(asked).toEqual(['png']);
+    failNext = true;
+    feed.step();
+    await relay.idle();
+    expect(port.sent.filter((s) => s.kind === 'edit')).toHaveLength(0);
+    feed.playAll();
+    await relay.idle();
+    const last = port.sent.at(-1)!.message;
+    expect(last.live).toBe(false);
+    expect(last.image!.data.subarray(1, 4).toString()).toBe('PNG');
+    expect(asked.filter((a) => a === 'gif')).toHaveLength(1);
+    expect(asked.filter((a) => a === 'png').length).toBeGreaterThan(2);
   });
 
   it('refuses a second post of the same game in a channel, and the guild cap', async () => {
