@@ -64,7 +64,9 @@ export class BotChild {
   }
 
   /** The meters now; `reset` starts a new window, `gc` collects garbage first, `sweep` (see bot-process.ts). */
-  metrics(options: { reset?: boolean; gc?: boolean; sweep?: boolean } = {}): Promise<BotMetrics> {
+  metrics(
+    options: { reset?: boolean; gc?: boolean; sweep?: boolean; heapSnapshot?: string } = {},
+  ): Promise<BotMetrics> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the bot did not answer for its metrics')), 30_000);
       this.waiting.push((metrics) => {

@@ -4,6 +4,7 @@
 // Started by bot-child.ts; KIBITZ_LOAD_FICS may hold pool settings as JSON (short back-offs).
 import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
 import { startBot } from '../../src/discord/bot.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
@@ -12,7 +13,8 @@ import { createLogger, logUnhandledRejections } from '../../src/log.js';
 
 /** What the parent asks. */
 export type ParentMessage =
-  { type: 'metrics'; reset?: boolean; gc?: boolean; sweep?: boolean } | { type: 'stop' };
+  | { type: 'metrics'; reset?: boolean; gc?: boolean; sweep?: boolean; heapSnapshot?: string }
+  | { type: 'stop' };
 
 export interface BotMetrics {
   /** Since the last reset. */
@@ -101,7 +103,7 @@ const messageGame = new Map<string, number>();
 const gameOfMessage = (messageId: string): number | undefined => {
   if (!messageGame.has(messageId)) {
     // Bounded: a day-long run must not see the meter's own map grow.
-    if (messageGame.size > 5_000) messageGame.clear();
+    if (messageGame.size > 1_000) messageGame.clear();
     for (const post of storage.livePosts.listLive())
       if (post.messageId !== null) messageGame.set(post.messageId, post.gameNumber);
   }
@@ -127,7 +129,7 @@ diagnostics.subscribe('undici:request:headers', (message) => {
   const { request } = message as { request: { method: string; path: string } };
   const edit = request.method === 'PATCH' ? EDIT_PATH.exec(request.path.split('?')[0]!) : null;
   if (edit === null) return;
-  if (answeredAt.size > 5_000) answeredAt.clear();
+  if (answeredAt.size > 1_000) answeredAt.clear();
   answeredAt.set(edit[1]!, performance.now());
 });
 
@@ -202,6 +204,8 @@ async function answer(message: ParentMessage): Promise<void> {
   if (message.sweep === true) await sweep();
   // Heap and RSS after a full collection (node --expose-gc): what a leak would grow.
   if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
+  // For finding what grows: compare two snapshots (Chrome DevTools, Memory tab).
+  if (message.heapSnapshot !== undefined) writeHeapSnapshot(message.heapSnapshot);
   send({ type: 'metrics', metrics: metrics() });
   if (message.reset === true) reset();
 }

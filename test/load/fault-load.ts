@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BotChild } from './bot-child.js';
 import { round, table } from './stats.js';
-import { LoadWorld, sleep } from './world.js';
+import { LoadWorld, sleep, type PlayedGame } from './world.js';
 
 export interface FaultLoadOptions {
   games: number;
@@ -42,9 +42,22 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
   // The production back-off (first retry after 0.5 to 1 s): recovery times are the real ones.
   let child = await BotChild.start({ env, logFile: join(dir, 'bot.log') });
   const recoveries: Recovery[] = [];
+  /** When each game was observed again after the latest fault (performance clock). */
+  const reobservedAt = new Map<PlayedGame, number>();
   const observedAgain = async (what: string, since: number, detail: string): Promise<void> => {
     const deadline = Date.now() + 120_000;
-    while (!world.allObserved() && Date.now() < deadline) await sleep(20);
+    const waiting = new Set(
+      world.slots.map((s) => s.game).filter((g): g is PlayedGame => g?.posted === true),
+    );
+    while (waiting.size > 0 && Date.now() < deadline) {
+      for (const game of waiting) {
+        if (game.ended || world.fics.observers(game.number).length === 0) continue;
+        reobservedAt.set(game, performance.now());
+        waiting.delete(game);
+      }
+      if (world.allObserved()) break;
+      await sleep(20);
+    }
     recoveries.push({ fault: what, recoveryMs: world.allObserved() ? Date.now() - since : null, detail });
     for (const slot of world.slots.filter(
       (x) => x.game?.posted === true && world.fics.observers(x.game.number).length === 0,
@@ -178,9 +191,12 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
         (g) => g.audit !== undefined && g.posted && !g.stopped && !g.endedUnobserved && !g.audit.pgnComplete,
       );
       for (const g of lost.slice(0, 5)) {
-        say(
-          `lost: game ${g.number} ${g.white}-${g.black}, ${g.played.length} plies, ${JSON.stringify(g.audit)}`,
-        );
+        const back = reobservedAt.get(g);
+        const after =
+          back === undefined
+            ? 'away from faults'
+            : `${Math.round(g.lastPlyAt - back)} ms after observed again`;
+        say(`lost: game ${g.number}, ${g.played.length} plies, ended ${after}, ${JSON.stringify(g.audit)}`);
         const shown = world.discord
           .messagesIn(world.slots[g.slot]!.channelId)
           .find((m) => (m.embeds[0] as { title?: string } | undefined)?.title?.includes(` ${g.white} `));

@@ -181,7 +181,7 @@ export async function fuzzCommands(runs: number, seed: number): Promise<CommandF
     await running.bot.stop();
     await world.close();
     // Late rejections of the stop itself are still counted.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     process.off('unhandledRejection', unhandled);
   }
 }

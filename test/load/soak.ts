@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    /** Heap snapshots after hour 2 and after the last hour, in the kept folder (with --keep). */
+    snapshots: { type: 'boolean', default: false },
   },
 });
 const hours = Number(args.hours);
@@ -91,7 +93,14 @@ try {
     const sessions = world.fics.loggedIn();
     if (sessions.length > 0) world.fics.drop(dice.pick(sessions).id);
     if (hour % 6 === 0) world.discord.dropGateway();
-    const m = await child.metrics({ sweep: true, gc: true, reset: true });
+    const snapshot =
+      args.snapshots && (hour === 2 || hour === hours) ? join(dir, `hour-${hour}.heapsnapshot`) : undefined;
+    const m = await child.metrics({
+      sweep: true,
+      gc: true,
+      reset: true,
+      ...(snapshot ? { heapSnapshot: snapshot } : {}),
+    });
     rows.push({
       hour,
       gamesFinished: world.finished.length,
