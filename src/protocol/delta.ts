@@ -1,5 +1,6 @@
 // Delta boards (`iset compressmove 1`), seeds/001 "iv_compressmove".
 import type { DeltaBoard, Undecoded } from './events.js';
+import { isGameNumber } from './game-number.js';
 import { Fields } from './tokens.js';
 import { undecoded } from './undecoded.js';
 
@@ -20,6 +21,7 @@ export function decodeDelta(line: string): DeltaBoard | Undecoded {
     numbers[i] = t.int(i);
     if (Number.isNaN(numbers[i])) return undecoded('delta', `${name} "${t.text(i)}" is not a number`, line);
   }
+  if (!isGameNumber(numbers[0]!)) return undecoded('delta', `bad game number ${numbers[0]}`, line);
   const smith = t.text(3);
   const m = SMITH.exec(smith);
   if (m === null) return undecoded('delta', `bad smith move "${smith}"`, line);

@@ -1,8 +1,12 @@
 // `<b1>` holdings lines of crazyhouse and bughouse games (seeds/000; lasker capitalises colours).
 import type { HoldingsLine, Undecoded } from './events.js';
+import { GAME_NUMBER } from './game-number.js';
 import { undecoded } from './undecoded.js';
 
-const HOLDINGS = /^<b1> game (\d+) white \[([PNBRQK]*)\] black \[([PNBRQK]*)\](?: <- ([WB])([PNBRQK]))?\s*$/i;
+const HOLDINGS = new RegExp(
+  String.raw`^<b1> game ${GAME_NUMBER} white \[([PNBRQK]*)\] black \[([PNBRQK]*)\](?: <- ([WB])([PNBRQK]))?\s*$`,
+  'i',
+);
 
 export function decodeHoldings(line: string): HoldingsLine | Undecoded {
   const m = HOLDINGS.exec(line);

@@ -1,16 +1,21 @@
 // One-line game life-cycle messages an observer receives (notes: "Game life cycle").
 import type { GameCreated, GameEnd, GameHeader, GameResult, Observing, StoppedObserving } from './events.js';
+import { GAME_NUMBER } from './game-number.js';
 
 const RESULT = String.raw`(1-0|0-1|1\/2-1\/2|\*)`;
-const HEADER = /^Game (\d+): (\S+) \(([^)]*)\) (\S+) \(([^)]*)\) (rated|unrated) (.+?) (\d+) (\d+)\s*$/;
-const CREATED =
-  /^\{Game (\d+) \((\S+) vs\. (\S+)\) ((?:Creating|Continuing) (rated|unrated) (.+?) match\.)\}\s*$/;
-const END = new RegExp(String.raw`^\{Game (\d+) \((\S+) vs\. (\S+)\) ([^}]*)\}\s*${RESULT}\s*$`);
+const HEADER = new RegExp(
+  String.raw`^Game ${GAME_NUMBER}: (\S+) \(([^)]*)\) (\S+) \(([^)]*)\) (rated|unrated) (.+?) (\d+) (\d+)\s*$`,
+);
+const CREATED = new RegExp(
+  String.raw`^\{Game ${GAME_NUMBER} \((\S+) vs\. (\S+)\) ((?:Creating|Continuing) (rated|unrated) (.+?) match\.)\}\s*$`,
+);
+const END = new RegExp(String.raw`^\{Game ${GAME_NUMBER} \((\S+) vs\. (\S+)\) ([^}]*)\}\s*${RESULT}\s*$`);
 /** Examined games end without braces: `Game 127: Black checkmated 1-0`. */
-const EXAMINE_END = new RegExp(String.raw`^Game (\d+): ([^{}]*?) ${RESULT}\s*$`);
-const OBSERVING = /^You are now observing game (\d+)\.\s*$/;
-const REMOVING =
-  /^(?:Removing game (\d+) from observation list|You are no longer observing game (\d+))\.\s*$/;
+const EXAMINE_END = new RegExp(String.raw`^Game ${GAME_NUMBER}: ([^{}]*?) ${RESULT}\s*$`);
+const OBSERVING = new RegExp(String.raw`^You are now observing game ${GAME_NUMBER}\.\s*$`);
+const REMOVING = new RegExp(
+  String.raw`^(?:Removing game ${GAME_NUMBER} from observation list|You are no longer observing game ${GAME_NUMBER})\.\s*$`,
+);
 
 export function decodeGameHeader(line: string): GameHeader | null {
   const m = HEADER.exec(line);

@@ -1,9 +1,10 @@
 // The reply to `moves N` (seeds/001 "Esempio move list"), assembled line by line because it
 // spans many lines and other games' boards may arrive around it.
 import type { GameResult, MoveList, MoveListEntry } from './events.js';
+import { GAME_NUMBER } from './game-number.js';
 import { parseMoveTime } from './style12.js';
 
-const TITLE = /^Movelist for game (\d+):\s*$/;
+const TITLE = new RegExp(String.raw`^Movelist for game ${GAME_NUMBER}:\s*$`);
 const PLAYERS = /^(\S+) \(([^)]*)\) vs\. (\S+) \(([^)]*)\) --- /;
 const MATCH = /^(Rated|Unrated) (.+?) match, initial time: (\d+) minutes?, increment: (\d+) seconds?\./;
 const COLUMNS = /^Move\s+\S+\s+\S+\s*$/;

@@ -1,5 +1,6 @@
 // Style 12 (`<12>`) board lines: seeds/001 and 002, plus what real servers send (notes).
 import type { Relation, Style12, Undecoded } from './events.js';
+import { isGameNumber } from './game-number.js';
 import { Fields } from './tokens.js';
 import { undecoded } from './undecoded.js';
 
@@ -126,7 +127,7 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
   const moveNo = n[F.moveNumber]!;
   if (dpp < -1 || dpp > 7) return undecoded('style12', `bad double-push file ${dpp}`, line);
   if (relation < -4 || relation > 2) return undecoded('style12', `bad relation ${relation}`, line);
-  if (game < 0) return undecoded('style12', `bad game number ${game}`, line);
+  if (!isGameNumber(game)) return undecoded('style12', `bad game number ${game}`, line);
   if (moveNo < 1) return undecoded('style12', `bad move number ${moveNo}`, line);
   const time = parseMoveTime(t.text(F.moveTime));
   if (time === null) return undecoded('style12', `bad move time "${t.text(F.moveTime)}"`, line);

@@ -150,6 +150,33 @@ describe('delta boards', () => {
   });
 });
 
+describe('game numbers', () => {
+  // Found by npm run fuzz: these decoded to games 0, -1 and 9007199254740992.
+  it('refuses 0, negative and oversized game numbers in every kind of line', () => {
+    const board = HELP_EXAMPLE.split(' ');
+    const game = 16; // <12>, 8 ranks, side, double push, 4 castling rights, halfmove clock
+    const bad = ['0', '-1', '9007199254740993', '1234567890'];
+    for (const number of bad) {
+      const lines = [
+        Object.assign([...board], { [game]: number }).join(' '),
+        `<d1> ${number} 3 c4 c2c4 178 179822 0`,
+        `<b1> game ${number} white [PP] black []`,
+        `<g1> ${number} p=0 t=blitz r=0`,
+        `{Game ${number} (GuestA vs. GuestB) GuestA resigns} 0-1`,
+        `You are now observing game ${number}.`,
+      ];
+      for (const line of lines) {
+        const event = decodeLine(line);
+        expect('game' in event ? event.game : null, line).not.toBe(Number(number));
+        expect(event.kind, line).toMatch(/undecoded|other/);
+      }
+    }
+    // The largest game number taken, and the help's own board, still decode.
+    expect(decodeLine('<d1> 999999999 3 c4 c2c4 178 179822 0')).toMatchObject({ game: 999_999_999 });
+    expect(decodeLine(board.join(' '))).toMatchObject({ kind: 'style12', game: Number(board[game]) });
+  });
+});
+
 describe('holdings, game info and life-cycle lines', () => {
   it('reads <b1> with a board and standalone passes, in any case', () => {
     expect(decodeLine('<b1> game 6 white [PNBBB] black [PNB]')).toEqual({

@@ -1,0 +1,12 @@
+// Game numbers: FICS numbers its games from 1 and reuses small numbers, so a game number is 1 to
+// 9 digits. Anything else (0, negative, a 16-digit number that no longer fits a double exactly)
+// is a garbled line: the decoders refuse it instead of inventing a game.
+
+/** A game number inside a regular expression, as one capturing group. */
+export const GAME_NUMBER = String.raw`([1-9]\d{0,8})`;
+
+const LARGEST = 999_999_999;
+
+export function isGameNumber(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= LARGEST;
+}
