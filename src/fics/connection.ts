@@ -70,6 +70,12 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private maxGames: number;
   private notices = false;
   private readonly movesInFlight = new Map<number, Promise<MoveList>>();
+  /**
+   * Games whose `moves` went out, oldest first. lasker's list names no game: it answers the
+   * oldest. Kept by hand, not read off movesInFlight, whose entries leave a tick late: two lists
+   * in one read would both go to the first game.
+   */
+  private readonly listsAwaited: number[] = [];
   private retryTimer: Timer | null = null;
   private attempts = 0;
   private wasOnline = false;
@@ -157,13 +163,28 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
 
   /** The move list of an observed game; concurrent asks for one game share one request. */
   moves(game: GameNumber): Promise<MoveList> {
+    return this.shareMoves(game, this.online());
+  }
+
+  private shareMoves(game: GameNumber, via: FicsSession | Promise<FicsSession>): Promise<MoveList> {
     const inFlight = this.movesInFlight.get(game);
     if (inFlight !== undefined) return inFlight;
-    const request = this.online()
-      .then((session) => session.run(commands.moves(game)))
-      .finally(() => this.movesInFlight.delete(game));
+    const ask = (session: FicsSession): Promise<MoveList> => {
+      this.listsAwaited.push(game);
+      return session.run(commands.moves(game)).finally(() => this.listArrived(game));
+    };
+    // A session at hand is asked now, so that the command follows the one just written.
+    const request = (via instanceof Promise ? via.then(ask) : ask(via)).finally(() => {
+      if (this.movesInFlight.get(game) === request) this.movesInFlight.delete(game);
+    });
     this.movesInFlight.set(game, request);
     return request;
+  }
+
+  /** Takes a game off the lists awaited (its list came, or its `moves` failed). */
+  private listArrived(game: number): void {
+    const at = this.listsAwaited.indexOf(game);
+    if (at >= 0) this.listsAwaited.splice(at, 1);
   }
 
   async refresh(game: GameNumber): Promise<void> {
@@ -254,11 +275,11 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private async restore(session: FicsSession): Promise<{ games: number[]; lost: number[] }> {
     if (this.notices) await session.run(commands.gameNotices(true)).catch(() => undefined);
     const wanted = [...this.entries.values()];
+    // Each observe brings its game's move list too: the boards seen now may be moves ahead of
+    // what we had, and the lists fill the gap.
     const results = await Promise.all(wanted.map((entry) => this.observe(session, entry)));
     const games = wanted.filter((_, i) => results[i] === 'observed').map((entry) => entry.game);
     const lost = wanted.filter((_, i) => results[i] === 'lost').map((entry) => entry.game);
-    // The boards seen now may be moves ahead of what we had: the move lists fill the gap.
-    await Promise.allSettled(games.map((game) => this.moves(game as GameNumber)));
     return { games, lost };
   }
 
@@ -266,10 +287,18 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     session: FicsSession,
     entry: Entry,
   ): Promise<'observed' | 'lost' | 'refused' | 'retry'> {
+    const game = entry.game as GameNumber;
+    const command = commands.observeGame(game);
+    const observing = session.run(command);
+    // The move list is asked in the same breath, not after the board: the server answers both at
+    // one moment of the game. A game that ended between the board and a later ask would have
+    // lost its history, since FICS answers no move list once a game is over.
+    const history = this.shareMoves(game, session).catch(() => null);
     try {
-      const command = commands.observeGame(entry.game as GameNumber);
-      if ((await session.run(command)).toggledOff) await session.run(command);
+      if ((await observing).toggledOff) await session.run(command);
       this.observed(entry.game);
+      // Reconnects report a game reconciled once its history is in.
+      await history;
       return 'observed';
     } catch (caught) {
       const error = caught as Error;
@@ -327,8 +356,12 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
         return;
       case 'moveList': {
         // lasker's list names no game: it answers the oldest `moves` still waiting.
-        const game = event.game ?? this.movesInFlight.keys().next().value ?? null;
-        if (game !== null && this.entries.has(game)) this.emit('event', { ...event, game });
+        const game = event.game ?? this.listsAwaited[0] ?? null;
+        if (game !== null) this.listArrived(game);
+        // Only for a game this connection observes: FICS lists any game, and the list asked along
+        // with an observe the server refused (its limit) belongs to no game of ours.
+        if (game !== null && this.entries.get(game)?.observing === true)
+          this.emit('event', { ...event, game });
         return;
       }
       case 'gameEnd':

@@ -139,7 +139,11 @@ export class GameTracker {
   }
 
   private moveListTarget(game: number | null, white: string, black: string): GameState | undefined {
-    if (game !== null) return this.current.get(game);
+    if (game !== null) {
+      const state = this.current.get(game);
+      // Another pair's list is not this game's history (its number was reused meanwhile).
+      return state !== undefined && samePlayers(state, white, black) ? state : undefined;
+    }
     // lasker's move list names no game: take the game of these players that waits for it.
     let best: GameState | undefined;
     for (const state of this.current.values()) {

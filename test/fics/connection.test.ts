@@ -39,7 +39,12 @@ describe('ObserverConnection', () => {
       // lasker answers "Removing game N from observation list." to the second observe.
       expect(await connection.observePlayer(orThrow(parseHandle('Alice')))).toBe(n);
       expect(fake.observers(n)).toHaveLength(1);
-      expect(fake.commands().slice(-3)).toEqual([`observe ${n}`, 'observe Alice', `observe ${n}`]);
+      expect(fake.commands().slice(-4)).toEqual([
+        `observe ${n}`,
+        `moves ${n}`,
+        'observe Alice',
+        `observe ${n}`,
+      ]);
     } finally {
       connection.close();
     }

@@ -53,8 +53,10 @@ describe('user text that could carry a command', () => {
       // The intended commands still work, and they are all the server ever got.
       await h.pool.observeGame(String(n));
       await h.pool.observePlayer('Dave');
-      await fake.waitFor(() => fake.commands().length === setup.length + 2, 'the two observes');
-      expect(fake.commands().slice(setup.length).map(withoutId)).toEqual([`observe ${n}`, 'observe Dave']);
+      const sent = (): string[] => fake.commands().slice(setup.length).map(withoutId);
+      await fake.waitFor(() => sent().length === 3, 'the two observes');
+      // Each observe of a game number brings its move list along.
+      expect(sent()).toEqual([`observe ${n}`, `moves ${n}`, 'observe Dave']);
       const everything = fake.received.map((r) => r.line).join('\n');
       expect(everything).not.toMatch(/shout|quit/);
     },

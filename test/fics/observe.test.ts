@@ -35,10 +35,10 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     expect(endB.complete).toBe(true);
     expect(endB.fen).toBe(late.fenFinal);
     expect([endB.result, endB.reason]).toEqual([late.result, late.reason]);
-    // Only the late joiner needed its move list.
+    // Each move list was asked once, along with its observe (the late joiner's need shared it).
     const asked = fake.commands().map(withoutId);
-    expect(asked).toContain(`moves ${b}`);
-    expect(asked).not.toContain(`moves ${a}`);
+    expect(asked.filter((c) => c.startsWith('moves')).sort()).toEqual([`moves ${a}`, `moves ${b}`].sort());
+    expect(asked.indexOf(`moves ${b}`)).toBe(asked.indexOf(`observe ${b}`) + 1);
     expect(h.errors).toEqual([]);
   });
 
