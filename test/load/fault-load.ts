@@ -187,25 +187,13 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
           ],
         )}\n`,
       );
-      const lost = world.finished.filter(
-        (g) => g.audit !== undefined && g.posted && !g.stopped && !g.endedUnobserved && !g.audit.pgnComplete,
-      );
-      for (const g of lost.slice(0, 5)) {
+      for (const line of world.lostReport((g) => {
         const back = reobservedAt.get(g);
-        const after =
-          back === undefined
-            ? 'away from faults'
-            : `${Math.round(g.lastPlyAt - back)} ms after observed again`;
-        say(`lost: game ${g.number}, ${g.played.length} plies, ended ${after}, ${JSON.stringify(g.audit)}`);
-        const shown = world.discord
-          .messagesIn(world.slots[g.slot]!.channelId)
-          .find((m) => (m.embeds[0] as { title?: string } | undefined)?.title?.includes(` ${g.white} `));
-        const pgn = shown?.attachments.find((a) => a.filename.endsWith('.pgn'))?.bytes.toString();
-        say(
-          `  footer ${JSON.stringify((shown?.embeds[0] as { footer?: unknown } | undefined)?.footer)}; PGN ${pgn}`,
-        );
-        say(`  played: ${g.played.join(' ')}`);
-      }
+        return back === undefined
+          ? 'away from faults'
+          : `${Math.round(g.lastPlyAt - back)} ms after observed again`;
+      }))
+        say(line);
       if (world.observeFailures.length > 0)
         say(`refused, e.g.: ${[...new Set(world.observeFailures)].slice(0, 3).join(' | ')}`);
     }

@@ -209,6 +209,7 @@ try {
       )}\n`,
     );
   }
+  for (const line of world.lostReport()) say(line);
   if (world.observeFailures.length > 0)
     say(
       `${world.observeFailures.length} /observe not live, e.g.: ${[...new Set(world.observeFailures)].slice(0, 3).join(' | ')}`,

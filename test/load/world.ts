@@ -283,7 +283,10 @@ export class LoadWorld {
 
   /** Drops audited games and their messages from the fakes (a long run keeps its memory). */
   forgetAudited(): void {
-    const audited = new Set(this.finished.filter((g) => g.audit !== undefined));
+    // A game that failed its audit keeps its messages for lostReport.
+    const audited = new Set(
+      this.finished.filter((g) => g.audit !== undefined && g.audit.finalShown && g.audit.pgnComplete),
+    );
     for (const game of audited) {
       const slot = this.slots[game.slot]!;
       for (const message of this.messagesOf(slot.channelId, game))
@@ -303,6 +306,25 @@ export class LoadWorld {
       if (message.revisions.length > 1 && message.interaction === null)
         message.revisions.splice(0, message.revisions.length - 1);
     }
+  }
+
+  /**
+   * What Discord shows of up to `max` games whose final edit or whole PGN is missing (games
+   * observed at their end, not stopped), to tell why; `when` adds when each ended.
+   */
+  lostReport(when: (game: PlayedGame) => string = () => '', max = 5): string[] {
+    const lost = this.finished.filter(
+      (g) => g.audit !== undefined && g.posted && !g.stopped && !g.endedUnobserved && !g.audit.pgnComplete,
+    );
+    return lost.slice(0, max).flatMap((g) => {
+      const shown = this.messagesOf(this.slots[g.slot]!.channelId, g).at(-1);
+      const pgn = shown?.attachments.find((a) => a.filename.endsWith('.pgn'))?.bytes.toString();
+      return [
+        `lost: game ${g.number}, ${g.played.length} plies, ended ${when(g)}, ${JSON.stringify(g.audit)}`,
+        `  footer ${JSON.stringify(shown === undefined ? null : footerOf(shown))}; PGN ${pgn}`,
+        `  played: ${g.played.join(' ')}`,
+      ];
+    });
   }
 
   /** Totals over the audited games. */
