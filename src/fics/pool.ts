@@ -79,6 +79,11 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly followed = new Map<string, Handle>();
   /** Games (by snapshot key) whose partner board was asked for, so each is asked once. */
   private readonly partnersAsked = new Set<string>();
+  /**
+   * New games of followed players that found every connection full, oldest first: each is
+   * observed when a game ends and frees a place, so a busy hour does not lose a follow's game.
+   */
+  private readonly waitingForRoom = new Map<number, GameCreated>();
   private readonly credentials: Credentials | null;
   private readonly settings: Required<
     Omit<PoolOptions, 'user' | 'password' | 'backoff' | 'startAttempts'>
@@ -167,6 +172,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     if (key !== undefined) this.partnersAsked.delete(key);
     this.tracker.forget(game);
     await Promise.all(holders.map((c) => c.unobserve(game)));
+    if (holders.length > 0) this.placeFreed();
   }
 
   /**
@@ -314,7 +320,11 @@ export class FicsPool extends EventEmitter<PoolEvents> {
         }
         return;
       }
-      if (event.kind === 'gameEnd' || event.kind === 'stoppedObserving') this.owners.delete(event.game);
+      if (event.kind === 'gameEnd' || event.kind === 'stoppedObserving') {
+        this.owners.delete(event.game);
+        // Once the connection has let the game go (it does so after telling us).
+        queueMicrotask(() => this.placeFreed());
+      }
     }
     for (const update of this.tracker.apply(event)) this.updated(update);
   }
@@ -349,11 +359,31 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   private created(created: GameCreated): void {
+    // The number names a new game now: a game that waited under it is over.
+    this.waitingForRoom.delete(created.game);
     const follows = [created.white, created.black].some((name) => this.followed.has(name.toLowerCase()));
-    if (!follows) return;
-    this.observeGame(created.game).catch((error: Error) =>
-      this.background(`observe game ${created.game} of a followed player`, error),
-    );
+    if (follows) this.observeFollowedGame(created);
+  }
+
+  private observeFollowedGame(created: GameCreated): void {
+    this.observeGame(created.game).catch((error: Error) => {
+      if (error instanceof FicsCapacityError) {
+        this.waitingForRoom.set(created.game, created);
+        this.settings.logger.info({ game: created.game }, 'followed game waits for a free FICS place');
+      } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
+        this.settings.logger.info({ game: created.game }, 'followed game ended before a place came free');
+        // The place is still free: the next waiting game may have it.
+        this.placeFreed();
+      } else this.background(`observe game ${created.game} of a followed player`, error);
+    });
+  }
+
+  /** A game left a connection: the oldest followed game waiting for a place takes it. */
+  private placeFreed(): void {
+    const next = this.waitingForRoom.values().next();
+    if (next.done === true) return;
+    this.waitingForRoom.delete(next.value.game);
+    this.observeFollowedGame(next.value);
   }
 
   /** The observed, unfinished game of a player, if any. */

@@ -112,6 +112,37 @@ describe('following players', () => {
   });
 });
 
+describe('following players when every connection is full', () => {
+  it('observes a followed game as soon as a place comes free, and drops one that ended meanwhile', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    fake.addPlayer('Alice');
+    const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 1 });
+    await h.pool.start();
+    fake.addPlayer('Frank');
+    expect(await h.pool.follow('Alice')).toBeNull();
+    expect(await h.pool.follow('Frank')).toBeNull();
+    const busy = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
+    await h.pool.observeGame(busy);
+    const waits = (): number => h.logger.records.filter((r) => r.message.includes('waits for a free')).length;
+
+    // Both followed games find the only place taken; Frank's ends before a place frees.
+    const frank = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Frank', black: 'Erin' }));
+    await fake.waitFor(() => waits() === 1, "Frank's game to wait");
+    const alice = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
+    await fake.waitFor(() => waits() === 2, "Alice's game to wait");
+    fake.endGame(frank);
+    expect(fake.observers(alice)).toEqual([]);
+    fake.playAll(busy);
+    await h.ended(busy);
+    await fake.waitFor(() => fake.observers(alice).length === 1, "Alice's game to be observed");
+    fake.playAll(alice);
+    const end = await h.ended(alice);
+    expect(end.black).toBe('Alice');
+    expect(end.complete).toBe(true);
+    expect(h.errors).toEqual([]);
+  });
+});
+
 describe('bughouse', () => {
   it('observing one board observes its partner board (<g1> pt=) and both histories complete', async () => {
     const fake = await startFake({ dialect: 'fatics' });
