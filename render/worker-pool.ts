@@ -49,6 +49,12 @@ export class RenderPool implements Renderer {
     return this.run({ kind: 'gif', scenes, ...(options === undefined ? {} : { options }) });
   }
 
+  /** Starts every thread now, so that the first render does not wait for one to load. */
+  warm(): void {
+    if (this.closed) return;
+    for (let slot = 0; slot < this.threads.length; slot++) if (this.threads[slot] === null) this.spawn(slot);
+  }
+
   /** Renders still waiting when the pool closes fail; later ones fail at once. */
   async close(): Promise<void> {
     this.closed = true;

@@ -170,6 +170,9 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     else logger.error(registered.error);
   }
 
+  // A render thread takes a quarter of a second to load: the first board posted should not wait.
+  boardRenders.warm();
+  gifRenders.warm();
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
   void resumeLiveGames(context);
 
