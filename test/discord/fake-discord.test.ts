@@ -1,6 +1,7 @@
 // The fake Discord, exercised through the real discord.js client: if these pass, discord.js
 // accepts what the fake sends, and the fake sees what discord.js really sends.
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import {
   ActionRowBuilder,
   AttachmentBuilder,
@@ -403,6 +404,27 @@ describe('fake Discord: channels and threads', () => {
 });
 
 describe('fake Discord: rate limits and failures', () => {
+  it('drops a request whose client hangs up halfway (a killed bot), and serves the next', async () => {
+    const h = await startFake();
+    open.push(h);
+    const api = new URL(h.fake.apiBase);
+    const socket = connect(Number(api.port), api.hostname);
+    await once(socket, 'connect');
+    socket.write(
+      `POST ${api.pathname}/v10/channels/${h.channel.id}/messages HTTP/1.1\r\nHost: ${api.host}\r\n` +
+        `Authorization: Bot ${h.fake.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"content":`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    const whole = await fetch(`${h.fake.apiBase}/v10/channels/${h.channel.id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${h.fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'board' }),
+    });
+    expect(whole.status).toBe(200);
+    expect(h.fake.messagesIn(h.channel.id).map((m) => m.content)).toEqual(['board']);
+  });
+
   it('sends X-RateLimit-* headers and enforces the per-channel edit bucket with a proper 429', async () => {
     const h = await startFake({ rateLimits: { messageEdit: { limit: 2, windowMs: 60_000 } } });
     open.push(h);

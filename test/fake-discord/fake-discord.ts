@@ -659,7 +659,15 @@ export class FakeDiscord extends EventEmitter {
       this.#serveAttachment(url.pathname, res);
       return;
     }
-    const raw = await readBody(req);
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch {
+      // The client hung up in the middle of its request (a bot killed while sending): as on
+      // Discord, a request that never arrived whole is not served.
+      res.destroy();
+      return;
+    }
     const prefix = '/api/v10';
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
     const segments = pathSegments(path);
