@@ -3,12 +3,9 @@
 import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import type { ClientOptions, TextChannel } from 'discord.js';
-import { configSecrets, loadConfig } from '../../src/config.js';
-import { startBot } from '../../src/discord/bot.js';
-import type { BotHandle } from '../../src/discord/bot.js';
-import { createLogger } from '../../src/log.js';
 import { FakeDiscord } from '../fake-discord/index.js';
 import type { FakeChannel, FakeDiscordOptions, FakeGuild } from '../fake-discord/index.js';
+import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
 
 export interface Harness {
   fake: FakeDiscord;
@@ -63,38 +60,24 @@ export const TINY_PNG = Buffer.from(
   'hex',
 );
 
-export interface TestBot {
-  bot: BotHandle;
-  /** Every log line the bot wrote (JSON), including discord.js debug output at trace level. */
-  logLines: string[];
-}
+export type TestBot = LoggedBot;
 
 /** Starts the real bot (startBot, as main does) against the harness's fake, logging at trace. */
-export async function startTestBot(
+export function startTestBot(
   harness: Harness,
   options: { commandsDir?: URL; env?: Record<string, string | undefined> } = {},
 ): Promise<TestBot> {
-  const loaded = loadConfig({
-    DISCORD_TOKEN: harness.fake.token,
-    DISCORD_API_BASE: harness.fake.apiBase,
-    DISCORD_GUILD_ID: harness.guild.id,
-    KIBITZ_DB: ':memory:',
-    LOG_LEVEL: 'trace',
-    ...options.env,
-  });
-  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const logLines: string[] = [];
-  const logger = createLogger({
-    level: loaded.config.logLevel,
-    secrets: configSecrets(loaded.config),
-    destination: { write: (line: string) => void logLines.push(line) },
-  });
-  const started = await startBot(loaded.config, {
-    logger,
-    ...(options.commandsDir ? { commandsDir: options.commandsDir } : {}),
-  });
-  if (!started.ok) throw new Error(started.error);
-  return { bot: started.bot, logLines };
+  return startLoggedBot(
+    {
+      DISCORD_TOKEN: harness.fake.token,
+      DISCORD_API_BASE: harness.fake.apiBase,
+      DISCORD_GUILD_ID: harness.guild.id,
+      KIBITZ_DB: ':memory:',
+      LOG_LEVEL: 'trace',
+      ...options.env,
+    },
+    options.commandsDir ? { commandsDir: options.commandsDir } : {},
+  );
 }
 
 export const FIXTURE_COMMANDS = new URL('./fixture-commands/', import.meta.url);

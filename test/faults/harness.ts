@@ -1,11 +1,9 @@
 // Fault runs at test scale: a LoadWorld of a few channels and short games, the real bot started in
 // this process (startBot, as main.ts does) or as a child process that can be killed, and helpers
 // that wait, bounded, for the world to play out.
-import { loadConfig, configSecrets } from '../../src/config.js';
-import { startBot, type BotHandle } from '../../src/discord/bot.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
-import { createLogger } from '../../src/log.js';
-import { LoadWorld, sleep, type LoadWorldOptions } from '../load/world.js';
+import { LoadWorld, sleep, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
+import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
 
 /** FICS timings for tests: the fake answers at once, so retries need not wait long. */
 export const QUICK_FICS: Partial<PoolOptions> = {
@@ -33,28 +31,14 @@ export function smallWorld(options: Partial<LoadWorldOptions> = {}): Promise<Loa
   });
 }
 
-export interface InProcessBot {
-  bot: BotHandle;
-  /** Warnings and errors the bot logged (JSON lines). */
-  logLines: string[];
-}
+export type InProcessBot = LoggedBot;
 
-export async function startInProcessBot(
+export function startInProcessBot(
   world: LoadWorld,
   dbPath = ':memory:',
   env: Record<string, string> = {},
 ): Promise<InProcessBot> {
-  const loaded = loadConfig(world.botEnv(dbPath, env));
-  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  const logLines: string[] = [];
-  const logger = createLogger({
-    level: loaded.config.logLevel,
-    secrets: configSecrets(loaded.config),
-    destination: { write: (line: string) => void logLines.push(line) },
-  });
-  const started = await startBot(loaded.config, { logger, fics: QUICK_FICS, ficsWaitMs: 5_000 });
-  if (!started.ok) throw new Error(started.error);
-  return { bot: started.bot, logLines };
+  return startLoggedBot(world.botEnv(dbPath, env), { fics: QUICK_FICS, ficsWaitMs: 5_000 });
 }
 
 /** Waits until `done` holds, checking every 20 ms; fails after `timeoutMs` saying `what`. */
@@ -72,18 +56,8 @@ export function allEnded(world: LoadWorld): boolean {
 }
 
 /** Waits for every finished game's final edit, then audits them all. */
-export async function auditAll(
-  world: LoadWorld,
-  timeoutMs = 10_000,
-): Promise<ReturnType<LoadWorld['auditTotals']>> {
-  const deadline = Date.now() + timeoutMs;
-  world.audit();
-  while (world.unaudited().length > 0 && Date.now() < deadline) {
-    await sleep(50);
-    world.audit();
-  }
-  world.audit(true);
-  return world.auditTotals();
+export function auditAll(world: LoadWorld, timeoutMs = 10_000): Promise<AuditTotals> {
+  return world.auditAll(timeoutMs, 50);
 }
 
 /** What a run must end with: every game posted once, with its final position and whole PGN. */

@@ -89,6 +89,10 @@ describe('takebacks and gaps', () => {
     const list = events(transcript('fatics_takeback', 'obs_late.raw')).find(
       (e) => e.kind === 'moveList' && e.white === first.white,
     )!;
+    // The same list under another pair's names is some other game's history: it is not taken.
+    run(tracker, [{ ...list, white: 'Someone', black: 'Else' } as ServerEvent]);
+    expect(tracker.snapshot(16)!.needs).toBe('moves');
+    expect(tracker.snapshot(16)!.san).toEqual(game.san.slice(0, 9));
     run(tracker, [list]);
     const ended = run(tracker, all.slice(end)).find((u) => u.type === 'ended')!;
     if (ended.type !== 'ended') throw new Error('the game did not end');

@@ -141,17 +141,7 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
     await sleep(15_000);
     clearInterval(housekeeping);
 
-    world.stopPacing();
-    const healed = Date.now() + 30_000;
-    while (!world.allObserved() && Date.now() < healed) await sleep(100);
-    world.endAll();
-    const deadline = Date.now() + 90_000;
-    while (world.unaudited().length > 0 && Date.now() < deadline) {
-      await sleep(500);
-      world.audit();
-    }
-    world.audit(true);
-    const audit = world.auditTotals();
+    const audit = await world.endAllAndAudit({ healMs: 30_000, auditMs: 90_000 });
     const figures = {
       date: new Date().toISOString(),
       machine: `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,

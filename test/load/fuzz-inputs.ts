@@ -139,6 +139,11 @@ export function randomText(dice: Dice, words: readonly string[]): string {
 }
 
 /** One to three mutations of a line or file: cuts, splices, extreme numbers, stray bytes. */
+/** Random text (a `randomShare` of the time) or a mutated real sample, from the same samples. */
+export function randomOrMutated(dice: Dice, samples: readonly string[], randomShare: number): string {
+  return dice.chance(randomShare) ? randomText(dice, samples) : mutate(dice, dice.pick(samples), samples);
+}
+
 export function mutate(dice: Dice, text: string, donors: readonly string[]): string {
   let out = text;
   for (let n = 1 + dice.int(3); n > 0; n--) out = mutateOnce(dice, out, donors);

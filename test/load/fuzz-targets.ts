@@ -12,7 +12,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { GameTracker } from '../../src/game/tracker.js';
 import { decodeLine, ObserverDecoder, type Decoded } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
-import { chunks, damagedBytes, mutate, randomText } from './fuzz-inputs.js';
+import { chunks, damagedBytes, mutate, randomOrMutated, randomText } from './fuzz-inputs.js';
 import type { Dice } from './random.js';
 
 export interface Finding {
@@ -110,9 +110,7 @@ function lineTarget(corpus: Corpus): FuzzTarget {
   return {
     name: 'decodeLine',
     run(dice) {
-      const line = dice.chance(0.3)
-        ? randomText(dice, corpus.lines)
-        : mutate(dice, dice.pick(corpus.lines), corpus.lines);
+      const line = randomOrMutated(dice, corpus.lines, 0.3);
       try {
         return eventFinding('decodeLine', decodeLine(line), line);
       } catch (error) {
@@ -231,9 +229,7 @@ function trackerTarget(corpus: Corpus, mode: 'foreign' | 'own'): FuzzTarget {
   return {
     name,
     run(dice) {
-      const source = dice.chance(0.2)
-        ? randomText(dice, corpus.lines)
-        : mutate(dice, dice.pick(corpus.lines), corpus.lines);
+      const source = randomOrMutated(dice, corpus.lines, 0.2);
       const garbage = mode === 'foreign' ? aimedElsewhere(source) : source;
       garbageLines.push(garbage);
       try {
@@ -256,9 +252,7 @@ function chessLiveTarget(corpus: Corpus): FuzzTarget {
   return {
     name,
     run(dice) {
-      const text = dice.chance(0.1)
-        ? randomText(dice, corpus.chessLive)
-        : mutate(dice, dice.pick(corpus.chessLive), corpus.chessLive);
+      const text = randomOrMutated(dice, corpus.chessLive, 0.1);
       const growing = dice.chance(0.3);
       const variant = dice.chance(0.2) ? 'crazyhouse' : 'chess';
       try {

@@ -101,15 +101,7 @@ try {
   clearInterval(housekeeping);
 
   // Every game still running ends now; each must reach Discord with its final position and PGN.
-  world.stopPacing();
-  world.endAll();
-  const deadline = Date.now() + 60_000;
-  while (world.unaudited().length > 0 && Date.now() < deadline) {
-    await sleep(500);
-    world.audit();
-  }
-  world.audit(true);
-  const audit = world.auditTotals();
+  const audit = await world.endAllAndAudit({ healMs: 0, auditMs: 60_000 });
 
   const seconds = bot.wallMs / 1000;
   const latency = summarize(bot.editLatencyMs);

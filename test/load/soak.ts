@@ -114,19 +114,8 @@ try {
     say(`hour ${hour}: ${JSON.stringify(rows.at(-1))}`);
   }
 
-  world.stopPacing();
   // The last hour's cut may still be healing: the games end once the bot observes them again.
-  const healed = Date.now() + 30_000;
-  while (!world.allObserved() && Date.now() < healed) await sleep(100);
-  await sleep(1_000);
-  world.endAll();
-  const deadline = Date.now() + 120_000;
-  while (world.unaudited().length > 0 && Date.now() < deadline) {
-    await sleep(500);
-    world.audit();
-  }
-  world.audit(true);
-  const audit = world.auditTotals();
+  const audit = await world.endAllAndAudit({ healMs: 30_000, settleMs: 1_000, auditMs: 120_000 });
 
   // Flat: the last hours against the first ones (the first hour fills caches and warms the JIT).
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;

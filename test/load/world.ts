@@ -83,6 +83,17 @@ export interface GameAudit {
   pgnComplete: boolean;
 }
 
+export interface AuditTotals {
+  finished: number;
+  audited: number;
+  finalMissing: number;
+  pgnMissing: number;
+  duplicates: number;
+  unposted: number;
+  stopped: number;
+  lostUnobserved: number;
+}
+
 export interface DiscordCounts {
   requests: number;
   status429: number;
@@ -327,17 +338,34 @@ export class LoadWorld {
     });
   }
 
+  /**
+   * The end of a run: no new moves or games; once every game is observed again (a cut may still
+   * be healing, up to `healMs`) and `settleMs` more have passed, every game still running ends,
+   * and every finished game is audited (auditAll).
+   */
+  async endAllAndAudit(o: { healMs: number; settleMs?: number; auditMs: number }): Promise<AuditTotals> {
+    this.stopPacing();
+    const healed = Date.now() + o.healMs;
+    while (!this.allObserved() && Date.now() < healed) await sleep(100);
+    await sleep(o.settleMs ?? 0);
+    this.endAll();
+    return this.auditAll(o.auditMs);
+  }
+
+  /** Audits each finished game once its final edit came (up to `timeoutMs`), the rest as they are. */
+  async auditAll(timeoutMs: number, pollMs = 500): Promise<AuditTotals> {
+    const deadline = Date.now() + timeoutMs;
+    this.audit();
+    while (this.unaudited().length > 0 && Date.now() < deadline) {
+      await sleep(pollMs);
+      this.audit();
+    }
+    this.audit(true);
+    return this.auditTotals();
+  }
+
   /** Totals over the audited games. */
-  auditTotals(): {
-    finished: number;
-    audited: number;
-    finalMissing: number;
-    pgnMissing: number;
-    duplicates: number;
-    unposted: number;
-    stopped: number;
-    lostUnobserved: number;
-  } {
+  auditTotals(): AuditTotals {
     const audited = this.finished.filter((g) => g.audit !== undefined);
     // Games that ended unobserved are counted apart (lostUnobserved): no bot could show their end.
     const due = audited.filter((g) => g.posted && !g.stopped && !g.endedUnobserved);

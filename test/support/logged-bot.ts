@@ -1,0 +1,28 @@
+// The real bot (startBot, as main.ts starts it) on a set of environment variables, its log kept
+// in memory as JSON lines for the test to read.
+import { configSecrets, loadConfig } from '../../src/config.js';
+import { startBot, type BotHandle, type StartOptions } from '../../src/discord/bot.js';
+import { createLogger } from '../../src/log.js';
+
+export interface LoggedBot {
+  bot: BotHandle;
+  /** Every line the bot logged at its level (JSON). */
+  logLines: string[];
+}
+
+export async function startLoggedBot(
+  env: Record<string, string | undefined>,
+  options: Omit<StartOptions, 'logger'> = {},
+): Promise<LoggedBot> {
+  const loaded = loadConfig(env);
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const logLines: string[] = [];
+  const logger = createLogger({
+    level: loaded.config.logLevel,
+    secrets: configSecrets(loaded.config),
+    destination: { write: (line: string) => void logLines.push(line) },
+  });
+  const started = await startBot(loaded.config, { logger, ...options });
+  if (!started.ok) throw new Error(started.error);
+  return { bot: started.bot, logLines };
+}
