@@ -5,10 +5,10 @@
 // their script does, observed or not: a game that ends while no connection of the bot observes it
 // is counted apart (FICS keeps no record an observer could fetch afterwards).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BotChild } from './bot-child.js';
-import { round, table } from './stats.js';
+import { machine, round, table } from './stats.js';
 import { LoadWorld, sleep, type PlayedGame } from './world.js';
 
 export interface FaultLoadOptions {
@@ -72,11 +72,7 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
     say(`bot up; observing ${o.games} games...`);
     await world.observeAll(20);
     world.startPacing();
-    const housekeeping = setInterval(() => {
-      world.audit();
-      world.forgetAudited();
-      world.trimRevisions();
-    }, 5_000);
+    const stopHousekeeping = world.startHousekeeping();
     await sleep(o.warmupS * 1000);
 
     // 1. FICS connections cut: three at random, at once.
@@ -139,12 +135,12 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
     child = await BotChild.start({ env, logFile: join(dir, 'bot.log') });
     await observedAgain('SIGKILL and restart', killedAt, `bot up again after ${Date.now() - killedAt} ms`);
     await sleep(15_000);
-    clearInterval(housekeeping);
+    stopHousekeeping();
 
     const audit = await world.endAllAndAudit({ healMs: 30_000, auditMs: 90_000 });
     const figures = {
       date: new Date().toISOString(),
-      machine: `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+      machine: machine(),
       loadAverageEnd: round(loadavg()[0]!),
       games: o.games,
       ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`audit_${k}`, v])),

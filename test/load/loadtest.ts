@@ -5,14 +5,14 @@
 // replaced by new ones (a new /observe) so the load stays level. Prints the bot's CPU, memory,
 // event-loop delay, the latency from board to edit, and the 429s, then checks that every game that
 // ended reached Discord (final position, PGN, one post per game).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BotChild } from './bot-child.js';
 import { runFaultLoad } from './fault-load.js';
-import { MB, round, summarize, table } from './stats.js';
+import { logCounts, machine, MB, round, summarize, table } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
 
 const { values: args } = parseArgs({
@@ -69,11 +69,7 @@ try {
   const observeSeconds = (performance.now() - observeStart) / 1000;
   say(`observed in ${observeSeconds.toFixed(1)} s (${world.observeFailures.length} refused); playing...`);
   world.startPacing();
-  const housekeeping = setInterval(() => {
-    world.audit();
-    world.forgetAudited();
-    world.trimRevisions();
-  }, 5_000);
+  const stopHousekeeping = world.startHousekeeping();
 
   await sleep(Number(args['warmup-s']) * 1000);
   await child.metrics({ reset: true });
@@ -98,7 +94,7 @@ try {
     finished: world.finished.length - before.finished,
     latency: summarize(world.counts.editLatencyMs),
   };
-  clearInterval(housekeeping);
+  stopHousekeeping();
 
   // Every game still running ends now; each must reach Discord with its final position and PGN.
   const audit = await world.endAllAndAudit({ healMs: 0, auditMs: 60_000 });
@@ -108,12 +104,10 @@ try {
   const held = summarize(bot.heldEditLatencyMs);
   const queued = summarize(bot.queuedEditLatencyMs);
   const finals = summarize(bot.finalEditLatencyMs);
-  const log = readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
+  const log = logCounts(logFile);
   const figures = {
     date: new Date().toISOString(),
-    machine: `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+    machine: machine(),
     loadAverageBefore: round(loadBefore),
     loadAverageDuring: round(Math.max(...loads)),
     games,
@@ -151,8 +145,8 @@ try {
     gamesFinishedDuring: during.finished,
     observeRefused: world.observeFailures.length,
     ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`audit_${k}`, v])),
-    botWarnings: log.filter((l) => l.includes('"level":40')).length,
-    botErrors: log.filter((l) => /"level":(50|60)/.test(l)).length,
+    botWarnings: log.warnings,
+    botErrors: log.errors,
   };
   if (args.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
   else {

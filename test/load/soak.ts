@@ -5,13 +5,13 @@
 // collects its garbage and reports its heap and resident memory: both must stay flat from the
 // first hours to the last. At the end every game that ran to its end must have reached Discord
 // with its final position and whole PGN, posted once.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BotChild } from './bot-child.js';
 import { Dice } from './random.js';
-import { MB, round, table } from './stats.js';
+import { logCounts, machine, MB, round, table } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
 
 const { values: args } = parseArgs({
@@ -126,12 +126,10 @@ try {
   const heapLate = mean(late.map((r) => r.heapAfterGcMB));
   const rssEarly = mean(early.map((r) => r.rssMB));
   const rssLate = mean(late.map((r) => r.rssMB));
-  const log = readFileSync(logFile, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
+  const log = logCounts(logFile);
   const figures = {
     date: new Date().toISOString(),
-    machine: `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`,
+    machine: machine(),
     loadAverageEnd: round(loadavg()[0]!),
     hours,
     hourSeconds: hourMs / 1000,
@@ -146,7 +144,7 @@ try {
     rssGrowthPercent: round(((rssLate - rssEarly) / rssEarly) * 100),
     ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`audit_${k}`, v])),
     leaveAnswered: leaveReplies,
-    botErrors: log.filter((l) => /"level":(50|60)/.test(l)).length,
+    botErrors: log.errors,
     hourly: rows,
   };
   if (args.json) process.stdout.write(`${JSON.stringify(figures)}\n`);

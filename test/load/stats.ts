@@ -1,4 +1,21 @@
-// Small figures helpers for the load, soak and fault runs: percentiles of samples, and a table.
+// Small figures helpers for the load, soak and fault runs: percentiles of samples, a table, the
+// machine's name and what a bot's log holds.
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+
+/** The machine the figures were measured on. */
+export function machine(): string {
+  return `${cpus().length} x ${cpus()[0]?.model ?? '?'}, Node ${process.version}`;
+}
+
+/** Warnings and errors in a bot's log file (pino JSON lines). */
+export function logCounts(file: string): { warnings: number; errors: number } {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return {
+    warnings: lines.filter((l) => l.includes('"level":40')).length,
+    errors: lines.filter((l) => /"level":(50|60)/.test(l)).length,
+  };
+}
 
 /** The value below which `p` (0..1) of the samples fall; NaN without samples. */
 export function percentile(samples: readonly number[], p: number): number {

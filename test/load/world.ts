@@ -292,6 +292,16 @@ export class LoadWorld {
     }
   }
 
+  /** Audits, forgets audited games and trims revisions every 5 s (long runs); returns the stop. */
+  startHousekeeping(): () => void {
+    const timer = setInterval(() => {
+      this.audit();
+      this.forgetAudited();
+      this.trimRevisions();
+    }, 5_000);
+    return () => clearInterval(timer);
+  }
+
   /** Drops audited games and their messages from the fakes (a long run keeps its memory). */
   forgetAudited(): void {
     // A game that failed its audit keeps its messages for lostReport.
