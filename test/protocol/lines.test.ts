@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
 import { decodeStyle12, parseMoveTime, ranksToBoardFen } from '../../src/protocol/style12.js';
-import { FREECHESS_FIXTURES } from '../support/fixtures.js';
 
 const HELP_EXAMPLE =
   '<12> rnbqkb-r pppppppp -----n-- -------- ----P--- -------- PPPPKPPP RNBQ-BNR B -1 0 0 1 1 0 7 Newton Einstein 1 2 12 39 39 119 122 2 K/e1-e2 (0:06) Ke2 0';
@@ -100,14 +98,6 @@ describe('Style 12', () => {
       expect(event.kind, line).toBe('undecoded');
       if (event.kind === 'undecoded') expect(event.reason).toMatch(reason);
     }
-  });
-
-  it('decodes every real freechess.org <12> line in the public test suites', () => {
-    const text = readFileSync(`${FREECHESS_FIXTURES}misc-standalone-style12-lines.txt`, 'latin1');
-    const boards = new ObserverDecoder()
-      .push(Buffer.from(text, 'latin1'))
-      .filter((e) => e.kind === 'style12');
-    expect(boards.length).toBeGreaterThan(3);
   });
 });
 

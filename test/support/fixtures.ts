@@ -1,9 +1,12 @@
-// Access to the real transcripts under test/fixtures/fics (copied from the shared fixtures).
+// Access to the real transcripts under test/fixtures/fics (our own recordings, copied here) and to
+// the freechess.org output from public test suites, which stays outside the repository.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const FICS_FIXTURES = fileURLToPath(new URL('../fixtures/fics/', import.meta.url));
-export const FREECHESS_FIXTURES = fileURLToPath(new URL('../fixtures/freechess/', import.meta.url));
+export const FREECHESS_FIXTURES = fileURLToPath(
+  new URL('../../../shared/fixtures/freechess/', import.meta.url),
+);
 
 /** One game (or one bughouse board) of an expected.json, as the tests compare it. */
 export interface TruthGame {
