@@ -23,6 +23,9 @@ class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   /** Plays the transcript up to and including the first board of `game`. */
   async observeGame(game: unknown): Promise<number> {
     const n = game as number;
+    // Observed already (another channel or server asks): one observation for all, like the pool.
+    const known = this.tracker.snapshot(n);
+    if (known !== undefined && !known.ended) return n;
     this.observed.set(n, (this.observed.get(n) ?? 0) + 1);
     while (this.tracker.snapshot(n) === undefined && this.events.length > 0) this.step();
     if (this.tracker.snapshot(n) === undefined) throw new Error(`There is no such game.`);
