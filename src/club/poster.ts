@@ -175,7 +175,12 @@ export class ClubPoster {
     if (isChessLiveGame(snapshot.game)) return;
     const key = gameKeyOf(snapshot);
     if (update.type === 'ended') {
-      this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+      try {
+        this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+      } catch (error) {
+        // Called from the FICS feed: a database that refuses must not break the feed.
+        this.o.logger.error({ err: error, game: snapshot.game }, 'database write failed: club result');
+      }
       if (this.waiting.delete(key)) this.resetNotices();
       return;
     }

@@ -17,7 +17,7 @@ import { toPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
-import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
+import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
 import { LatestWins } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
@@ -121,6 +121,11 @@ type Edit =
 /** Footer of a post someone stopped. */
 export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 
+/** A post the database refused to record is not relayed. */
+const UNRECORDED =
+  'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).';
+const UNRECORDED_FOOTER = 'Kibitz could not record this post: this board does not update.';
+
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   private closed = false;
@@ -223,40 +228,69 @@ export class Relay {
   /** Records a live post and sends its first message. */
   private async open(request: WatchRequest, snapshot: GameSnapshot): Promise<WatchResult> {
     const { storage } = this.o;
-    const created = storage.livePosts.create({
-      guildId: request.guildId,
-      channelId: request.channelId,
-      gameNumber: snapshot.game,
-      gameKey: gameKeyOf(snapshot),
-      white: snapshot.white,
-      black: snapshot.black,
-      options: request.options,
-      requestedBy: request.requestedBy,
-    });
+    let created: CreateLivePostResult;
+    try {
+      created = storage.livePosts.create({
+        guildId: request.guildId,
+        channelId: request.channelId,
+        gameNumber: snapshot.game,
+        gameKey: gameKeyOf(snapshot),
+        white: snapshot.white,
+        black: snapshot.black,
+        options: request.options,
+        requestedBy: request.requestedBy,
+      });
+    } catch (error) {
+      this.writeFailed('record a live post', error);
+      await this.release(snapshot.game, request.guildId);
+      return { ok: false, error: UNRECORDED };
+    }
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
+    const message = await this.message(snapshot, post.options.flip).catch((error: Error) => error);
+    let where: Awaited<ReturnType<MessagePort['post']>>;
     try {
-      const where = await this.o.port.post(
-        post.id,
-        request.channelId,
-        await this.message(snapshot, post.options.flip),
-        threadName,
-      );
-      // Stopped meanwhile: storage is closed (see catch).
-      if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      storage.livePosts.setMessage(post.id, where);
-      this.catchUp(post.id, snapshot);
-      return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+      if (message instanceof Error) throw message;
+      where = await this.o.port.post(post.id, request.channelId, message, threadName);
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      storage.livePosts.delete(post.id);
-      await this.release(snapshot.game, request.guildId);
+      this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
+      await this.release(snapshot.game, request.guildId, post.id);
       return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
     }
+    // Stopped meanwhile: storage is closed.
+    if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
+    if (!this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where))) {
+      // Out, but never to be edited: it says so, and the game is let go.
+      const stopped = { ...(message as LiveMessage), live: false, footer: UNRECORDED_FOOTER };
+      await this.o.port
+        .edit(post.id, where.messageChannelId, where.messageId, stopped)
+        .catch(() => undefined);
+      this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
+      await this.release(snapshot.game, request.guildId, post.id);
+      return { ok: false, error: UNRECORDED };
+    }
+    this.catchUp(post.id, snapshot);
+    return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+  }
+
+  /** Runs a database write; a refused one is logged and false, and the caller goes on. */
+  private recorded(what: string, write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (error) {
+      this.writeFailed(what, error);
+      return false;
+    }
+  }
+
+  private writeFailed(what: string, error: unknown): void {
+    this.o.logger.error({ err: error, what }, 'database write failed');
   }
 
   /** Updates that came while a post's first message was on its way had no message to edit. */
@@ -284,14 +318,17 @@ export class Relay {
     for (const source of this.sources) {
       // Posting takes a round trip: the bot may have stopped (and closed storage) meanwhile.
       if (this.closed) return;
-      for (const target of source(snapshot, storage)) {
+      let targets: AutoPostTarget[] = [];
+      // A source reads (and clubs write) the database: one that fails posts nothing, the others go on.
+      this.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
+      for (const target of targets) {
         if (this.closed) return;
         if (seen.has(target.channelId) || !this.owns(target.guildId)) continue;
         seen.add(target.channelId);
         if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
         // Through watch(): the post takes the guild's cap and share like a command's would.
         const result = await this.watch({ ...target, game: snapshot.game });
-        if (result.ok) target.onPosted?.(result.post);
+        if (result.ok) this.recorded('record a posted game', () => target.onPosted?.(result.post));
         else if (result.full === true) {
           target.onCapReached?.(result.error);
           this.o.logger.info({ guildId: target.guildId, game: snapshot.game }, 'game not posted: no room');
@@ -304,13 +341,14 @@ export class Relay {
   async stop(postId: number): Promise<void> {
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live' || this.finishing.has(post.id)) return;
-    this.o.storage.livePosts.end(post.id, 'ended');
+    // Not recorded, it is still stopped now: the edit goes out and the game is let go.
+    this.recorded('end a stopped post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
     const snapshot = this.o.feed.snapshot(post.gameNumber);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
-    await this.release(post.gameNumber, post.guildId);
+    await this.release(post.gameNumber, post.guildId, post.id);
     this.o.onPostEnded?.({ ...post, state: 'ended' });
   }
 
@@ -437,16 +475,19 @@ export class Relay {
     if (posts.length === 0) return;
     for (const post of posts) this.finishing.set(post.id, post.guildId);
     const pgn = toPgn(snapshot);
-    this.o.storage.finishedGames.save({
-      gameKey: gameKeyOf(snapshot),
-      gameNumber: snapshot.game,
-      white: snapshot.white,
-      black: snapshot.black,
-      pgn,
-      result: snapshot.result,
-      reason: snapshot.reason,
-      endedAt: Date.now(),
-    });
+    // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
+    this.recorded('save a finished game', () =>
+      this.o.storage.finishedGames.save({
+        gameKey: gameKeyOf(snapshot),
+        gameNumber: snapshot.game,
+        white: snapshot.white,
+        black: snapshot.black,
+        pgn,
+        result: snapshot.result,
+        reason: snapshot.reason,
+        endedAt: Date.now(),
+      }),
+    );
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
     const scenes = gameScenes(snapshot);
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
@@ -465,7 +506,7 @@ export class Relay {
     await sender.finish(edit);
     this.finishing.delete(post.id);
     if (this.closed) return;
-    this.o.storage.livePosts.end(post.id, 'ended');
+    this.recorded('end a finished post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     this.o.onPostEnded?.({ ...post, state: 'ended' });
   }
 
@@ -522,7 +563,7 @@ export class Relay {
       shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
     }
     await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
-    this.o.storage.livePosts.touch(post.id);
+    this.recorded('note an edit', () => this.o.storage.livePosts.touch(post.id));
   }
 
   private async message(
@@ -562,7 +603,7 @@ export class Relay {
   }
 
   private async endedOffline(post: LivePost): Promise<void> {
-    this.o.storage.livePosts.end(post.id, 'ended_offline');
+    this.recorded('end a post gone offline', () => this.o.storage.livePosts.end(post.id, 'ended_offline'));
     this.o.onPostEnded?.({ ...post, state: 'ended_offline' });
     this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
@@ -585,8 +626,15 @@ export class Relay {
    * The one way a guild gives a game back: once none of its posts shows the game, its claim on
    * the observation goes, and the game is unobserved when no guild holds it any more.
    */
-  private async release(game: number, guildId: string): Promise<void> {
-    const live = this.o.storage.livePosts.listLiveByGameNumber(game);
+  private async release(game: number, guildId: string, except?: number): Promise<void> {
+    let live: LivePost[] = [];
+    try {
+      // `except`: a post that is over but could not be recorded as such.
+      live = this.o.storage.livePosts.listLiveByGameNumber(game).filter((post) => post.id !== except);
+    } catch (error) {
+      // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
+      this.o.logger.error({ err: error, game }, 'database read failed');
+    }
     if (live.some((post) => post.guildId === guildId)) return;
     // ChessLive! sources keep no claims: one is read while any post shows it.
     if (live.length > 0 && isChessLiveGame(game)) return;

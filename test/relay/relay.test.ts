@@ -210,6 +210,26 @@ describe('Relay', () => {
     expect(feed.unobserved).toEqual([16]);
   });
 
+  it('a post sent but not recorded says it does not update, and its game is let go', async () => {
+    const { feed, port, relay } = setup();
+    storage.livePosts.setMessage = () => {
+      throw new Error('attempt to write a readonly database');
+    };
+    const watched = await relay.watch(request('c1'));
+    expect(watched).toEqual({
+      ok: false,
+      error:
+        'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+    });
+    expect(port.sent.map((s) => s.kind)).toEqual(['post', 'edit']);
+    expect(port.sent[1]!.message).toMatchObject({
+      live: false,
+      footer: 'Kibitz could not record this post: this board does not update.',
+    });
+    expect(storage.livePosts.listLive()).toEqual([]);
+    expect(feed.unobserved).toEqual([16]);
+  });
+
   it('after a restart keeps editing the same message', async () => {
     const { feed, port, relay } = setup();
     const watched = await relay.watch(request('c1'));
