@@ -54,6 +54,8 @@ export type CommandFailure =
   | 'timeout'
   /** The connection closed (or was closed) before the reply. */
   | 'closed'
+  /** Too many commands wait their turn on this connection already. */
+  | 'overloaded'
   /** The game number names no game on the server. */
   | 'noSuchGame'
   /** This connection observes as many games as the server allows. */

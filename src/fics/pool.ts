@@ -14,6 +14,7 @@ import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js
 import { filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
+import { DEFAULT_PACE, type PaceOptions } from './pacer.js';
 import { Shares, type Reservation } from './shares.js';
 import {
   orThrow,
@@ -58,6 +59,8 @@ export interface PoolOptions {
   wantedBy?: (players: readonly string[]) => string[];
   /** A holder's own ceiling on games held (the bot: the server's live-game limit). */
   limitOf?: (holder: string) => number;
+  /** How fast each connection sends commands (src/fics/pacer.ts); DEFAULT_PACE otherwise. */
+  commandPace?: Partial<PaceOptions>;
 }
 
 export interface PoolEvents {
@@ -103,8 +106,12 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly gone = new Set<string>();
   private readonly credentials: Credentials | null;
   private readonly settings: Required<
-    Omit<PoolOptions, 'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf'>
+    Omit<
+      PoolOptions,
+      'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf' | 'commandPace'
+    >
   > & {
+    pace: PaceOptions;
     wantedBy: PoolOptions['wantedBy'];
     backoff: BackoffOptions;
     startAttempts: number | undefined;
@@ -138,6 +145,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       observePartners: options.observePartners ?? true,
       startAttempts: options.startAttempts,
       wantedBy: options.wantedBy,
+      pace: { ...DEFAULT_PACE, ...options.commandPace },
     };
     this.shares = new Shares(options.limitOf === undefined ? {} : { limitOf: options.limitOf });
   }
@@ -392,6 +400,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       commandTimeoutMs: s.commandTimeoutMs,
       keepAliveMs: s.keepAliveMs,
       startAttempts: s.startAttempts,
+      pace: s.pace,
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));

@@ -188,6 +188,12 @@ export class Relay {
     const full = this.overCap(guildId);
     if (full !== null) return { ok: false, error: full, full: true };
     count(this.admitting, guildId, 1);
+    let admitting = true;
+    // Once its post is recorded, the post counts against the cap instead.
+    const recorded = (): void => {
+      if (admitting) count(this.admitting, guildId, -1);
+      admitting = false;
+    };
     try {
       let snapshot: GameSnapshot;
       try {
@@ -199,9 +205,9 @@ export class Relay {
         await this.release(snapshot.game, guildId);
         return { ok: false, error: `Game ${snapshot.game} is over (${snapshot.result}).` };
       }
-      return await this.open({ ...request, game: snapshot.game }, snapshot);
+      return await this.open({ ...request, game: snapshot.game }, snapshot, recorded);
     } finally {
-      count(this.admitting, guildId, -1);
+      recorded();
     }
   }
 
@@ -226,7 +232,11 @@ export class Relay {
   }
 
   /** Records a live post and sends its first message. */
-  private async open(request: WatchRequest, snapshot: GameSnapshot): Promise<WatchResult> {
+  private async open(
+    request: WatchRequest,
+    snapshot: GameSnapshot,
+    recorded: () => void,
+  ): Promise<WatchResult> {
     const { storage } = this.o;
     let created: CreateLivePostResult;
     try {
@@ -245,6 +255,7 @@ export class Relay {
       await this.release(snapshot.game, request.guildId);
       return { ok: false, error: UNRECORDED };
     }
+    recorded();
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
     const threadName = request.options.thread
