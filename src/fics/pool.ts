@@ -404,6 +404,12 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));
+    connection.on('gameEnded', (end) => {
+      // A followed game that waited for a place is over: it waits no more.
+      const waiting = this.waitingForRoom.get(end.game);
+      if (waiting !== undefined && (end.white === null || end.white === waiting.created.white))
+        this.waitingForRoom.delete(end.game);
+    });
     connection.on('state', (state) => {
       if (state === 'failed') this.replaced(connection);
       this.emit('state', { connection: name, state });

@@ -113,6 +113,24 @@ describe('the pool with holders', () => {
     expect(h.errors).toEqual([]);
   });
 
+  it('forgets a waiting game that ends before a place frees', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    for (const handle of ['AnnA', 'AnnB']) fake.addPlayer(handle);
+    const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 2, wantedBy: () => ['club'] });
+    await h.pool.start();
+    for (const handle of ['AnnA', 'AnnB']) await h.pool.follow(handle);
+    // Alone, floor(2 / 2) = 1 game.
+    const first = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'AnnA', black: 'FoeA' }));
+    const second = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'AnnB', black: 'FoeB' }));
+    await fake.waitFor(() => h.pool.waitingHolders().length === 1, 'the second game to wait');
+    fake.endGame(second);
+    await fake.waitFor(() => h.pool.waitingHolders().length === 0, 'the ended game forgotten');
+    fake.playAll(first);
+    await h.ended(first);
+    await h.pool.listGames();
+    expect(observes(fake.commands())).toEqual([`observe ${first}`]);
+  });
+
   it('100,000 notices of one followed game send one observe', async () => {
     const fake = await startFake({ dialect: 'fatics' });
     fake.addPlayer('Alice');
