@@ -195,11 +195,19 @@ export class Relay {
       admitting = false;
     };
     try {
+      let game: number;
+      try {
+        game = await observe();
+      } catch (error) {
+        // Refused or failed: the feed gave the guild's claim back already.
+        return { ok: false, error: (error as Error).message, full: error instanceof FicsCapacityError };
+      }
       let snapshot: GameSnapshot;
       try {
-        snapshot = await this.firstBoard(await observe());
+        snapshot = await this.firstBoard(game);
       } catch (error) {
-        return { ok: false, error: (error as Error).message, full: error instanceof FicsCapacityError };
+        await this.release(game, guildId);
+        return { ok: false, error: (error as Error).message };
       }
       if (snapshot.ended) {
         await this.release(snapshot.game, guildId);

@@ -210,6 +210,23 @@ describe('Relay', () => {
     expect(feed.unobserved).toEqual([16]);
   });
 
+  it('gives the game back when its first board never comes', async () => {
+    setup();
+    const silent = new FakeFeed([]);
+    silent.observeGame = async (game: unknown) => game as number;
+    const relay = new Relay({
+      feed: silent,
+      port: new RecordingPort(),
+      storage,
+      logger,
+      maxLivePerGuild: 2,
+      firstBoardTimeoutMs: 20,
+    });
+    expect(await relay.watch(request('c1'))).toEqual({ ok: false, error: 'Game 16 sent no board.' });
+    expect(silent.unobserved).toEqual([16]);
+    relay.close();
+  });
+
   it('a post sent but not recorded says it does not update, and its game is let go', async () => {
     const { feed, port, relay } = setup();
     storage.livePosts.setMessage = () => {
