@@ -2,9 +2,10 @@
 // real bot against the fakes. The tests run as root here, which no file mode keeps from writing,
 // so the storage's writes are made to fail the way better-sqlite3 fails on a read-only database:
 // with its own SqliteError, code SQLITE_READONLY.
+import { readFileSync, writeFileSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Storage } from '../../src/storage/index.js';
+import { openStorage, type Storage } from '../../src/storage/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
 
 let world: World | null = null;
@@ -23,6 +24,40 @@ function refuseWrites(storage: Storage): void {
   for (const name of ['create', 'setMessage', 'setFlip', 'touch', 'end', 'delete']) posts[name] = refuse;
   (storage.finishedGames as unknown as Record<string, unknown>).save = refuse;
 }
+
+describe('a damaged database at start', () => {
+  it('stops the bot before it logs in, saying what is wrong and what to do', async () => {
+    world = await World.start({ dbFile: true });
+    const w = world;
+    const made = openStorage(w.dbPath);
+    if (!made.ok) throw new Error(made.error);
+    for (let i = 0; i < 50; i++) {
+      made.storage.livePosts.create({
+        guildId: w.guildId,
+        channelId: `20000000000000${String(i).padStart(4, '0')}`,
+        gameNumber: 12,
+        gameKey: '12:Alice:Bob',
+        white: 'Alice',
+        black: 'Bob',
+        options: { flip: false, thread: false },
+        requestedBy: '300000000000000001',
+      });
+    }
+    made.storage.close();
+    const bytes = readFileSync(w.dbPath);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0x5a, bytes.length - pageSize + 8);
+    writeFileSync(w.dbPath, bytes);
+
+    await expect(w.startBot()).rejects.toThrow(
+      new RegExp(
+        `^cannot use the database ${w.dbPath}: it (is damaged|cannot be read whole) \\(.+\\)\\. Restore a backup`,
+      ),
+    );
+    expect(w.fics.received).toEqual([]);
+    expect(w.bot).toBeNull();
+  });
+});
 
 describe('a database that refuses writes while the bot runs', () => {
   it('/observe says the post could not be recorded, and FICS does not keep the game', async () => {
