@@ -43,7 +43,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   try {
     // A game in progress is observed now, and posted here like every later one.
-    const playing = await ctx.fics.follow(handle);
+    const playing = await ctx.fics.follow(handle, interaction.guildId!);
     const now = playing === null ? '' : ` They are playing game ${playing} now.`;
     await answer(
       interaction,

@@ -4,15 +4,7 @@ import { AttachmentBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
-import {
-  answer,
-  cannotPostHere,
-  ficsProblem,
-  ficsUnavailable,
-  gameOption,
-  postGame,
-  stopPost,
-} from '../src/discord/replies.js';
+import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle } from '../src/fics/validate.js';
 import { toPgn } from '../src/game/pgn.js';
 
@@ -58,21 +50,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   // Observing may take a moment on FICS: answer Discord within its 3 seconds first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  let number = game;
-  if (handle !== null) {
-    const unavailable = await ficsUnavailable(ctx);
-    if (unavailable !== null) {
-      await answer(interaction, unavailable);
-      return;
-    }
-    try {
-      number = await ctx.fics.observePlayer(handle);
-    } catch (error) {
-      await answer(interaction, ficsProblem(error));
-      return;
-    }
-  }
-  await postGame(interaction, ctx, number!, { flip, thread });
+  await postGame(interaction, ctx, handle === null ? game! : { player: handle }, { flip, thread });
 }
 
 /** Suggests handles of players in the server's current games. */

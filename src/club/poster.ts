@@ -19,6 +19,16 @@ export interface ClubFeed {
   unfollow(handle: unknown): Promise<void>;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  /** A followed game waits for a place in its servers' shares of FICS (not observed meanwhile). */
+  on(event: 'waiting', listener: (waiting: FicsWaiting) => void): unknown;
+  off(event: 'waiting', listener: (waiting: FicsWaiting) => void): unknown;
+  /** Servers with a game waiting so. */
+  waitingHolders(): string[];
+}
+
+interface FicsWaiting {
+  created: { white: string; black: string };
+  holders: string[];
 }
 
 /** What the poster needs of the relay. */
@@ -43,6 +53,7 @@ export class ClubPoster {
   /** By game key, oldest first (a Map keeps insertion order). */
   private readonly waiting = new Map<string, Waiting>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  private readonly heldBack = (waiting: FicsWaiting): void => this.onHeldBack(waiting);
   private relay: ClubRelay | null = null;
   /** Posting waiting games one at a time, so that two freed places do not both take one game. */
   private queue: Promise<void> = Promise.resolve();
@@ -60,7 +71,11 @@ export class ClubPoster {
     this.closeStale(snapshot);
     const targets = clubTargets(snapshot, storage).map((target) => ({
       ...target,
-      onPosted: (post: LivePost) => this.record(post),
+      onPosted: (post: LivePost) => {
+        this.record(post);
+        // It may have been the last game of this server waiting for a place.
+        this.resetNotices();
+      },
       onCapReached: () => {
         this.wait(snapshot, target.guildId);
         this.noticeFull(target.guildId, target.channelId);
@@ -78,10 +93,12 @@ export class ClubPoster {
   attach(relay: ClubRelay): void {
     this.relay = relay;
     this.o.feed.on('update', this.listener);
+    this.o.feed.on('waiting', this.heldBack);
   }
 
   close(): void {
     this.o.feed.off('update', this.listener);
+    this.o.feed.off('waiting', this.heldBack);
     this.relay = null;
   }
 
@@ -158,7 +175,12 @@ export class ClubPoster {
     if (isChessLiveGame(snapshot.game)) return;
     const key = gameKeyOf(snapshot);
     if (update.type === 'ended') {
-      this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+      try {
+        this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+      } catch (error) {
+        // Called from the FICS feed: a database that refuses must not break the feed.
+        this.o.logger.error({ err: error, game: snapshot.game }, 'database write failed: club result');
+      }
       if (this.waiting.delete(key)) this.resetNotices();
       return;
     }
@@ -262,7 +284,11 @@ export class ClubPoster {
         const target = clubTarget({ ...club, channelId: club.channelId }, snapshot);
         const result = await relay.watch({ ...target, game: snapshot.game });
         if (result.ok) this.record(result.post);
-        else
+        else if (result.full === true) {
+          // No room in the server's share of FICS after all: it waits for the next free place.
+          entry.guilds.add(guildId);
+          this.noticeFull(guildId, club.channelId);
+        } else
           this.o.logger.warn({ guildId, game: snapshot.game, error: result.error }, 'club game not posted');
       }
       if (entry.guilds.size > 0) continue;
@@ -272,9 +298,20 @@ export class ClubPoster {
     this.resetNotices();
   }
 
+  /** A club game waits unobserved for room in its server's share: the club channel hears it once. */
+  private onHeldBack({ created, holders }: FicsWaiting): void {
+    for (const club of this.o.storage.clubs.clubsFor(created.white, created.black)) {
+      if (club.channelId !== null && holders.includes(club.guildId))
+        this.noticeFull(club.guildId, club.channelId);
+    }
+  }
+
   /** A guild with no waiting game may hear about the limit again next time. */
   private resetNotices(): void {
-    const stillWaiting = new Set([...this.waiting.values()].flatMap((w) => [...w.guilds]));
+    const stillWaiting = new Set([
+      ...[...this.waiting.values()].flatMap((w) => [...w.guilds]),
+      ...this.o.feed.waitingHolders(),
+    ]);
     for (const guildId of this.o.storage.clubs.guildsWithCapNotice()) {
       if (!stillWaiting.has(guildId)) this.o.storage.clubs.setCapNoticed(guildId, false);
     }

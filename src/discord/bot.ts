@@ -69,6 +69,23 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     password: firstShard ? config.fics.password : null,
     maxConnections: config.fics.maxConnections,
     logger: logger.child({ component: 'fics' }),
+    // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
+    // followed player's new game is held by the servers of this shard that follow them or have
+    // them in a club.
+    // Both are asked from FICS event handlers: a database that fails to answer must not throw there.
+    limitOf: (guildId) =>
+      readOr(logger, config.maxLivePerGuild, () =>
+        storage.guildSettings.maxLiveGames(guildId, config.maxLivePerGuild),
+      ),
+    wantedBy: (players) =>
+      readOr(logger, [], () => {
+        const [white = '', black = white] = players;
+        const guilds = [
+          ...players.flatMap((handle) => storage.follows.listForHandle(handle).map((f) => f.guildId)),
+          ...storage.clubs.clubsFor(white, black).map((club) => club.guildId),
+        ];
+        return [...new Set(guilds)].filter((guildId) => ownsGuild(scope, guildId));
+      }),
     ...options.fics,
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
@@ -214,6 +231,16 @@ function watchClient(client: Client, logger: Logger): void {
       'Discord rate limit: waiting',
     ),
   );
+}
+
+/** A database read, or `fallback` (logged) when the database fails. */
+function readOr<T>(logger: Logger, fallback: T, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    logger.error({ err: error }, 'database read failed');
+    return fallback;
+  }
 }
 
 function loginFailure(error: unknown): string {

@@ -5,7 +5,13 @@ import type {
   RepliableInteraction,
   SlashCommandIntegerOption,
 } from 'discord.js';
-import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
+import {
+  FicsCapacityError,
+  FicsCommandError,
+  FicsInputError,
+  FicsLoginError,
+  FicsShareError,
+} from '../fics/errors.js';
 import { parseHandle } from '../fics/validate.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
@@ -20,6 +26,7 @@ export async function answer(interaction: RepliableInteraction, content: string)
 /** What went wrong on the FICS side, said so that the user knows what to do. */
 export function ficsProblem(error: unknown): string {
   if (error instanceof FicsInputError || error instanceof FicsCommandError) return error.message;
+  if (error instanceof FicsShareError) return error.message;
   if (error instanceof FicsCapacityError) {
     return 'Kibitz is observing as many games as its FICS connections allow. Try again when a game ends.';
   }
@@ -112,11 +119,11 @@ export async function managedHandle(
   return parsed.value;
 }
 
-/** Observes a game and posts it here; the reply says what happened. */
+/** Observes a game (by number, or a player's current one) and posts it here; the reply says what happened. */
 export async function postGame(
   interaction: RepliableInteraction,
   ctx: BotContext,
-  game: number,
+  game: number | { player: string },
   options: { flip: boolean; thread: boolean },
 ): Promise<void> {
   const unavailable = await ficsUnavailable(ctx);
@@ -124,13 +131,17 @@ export async function postGame(
     await answer(interaction, unavailable);
     return;
   }
-  const result = await ctx.relay.watch({
+  const request = {
     guildId: interaction.guildId!,
     channelId: interaction.channelId!,
-    game,
     options,
     requestedBy: interaction.user.id,
-  });
+  };
+  // The server's cap and FICS share are taken before FICS is asked (src/relay/relay.ts).
+  const result =
+    typeof game === 'number'
+      ? await ctx.relay.watch({ ...request, game })
+      : await ctx.relay.watchPlayer({ ...request, player: game.player });
   await answer(
     interaction,
     result.ok

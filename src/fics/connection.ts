@@ -46,6 +46,8 @@ export interface ConnectionEvents {
   event: [ServerEvent];
   /** A game was created on the server (`set gin 1`). */
   gameCreated: [GameCreated];
+  /** A game this connection does not observe ended (`set gin 1`). */
+  gameEnded: [GameEnd];
   state: [ConnectionState];
   reconnected: [ReconnectReport];
   /** A login failed (the connection retries unless the error is permanent). */
@@ -366,7 +368,10 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
       }
       case 'gameEnd':
       case 'stoppedObserving':
-        if (!this.entries.has(event.game)) return;
+        if (!this.entries.has(event.game)) {
+          if (event.kind === 'gameEnd') this.emit('gameEnded', event);
+          return;
+        }
         this.emit('event', event);
         this.entries.delete(event.game);
         return;

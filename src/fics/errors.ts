@@ -54,6 +54,8 @@ export type CommandFailure =
   | 'timeout'
   /** The connection closed (or was closed) before the reply. */
   | 'closed'
+  /** Too many commands wait their turn on this connection already. */
+  | 'overloaded'
   /** The game number names no game on the server. */
   | 'noSuchGame'
   /** This connection observes as many games as the server allows. */
@@ -78,7 +80,7 @@ export class FicsCommandError extends Error {
 
 /** Every connection the pool may open observes as many games as the server allows. */
 export class FicsCapacityError extends Error {
-  override readonly name = 'FicsCapacityError';
+  override readonly name: string = 'FicsCapacityError';
   constructor(
     readonly connections: number,
     readonly perConnection: number,
@@ -87,5 +89,24 @@ export class FicsCapacityError extends Error {
       `Kibitz already observes as many games as it can (${connections} FICS connection${connections === 1 ? '' : 's'}, ` +
         `at most ${perConnection} games each). Stop following a game, or raise FICS_MAX_CONNECTIONS.`,
     );
+  }
+}
+
+/**
+ * A server asked for one more game while it holds its fair share of the pool (src/fics/shares.ts):
+ * the places left are kept for the other servers.
+ */
+export class FicsShareError extends FicsCapacityError {
+  override readonly name = 'FicsShareError';
+  constructor(
+    readonly holdings: number,
+    readonly limit: number,
+    readonly capacity: number,
+  ) {
+    super(0, 0);
+    this.message =
+      `This server already has ${holdings} FICS game${holdings === 1 ? '' : 's'} live, its share ` +
+      `(${limit}) of the ${capacity} games Kibitz can observe for all the servers it is in. ` +
+      'Stop one with /unobserve, or try again when one ends.';
   }
 }

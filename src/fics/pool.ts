@@ -10,10 +10,12 @@ import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
-import { FicsCapacityError, FicsCommandError } from './errors.js';
+import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';
 import { filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
+import { DEFAULT_PACE, type PaceOptions } from './pacer.js';
+import { Shares, type Reservation } from './shares.js';
 import {
   orThrow,
   parseGameNumber,
@@ -49,6 +51,16 @@ export interface PoolOptions {
   observePartners?: boolean;
   /** Failed first logins before `start()` gives up; unlimited when omitted. */
   startAttempts?: number;
+  /**
+   * Who wants the games of these followed players (the bot: the servers that follow them or
+   * have them in a club). Each new game is observed for those with room in their share
+   * (src/fics/shares.ts) and waits otherwise. Without it, followed games belong to nobody.
+   */
+  wantedBy?: (players: readonly string[]) => string[];
+  /** A holder's own ceiling on games held (the bot: the server's live-game limit). */
+  limitOf?: (holder: string) => number;
+  /** How fast each connection sends commands (src/fics/pacer.ts); DEFAULT_PACE otherwise. */
+  commandPace?: Partial<PaceOptions>;
 }
 
 export interface PoolEvents {
@@ -58,6 +70,8 @@ export interface PoolEvents {
   reconnected: [ReconnectReport];
   /** Login failures and failed background requests (move lists, partner boards, followed games). */
   error: [Error];
+  /** A followed player's new game waits for a place (its holders are at their share, or FICS is full). */
+  waiting: [{ created: GameCreated; holders: string[] }];
 }
 
 export const FICS_DEFAULTS = {
@@ -80,14 +94,25 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   /** Games (by snapshot key) whose partner board was asked for, so each is asked once. */
   private readonly partnersAsked = new Set<string>();
   /**
-   * New games of followed players that found every connection full, oldest first: each is
-   * observed when a game ends and frees a place, so a busy hour does not lose a follow's game.
+   * New games of followed players that found no place (every connection full, or every holder
+   * that wants them at its share), oldest first: a freed place goes to the one whose holder holds
+   * least, so a busy hour does not lose a follow's game and no server takes every place.
    */
-  private readonly waitingForRoom = new Map<number, GameCreated>();
+  private readonly waitingForRoom = new Map<number, Waiting>();
+  private readonly shares: Shares;
+  /** Observes by handle on their way, each with the place its holder reserved. */
+  private readonly byHandle = new Set<{ holder: string; handle: string; place: Reservation }>();
+  /** Followed games FICS said were over when observed (the newest GONE_KEPT). */
+  private readonly gone = new Set<string>();
   private readonly credentials: Credentials | null;
   private readonly settings: Required<
-    Omit<PoolOptions, 'user' | 'password' | 'backoff' | 'startAttempts'>
+    Omit<
+      PoolOptions,
+      'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf' | 'commandPace'
+    >
   > & {
+    pace: PaceOptions;
+    wantedBy: PoolOptions['wantedBy'];
     backoff: BackoffOptions;
     startAttempts: number | undefined;
   };
@@ -119,7 +144,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       interfaceName: options.interfaceName ?? `Kibitz ${packageJson.version}`,
       observePartners: options.observePartners ?? true,
       startAttempts: options.startAttempts,
+      wantedBy: options.wantedBy,
+      pace: { ...DEFAULT_PACE, ...options.commandPace },
     };
+    this.shares = new Shares(options.limitOf === undefined ? {} : { limitOf: options.limitOf });
   }
 
   /** Opens the first connection; rejects on a login failure that retrying cannot fix. */
@@ -127,9 +155,35 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     await this.open().start();
   }
 
-  /** Observes a game by its FICS number; resolves with the number once observed. */
-  async observeGame(input: unknown): Promise<number> {
+  /**
+   * Observes a game by its FICS number; resolves with the number once observed. With a holder,
+   * the game counts in the holder's share from this moment (checked and taken in one step, before
+   * FICS is asked) and the claim is given back if the observe fails. `kept`: the holder had the
+   * game before a restart, and takes it again whatever its share now.
+   */
+  async observeGame(input: unknown, holder?: string, kept = false): Promise<number> {
     const game = orThrow(parseGameNumber(input));
+    if (holder === undefined || this.shares.holds(holder, game)) return this.observeNumber(game);
+    // The game of an observe by handle still on its way: its first board came before the answer.
+    const snapshot = this.tracker.snapshot(game);
+    const players =
+      snapshot === undefined ? [] : [snapshot.white, snapshot.black].map((n) => n.toLowerCase());
+    const asked = [...this.byHandle].find((p) => p.holder === holder && players.includes(p.handle));
+    if (asked !== undefined) {
+      asked.place.settle(game);
+      return this.observeNumber(game);
+    }
+    if (!kept) this.checkShare(holder);
+    this.shares.claim(holder, game);
+    try {
+      return await this.observeNumber(game);
+    } catch (error) {
+      this.shares.release(holder, game);
+      throw error;
+    }
+  }
+
+  private async observeNumber(game: GameNumber): Promise<number> {
     const holder = this.connections.find((c) => c.has(game));
     if (holder !== undefined) {
       // Observed or on its way: the same answer for every caller.
@@ -148,9 +202,28 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  /** Observes the game a player is playing now; resolves with its number. */
-  async observePlayer(input: unknown): Promise<number> {
+  /** Observes the game a player is playing now; resolves with its number. A holder as above. */
+  async observePlayer(input: unknown, holder?: string): Promise<number> {
     const handle = orThrow(parseHandle(input));
+    if (holder === undefined) return this.observeHandle(handle);
+    const known = this.currentGameOf(handle);
+    if (known !== null && this.shares.holds(holder, known)) return known;
+    this.checkShare(holder);
+    const asked = { holder, handle: handle.toLowerCase(), place: this.shares.reserve(holder) };
+    this.byHandle.add(asked);
+    try {
+      const game = await this.observeHandle(handle);
+      asked.place.settle(game);
+      return game;
+    } catch (error) {
+      asked.place.settle(null);
+      throw error;
+    } finally {
+      this.byHandle.delete(asked);
+    }
+  }
+
+  private async observeHandle(handle: Handle): Promise<number> {
     // Asking again for a game observed already would stop it on lasker (observe toggles there).
     const known = this.currentGameOf(handle);
     if (known !== null) return known;
@@ -164,8 +237,18 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  async unobserve(input: unknown): Promise<void> {
+  /**
+   * With a holder: gives back its claim, and stops observing once no holder is left. Without:
+   * stops observing for everyone.
+   */
+  async unobserve(input: unknown, holder?: string): Promise<void> {
     const game = orThrow(parseGameNumber(input));
+    if (holder !== undefined && this.shares.release(holder, game) > 0) {
+      // Its share has room again: a game it waits for may take a free place.
+      this.placeFreed();
+      return;
+    }
+    this.shares.drop(game);
     const holders = this.connections.filter((c) => c.has(game));
     this.owners.delete(game);
     const key = this.tracker.snapshot(game)?.key;
@@ -177,13 +260,20 @@ export class FicsPool extends EventEmitter<PoolEvents> {
 
   /**
    * Watches a player: their current game now (if any) and every game they start later.
-   * Resolves with the game observed now, or null when they are not playing.
+   * Resolves with the game observed now, or null when they are not playing. The current game is
+   * held by `holder` when given (rejecting with FicsShareError past its share), else by whoever
+   * `wantedBy` names and has room.
    */
-  async follow(input: unknown): Promise<number | null> {
+  async follow(input: unknown, holder?: string): Promise<number | null> {
     const handle = orThrow(parseHandle(input));
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
-    return this.observeFollowed(handle);
+    return this.observeFollowed(handle, holder);
+  }
+
+  /** True when the holder may take one more game now (its share has room). */
+  hasRoom(holder: string): boolean {
+    return this.shares.hasRoom(holder, this.capacity(), this.waitingHolders());
   }
 
   async unfollow(input: unknown): Promise<void> {
@@ -230,6 +320,35 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   close(): void {
     for (const connection of this.connections.splice(0)) connection.close();
     this.owners.clear();
+  }
+
+  /** Games every connection the pool may open could observe (servers may have taught lower limits). */
+  private capacity(): number {
+    const usable = this.connections.filter((c) => c.state !== 'failed' && c.state !== 'closed');
+    const unopened = Math.max(0, this.settings.maxConnections - usable.length);
+    return usable.reduce((sum, c) => sum + c.capacity, 0) + unopened * this.settings.maxGamesPerConnection;
+  }
+
+  /** Whether one more game fits on some connection (open or still to open). */
+  private placeFree(): boolean {
+    const usable = this.connections.filter((c) => c.state !== 'failed' && c.state !== 'closed');
+    return usable.length < this.settings.maxConnections || usable.some((c) => c.load < c.capacity);
+  }
+
+  /** Holders with a followed game waiting for a place. */
+  waitingHolders(): string[] {
+    return [...this.waitingForRoom.values()].flatMap((w) => w.holders ?? []);
+  }
+
+  private checkShare(holder: string): void {
+    const capacity = this.capacity();
+    const waiting = this.waitingHolders();
+    if (this.shares.hasRoom(holder, capacity, waiting)) return;
+    throw new FicsShareError(
+      this.shares.holdings(holder),
+      this.shares.limit(holder, capacity, waiting),
+      capacity,
+    );
   }
 
   /** The first usable connection with room for one more game, opening one if allowed. */
@@ -281,9 +400,16 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       commandTimeoutMs: s.commandTimeoutMs,
       keepAliveMs: s.keepAliveMs,
       startAttempts: s.startAttempts,
+      pace: s.pace,
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));
+    connection.on('gameEnded', (end) => {
+      // A followed game that waited for a place is over: it waits no more.
+      const waiting = this.waitingForRoom.get(end.game);
+      if (waiting !== undefined && (end.white === null || end.white === waiting.created.white))
+        this.waitingForRoom.delete(end.game);
+    });
     connection.on('state', (state) => {
       if (state === 'failed') this.replaced(connection);
       this.emit('state', { connection: name, state });
@@ -322,6 +448,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       }
       if (event.kind === 'gameEnd' || event.kind === 'stoppedObserving') {
         this.owners.delete(event.game);
+        this.shares.drop(event.game);
         // Once the connection has let the game go (it does so after telling us).
         queueMicrotask(() => this.placeFreed());
       }
@@ -359,31 +486,75 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   private created(created: GameCreated): void {
+    const game = created.game;
+    const waiting = this.waitingForRoom.get(game);
+    // The same notice again (a server repeating itself): one observe is enough.
+    if (waiting !== undefined && sameGame(waiting.created, created)) return;
     // The number names a new game now: a game that waited under it is over.
-    this.waitingForRoom.delete(created.game);
-    const follows = [created.white, created.black].some((name) => this.followed.has(name.toLowerCase()));
-    if (follows) this.observeFollowedGame(created);
+    this.waitingForRoom.delete(game);
+    const players = [created.white, created.black];
+    if (!players.some((name) => this.followed.has(name.toLowerCase()))) return;
+    if (this.connections.some((c) => c.has(game))) return;
+    // Refused as over already: a server repeating the notice gets no second observe.
+    if (this.gone.has(gameKey(created))) return;
+    const holders = this.settings.wantedBy?.(players) ?? null;
+    if (holders !== null && holders.length === 0) return;
+    // A player plays one game at a time: an older game of theirs still waiting is over.
+    const names = new Set(players.map((name) => name.toLowerCase()));
+    for (const [number, entry] of this.waitingForRoom) {
+      if ([entry.created.white, entry.created.black].some((name) => names.has(name.toLowerCase())))
+        this.waitingForRoom.delete(number);
+    }
+    this.waitingForRoom.set(game, { created, holders });
+    this.placeFreed();
+    if (!this.waitingForRoom.has(game)) return;
+    this.settings.logger.info({ game, holders }, 'followed game waits for a free FICS place');
+    this.emit('waiting', { created, holders: holders ?? [] });
   }
 
-  private observeFollowedGame(created: GameCreated): void {
-    this.observeGame(created.game).catch((error: Error) => {
+  /**
+   * A place may be free: waiting followed games take free places, each going to the game whose
+   * holder with room holds least (the oldest game on a tie).
+   */
+  private placeFreed(): void {
+    while (this.placeFree()) {
+      const next = this.nextWaiting();
+      if (next === null) return;
+      this.waitingForRoom.delete(next.entry.created.game);
+      this.observeWaiting(next.entry, next.holders);
+    }
+  }
+
+  private nextWaiting(): { entry: Waiting; holders: string[] } | null {
+    const capacity = this.capacity();
+    const waiting = this.waitingHolders();
+    let best: { entry: Waiting; holders: string[]; least: number } | null = null;
+    for (const entry of this.waitingForRoom.values()) {
+      if (entry.holders === null) return { entry, holders: [] };
+      const holders = entry.holders.filter((h) => this.shares.hasRoom(h, capacity, waiting));
+      if (holders.length === 0) continue;
+      const least = Math.min(...holders.map((h) => this.shares.holdings(h)));
+      if (best === null || least < best.least) best = { entry, holders, least };
+    }
+    return best;
+  }
+
+  private observeWaiting(entry: Waiting, holders: string[]): void {
+    const { game } = entry.created;
+    for (const holder of holders) this.shares.claim(holder, game);
+    this.observeNumber(game as GameNumber).catch((error: Error) => {
+      for (const holder of holders) this.shares.release(holder, game);
       if (error instanceof FicsCapacityError) {
-        this.waitingForRoom.set(created.game, created);
-        this.settings.logger.info({ game: created.game }, 'followed game waits for a free FICS place');
+        this.waitingForRoom.set(game, entry);
+        this.settings.logger.info({ game }, 'followed game waits for a free FICS place');
       } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
-        this.settings.logger.info({ game: created.game }, 'followed game ended before a place came free');
+        this.settings.logger.info({ game }, 'followed game ended before a place came free');
+        this.gone.add(gameKey(entry.created));
+        if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.values().next().value!);
         // The place is still free: the next waiting game may have it.
         this.placeFreed();
-      } else this.background(`observe game ${created.game} of a followed player`, error);
+      } else this.background(`observe game ${game} of a followed player`, error);
     });
-  }
-
-  /** A game left a connection: the oldest followed game waiting for a place takes it. */
-  private placeFreed(): void {
-    const next = this.waitingForRoom.values().next();
-    if (next.done === true) return;
-    this.waitingForRoom.delete(next.value.game);
-    this.observeFollowedGame(next.value);
   }
 
   /** The observed, unfinished game of a player, if any. */
@@ -400,9 +571,16 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     return playing?.game ?? null;
   }
 
-  private async observeFollowed(handle: Handle): Promise<number | null> {
+  private async observeFollowed(handle: Handle, holder?: string): Promise<number | null> {
     try {
-      return await this.observePlayer(handle);
+      if (holder !== undefined || this.settings.wantedBy === undefined) {
+        return await this.observePlayer(handle, holder);
+      }
+      const holders = this.settings.wantedBy([handle]).filter((h) => this.hasRoom(h));
+      if (holders.length === 0) return null;
+      const game = await this.observePlayer(handle, holders[0]);
+      for (const other of holders.slice(1)) this.shares.claim(other, game);
+      return game;
     } catch (error) {
       if (error instanceof FicsCommandError && ['notPlaying', 'notLoggedIn'].includes(error.code))
         return null;
@@ -419,4 +597,21 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private report(error: Error): void {
     if (this.listenerCount('error') > 0) this.emit('error', error);
   }
+}
+
+/** A followed game waiting for a place, and who wants it (null: nobody in particular). */
+interface Waiting {
+  created: GameCreated;
+  holders: string[] | null;
+}
+
+/** Followed games remembered as over: enough for a burst of repeated notices, and bounded. */
+const GONE_KEPT = 1_000;
+
+function gameKey(created: GameCreated): string {
+  return `${created.game} ${created.white} ${created.black}`;
+}
+
+function sameGame(a: GameCreated, b: GameCreated): boolean {
+  return a.white === b.white && a.black === b.black;
 }

@@ -16,6 +16,7 @@ import {
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { FicsLogger } from './logger.js';
 import { LoginMachine, type Credentials, type LoginStep } from './login.js';
+import { CommandPacer, DEFAULT_PACE, type PaceOptions } from './pacer.js';
 import { assertWireLine } from './validate.js';
 
 /** What the server accepted after login; the decoders cope with every combination. */
@@ -49,6 +50,8 @@ export interface SessionOptions {
   commandTimeoutMs: number;
   /** Idle time after which a harmless command is sent (FICS logs out after 60 minutes). */
   keepAliveMs: number;
+  /** How fast commands go out (src/fics/pacer.ts); DEFAULT_PACE when omitted. */
+  pace?: PaceOptions;
   /** Every event after the login, in order. */
   onEvent(event: ServerEvent): void;
   /** Once, when the socket is gone (after `open` resolved). `error` is null after `close()`. */
@@ -92,6 +95,7 @@ export class FicsSession {
   private readonly pending = new Map<number, Pending<unknown>>();
   private waiting: Waiting<unknown>[] = [];
   private nextId = 1;
+  private readonly pacer: CommandPacer;
   private keepAliveTimer: Timer | null = null;
   private ended = false;
   private closedByUs = false;
@@ -101,6 +105,7 @@ export class FicsSession {
   private constructor(private readonly options: SessionOptions) {
     this.server = `${options.host}:${options.port}`;
     this.login = new LoginMachine(options.credentials, this.server);
+    this.pacer = new CommandPacer(options.pace ?? DEFAULT_PACE, options.clock);
   }
 
   /** Connects, logs in and sets the interface variables. Rejects with FicsLoginError. */
@@ -117,7 +122,10 @@ export class FicsSession {
     return session;
   }
 
-  /** Sends a command and resolves with its answer; rejects with FicsCommandError. */
+  /**
+   * Sends a command (in its turn: see CommandPacer) and resolves with its answer; rejects with
+   * FicsCommandError, at once when too many commands wait already.
+   */
   run<T>(command: Command<T>, timeoutMs = this.options.commandTimeoutMs): Promise<T> {
     if (this.ended) {
       return Promise.reject(
@@ -129,6 +137,30 @@ export class FicsSession {
       );
     }
     return new Promise<T>((resolve, reject) => {
+      const admitted = this.pacer.admit({
+        send: () => this.send(command, timeoutMs, resolve, reject),
+        drop: reject,
+      });
+      if (admitted) return;
+      const waiting = this.pacer.queued;
+      reject(
+        new FicsCommandError(
+          'overloaded',
+          command.text,
+          `Kibitz has ${waiting} commands waiting for FICS already; try again in a moment.`,
+        ),
+      );
+    });
+  }
+
+  private send<T>(
+    command: Command<T>,
+    timeoutMs: number,
+    resolve: (value: T) => void,
+    reject: (error: Error) => void,
+  ): void {
+    // Sent from the pacer's timer too, where a throw would end the process.
+    try {
       if (this.capabilities.block) {
         const id = this.allocateId();
         const entry: Pending<T> = { command, resolve, reject, timer: NO_TIMER };
@@ -148,7 +180,9 @@ export class FicsSession {
         this.waiting = this.waiting.filter((w) => w !== entry);
       });
       this.waiting.push(entry as Waiting<unknown>);
-    });
+    } catch (error) {
+      reject(error as Error);
+    }
   }
 
   /** Says goodbye and closes; pending commands reject with `closed`. */
@@ -357,6 +391,9 @@ export class FicsSession {
     }
     this.pending.clear();
     this.waiting = [];
+    this.pacer.close(
+      new FicsCommandError('closed', '', 'the FICS connection closed before the command was sent'),
+    );
     if (this.opened) this.options.onClose(error);
   }
 }

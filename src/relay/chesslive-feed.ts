@@ -190,12 +190,17 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
     chesslive.on('update', this.forward);
   }
 
-  observeGame(game: unknown): Promise<number> {
-    return this.feedOf(game).observeGame(game);
+  observeGame(game: unknown, holder?: string, kept?: boolean): Promise<number> {
+    return this.feedOf(game).observeGame(game, holder, kept);
   }
 
-  unobserve(game: unknown): Promise<void> {
-    return this.feedOf(game).unobserve(game);
+  unobserve(game: unknown, holder?: string): Promise<void> {
+    return this.feedOf(game).unobserve(game, holder);
+  }
+
+  /** Players are FICS handles: ChessLive! names are not observed by name. */
+  observePlayer(handle: unknown, holder?: string): Promise<number> {
+    return this.fics.observePlayer?.(handle, holder) ?? Promise.reject(new Error('FICS is not connected.'));
   }
 
   snapshot(game: number): GameSnapshot | undefined {

@@ -11,19 +11,25 @@ import {
   type Renderer,
 } from '../../render/index.js';
 import { fromPgn } from '../chesslive/index.js';
+import { isChessLiveGame } from '../chesslive/source.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { toPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
-import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
+import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
+import { FicsCapacityError } from '../fics/errors.js';
 import { LatestWins } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
 /** The games side: what the relay needs from the FICS pool. */
 export interface GameFeed {
-  observeGame(game: unknown): Promise<number>;
-  unobserve(game: unknown): Promise<void>;
+  /** `holder` = the guild that wants the game: it counts in that guild's share from now. */
+  observeGame(game: unknown, holder?: string, kept?: boolean): Promise<number>;
+  /** The game a player plays now, observed for `holder` as above; resolves with its number. */
+  observePlayer?(handle: unknown, holder?: string): Promise<number>;
+  /** With a holder, gives back that guild's claim (the game stays observed for the others). */
+  unobserve(game: unknown, holder?: string): Promise<void>;
   snapshot(game: number): GameSnapshot | undefined;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
@@ -52,7 +58,9 @@ export interface WatchRequest {
   requestedBy: string;
 }
 
-export type WatchResult = { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string };
+/** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
+export type WatchResult =
+  { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string; full?: boolean };
 
 /** A channel that wants a game posted without anyone asking (follows, clubs). */
 export interface AutoPostTarget {
@@ -113,6 +121,11 @@ type Edit =
 /** Footer of a post someone stopped. */
 export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 
+/** A post the database refused to record is not relayed. */
+const UNRECORDED =
+  'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).';
+const UNRECORDED_FOOTER = 'Kibitz could not record this post: this board does not update.';
+
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   private closed = false;
@@ -123,6 +136,8 @@ export class Relay {
   private readonly sources: AutoPostSource[];
   /** Games with a watch() in progress: observed, but their post does not exist yet. */
   private readonly watching = new Map<number, number>();
+  /** Watches in progress per guild: they count against its cap until their post exists or fails. */
+  private readonly admitting = new Map<string, number>();
   /**
    * Posts whose final edit is on its way, with their guild: no other edit, stop or second finish
    * for them, and they no longer count against their guild's cap.
@@ -143,25 +158,64 @@ export class Relay {
     this.senders.clear();
   }
 
-  /** Starts relaying a game in a channel: observes it (once for all channels) and posts the board. */
+  /**
+   * Starts relaying a game in a channel: observes it (once for all channels) and posts the board.
+   * The guild's cap and its share of FICS are checked and taken in one step before anything is
+   * awaited, so concurrent requests cannot all pass the check; a failure gives both back.
+   */
   async watch(request: WatchRequest): Promise<WatchResult> {
-    const full = this.overCap(request.guildId);
-    if (full !== null) return { ok: false, error: full };
-    const game = request.game;
-    this.watching.set(game, (this.watching.get(game) ?? 0) + 1);
+    const { guildId, game } = request;
+    count(this.watching, game, 1);
     try {
+      return await this.admit(request, () => this.o.feed.observeGame(game, guildId));
+    } finally {
+      count(this.watching, game, -1);
+    }
+  }
+
+  /** watch() for the game a player is playing now. */
+  async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: string }): Promise<WatchResult> {
+    const { feed } = this.o;
+    if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
+    return this.admit(request, () => feed.observePlayer!(request.player, request.guildId));
+  }
+
+  private async admit(
+    request: Omit<WatchRequest, 'game'>,
+    observe: () => Promise<number>,
+  ): Promise<WatchResult> {
+    const { guildId } = request;
+    const full = this.overCap(guildId);
+    if (full !== null) return { ok: false, error: full, full: true };
+    count(this.admitting, guildId, 1);
+    let admitting = true;
+    // Once its post is recorded, the post counts against the cap instead.
+    const recorded = (): void => {
+      if (admitting) count(this.admitting, guildId, -1);
+      admitting = false;
+    };
+    try {
+      let game: number;
+      try {
+        game = await observe();
+      } catch (error) {
+        // Refused or failed: the feed gave the guild's claim back already.
+        return { ok: false, error: (error as Error).message, full: error instanceof FicsCapacityError };
+      }
       let snapshot: GameSnapshot;
       try {
-        snapshot = await this.observe(game);
+        snapshot = await this.firstBoard(game);
       } catch (error) {
+        await this.release(game, guildId);
         return { ok: false, error: (error as Error).message };
       }
-      if (snapshot.ended) return { ok: false, error: `Game ${game} is over (${snapshot.result}).` };
-      return await this.open(request, snapshot);
+      if (snapshot.ended) {
+        await this.release(snapshot.game, guildId);
+        return { ok: false, error: `Game ${snapshot.game} is over (${snapshot.result}).` };
+      }
+      return await this.open({ ...request, game: snapshot.game }, snapshot, recorded);
     } finally {
-      const left = (this.watching.get(game) ?? 1) - 1;
-      if (left > 0) this.watching.set(game, left);
-      else this.watching.delete(game);
+      recorded();
     }
   }
 
@@ -172,55 +226,90 @@ export class Relay {
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
   async releaseIfUnwanted(game: number): Promise<void> {
-    if (this.watching.has(game)) return;
-    await this.releaseIfUnwatched(game);
+    if (this.watching.has(game) || this.o.storage.livePosts.listLiveByGameNumber(game).length > 0) return;
+    await this.unobserve(game);
   }
 
   private overCap(guildId: string): string | null {
     const { storage } = this.o;
     const cap = storage.guildSettings.maxLiveGames(guildId, this.o.maxLivePerGuild);
     const over = [...this.finishing.values()].filter((guild) => guild === guildId).length;
-    if (storage.livePosts.countLiveInGuild(guildId) - over < cap) return null;
+    const coming = this.admitting.get(guildId) ?? 0;
+    if (storage.livePosts.countLiveInGuild(guildId) + coming - over < cap) return null;
     return `This server already relays ${cap} live games, its limit. Stop one with /unobserve first.`;
   }
 
   /** Records a live post and sends its first message. */
-  private async open(request: WatchRequest, snapshot: GameSnapshot): Promise<WatchResult> {
+  private async open(
+    request: WatchRequest,
+    snapshot: GameSnapshot,
+    recorded: () => void,
+  ): Promise<WatchResult> {
     const { storage } = this.o;
-    const created = storage.livePosts.create({
-      guildId: request.guildId,
-      channelId: request.channelId,
-      gameNumber: snapshot.game,
-      gameKey: gameKeyOf(snapshot),
-      white: snapshot.white,
-      black: snapshot.black,
-      options: request.options,
-      requestedBy: request.requestedBy,
-    });
+    let created: CreateLivePostResult;
+    try {
+      created = storage.livePosts.create({
+        guildId: request.guildId,
+        channelId: request.channelId,
+        gameNumber: snapshot.game,
+        gameKey: gameKeyOf(snapshot),
+        white: snapshot.white,
+        black: snapshot.black,
+        options: request.options,
+        requestedBy: request.requestedBy,
+      });
+    } catch (error) {
+      this.writeFailed('record a live post', error);
+      await this.release(snapshot.game, request.guildId);
+      return { ok: false, error: UNRECORDED };
+    }
+    recorded();
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
+    const message = await this.message(snapshot, post.options.flip).catch((error: Error) => error);
+    let where: Awaited<ReturnType<MessagePort['post']>>;
     try {
-      const where = await this.o.port.post(
-        post.id,
-        request.channelId,
-        await this.message(snapshot, post.options.flip),
-        threadName,
-      );
-      // Stopped meanwhile: storage is closed (see catch).
-      if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      storage.livePosts.setMessage(post.id, where);
-      this.catchUp(post.id, snapshot);
-      return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+      if (message instanceof Error) throw message;
+      where = await this.o.port.post(post.id, request.channelId, message, threadName);
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      storage.livePosts.delete(post.id);
-      await this.releaseIfUnwatched(snapshot.game);
+      this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
+      await this.release(snapshot.game, request.guildId, post.id);
       return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
     }
+    // Stopped meanwhile: storage is closed.
+    if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
+    if (!this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where))) {
+      // Out, but never to be edited: it says so, and the game is let go.
+      const stopped = { ...(message as LiveMessage), live: false, footer: UNRECORDED_FOOTER };
+      await this.o.port
+        .edit(post.id, where.messageChannelId, where.messageId, stopped)
+        .catch(() => undefined);
+      this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
+      await this.release(snapshot.game, request.guildId, post.id);
+      return { ok: false, error: UNRECORDED };
+    }
+    this.catchUp(post.id, snapshot);
+    return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+  }
+
+  /** Runs a database write; a refused one is logged and false, and the caller goes on. */
+  private recorded(what: string, write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (error) {
+      this.writeFailed(what, error);
+      return false;
+    }
+  }
+
+  private writeFailed(what: string, error: unknown): void {
+    this.o.logger.error({ err: error, what }, 'database write failed');
   }
 
   /** Updates that came while a post's first message was on its way had no message to edit. */
@@ -248,23 +337,21 @@ export class Relay {
     for (const source of this.sources) {
       // Posting takes a round trip: the bot may have stopped (and closed storage) meanwhile.
       if (this.closed) return;
-      for (const target of source(snapshot, storage)) {
+      let targets: AutoPostTarget[] = [];
+      // A source reads (and clubs write) the database: one that fails posts nothing, the others go on.
+      this.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
+      for (const target of targets) {
         if (this.closed) return;
         if (seen.has(target.channelId) || !this.owns(target.guildId)) continue;
         seen.add(target.channelId);
         if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
-        const full = this.overCap(target.guildId);
-        if (full !== null) {
-          target.onCapReached?.(full);
-          this.o.logger.info(
-            { guildId: target.guildId, game: snapshot.game },
-            'game not posted: cap reached',
-          );
-          continue;
-        }
-        const result = await this.open({ ...target, game: snapshot.game }, snapshot);
-        if (result.ok) target.onPosted?.(result.post);
-        else this.o.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
+        // Through watch(): the post takes the guild's cap and share like a command's would.
+        const result = await this.watch({ ...target, game: snapshot.game });
+        if (result.ok) this.recorded('record a posted game', () => target.onPosted?.(result.post));
+        else if (result.full === true) {
+          target.onCapReached?.(result.error);
+          this.o.logger.info({ guildId: target.guildId, game: snapshot.game }, 'game not posted: no room');
+        } else this.o.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
       }
     }
   }
@@ -273,13 +360,14 @@ export class Relay {
   async stop(postId: number): Promise<void> {
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live' || this.finishing.has(post.id)) return;
-    this.o.storage.livePosts.end(post.id, 'ended');
+    // Not recorded, it is still stopped now: the edit goes out and the game is let go.
+    this.recorded('end a stopped post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
     const snapshot = this.o.feed.snapshot(post.gameNumber);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
-    await this.releaseIfUnwatched(post.gameNumber);
+    await this.release(post.gameNumber, post.guildId, post.id);
     this.o.onPostEnded?.({ ...post, state: 'ended' });
   }
 
@@ -308,8 +396,10 @@ export class Relay {
 
   private async resumeGame(game: number, waiting: LivePost[]): Promise<void> {
     let snapshot: GameSnapshot | null = null;
+    const guilds = [...new Set(waiting.map((post) => post.guildId))];
     try {
-      snapshot = await this.observe(game);
+      // Each guild holds the game again as before the restart, share or not.
+      for (const guildId of guilds) snapshot = await this.observe(game, guildId, true);
     } catch (error) {
       this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
     }
@@ -324,7 +414,7 @@ export class Relay {
       }
     }
     if (snapshot !== null && waiting.every((p) => gameKeyOf(snapshot) !== p.gameKey)) {
-      await this.releaseIfUnwatched(game);
+      for (const guildId of guilds) await this.release(game, guildId);
     }
   }
 
@@ -347,10 +437,9 @@ export class Relay {
     await Promise.all([...this.senders.values()].map((s) => s.idle()));
   }
 
-  private async observe(game: number): Promise<GameSnapshot> {
-    const known = this.o.feed.snapshot(game);
-    if (known !== undefined && !known.ended) return known;
-    await this.o.feed.observeGame(game);
+  /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
+  private async observe(game: number, guildId: string, kept: boolean): Promise<GameSnapshot> {
+    await this.o.feed.observeGame(game, guildId, kept);
     return this.firstBoard(game);
   }
 
@@ -405,16 +494,19 @@ export class Relay {
     if (posts.length === 0) return;
     for (const post of posts) this.finishing.set(post.id, post.guildId);
     const pgn = toPgn(snapshot);
-    this.o.storage.finishedGames.save({
-      gameKey: gameKeyOf(snapshot),
-      gameNumber: snapshot.game,
-      white: snapshot.white,
-      black: snapshot.black,
-      pgn,
-      result: snapshot.result,
-      reason: snapshot.reason,
-      endedAt: Date.now(),
-    });
+    // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
+    this.recorded('save a finished game', () =>
+      this.o.storage.finishedGames.save({
+        gameKey: gameKeyOf(snapshot),
+        gameNumber: snapshot.game,
+        white: snapshot.white,
+        black: snapshot.black,
+        pgn,
+        result: snapshot.result,
+        reason: snapshot.reason,
+        endedAt: Date.now(),
+      }),
+    );
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
     const scenes = gameScenes(snapshot);
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
@@ -433,7 +525,7 @@ export class Relay {
     await sender.finish(edit);
     this.finishing.delete(post.id);
     if (this.closed) return;
-    this.o.storage.livePosts.end(post.id, 'ended');
+    this.recorded('end a finished post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     this.o.onPostEnded?.({ ...post, state: 'ended' });
   }
 
@@ -490,7 +582,7 @@ export class Relay {
       shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
     }
     await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
-    this.o.storage.livePosts.touch(post.id);
+    this.recorded('note an edit', () => this.o.storage.livePosts.touch(post.id));
   }
 
   private async message(
@@ -530,7 +622,7 @@ export class Relay {
   }
 
   private async endedOffline(post: LivePost): Promise<void> {
-    this.o.storage.livePosts.end(post.id, 'ended_offline');
+    this.recorded('end a post gone offline', () => this.o.storage.livePosts.end(post.id, 'ended_offline'));
     this.o.onPostEnded?.({ ...post, state: 'ended_offline' });
     this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
@@ -549,10 +641,28 @@ export class Relay {
     });
   }
 
-  private async releaseIfUnwatched(game: number): Promise<void> {
-    if (this.o.storage.livePosts.listLiveByGameNumber(game).length > 0) return;
+  /**
+   * The one way a guild gives a game back: once none of its posts shows the game, its claim on
+   * the observation goes, and the game is unobserved when no guild holds it any more.
+   */
+  private async release(game: number, guildId: string, except?: number): Promise<void> {
+    let live: LivePost[] = [];
     try {
-      await this.o.feed.unobserve(game);
+      // `except`: a post that is over but could not be recorded as such.
+      live = this.o.storage.livePosts.listLiveByGameNumber(game).filter((post) => post.id !== except);
+    } catch (error) {
+      // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
+      this.o.logger.error({ err: error, game }, 'database read failed');
+    }
+    if (live.some((post) => post.guildId === guildId)) return;
+    // ChessLive! sources keep no claims: one is read while any post shows it.
+    if (live.length > 0 && isChessLiveGame(game)) return;
+    await this.unobserve(game, guildId);
+  }
+
+  private async unobserve(game: number, guildId?: string): Promise<void> {
+    try {
+      await this.o.feed.unobserve(game, guildId);
     } catch (error) {
       this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
     }
@@ -562,4 +672,10 @@ export class Relay {
 /** Stable across restarts (the tracker's own keys are not): number and players. */
 export function gameKeyOf(snapshot: GameSnapshot): string {
   return `${snapshot.game}:${snapshot.white}:${snapshot.black}`;
+}
+
+function count<K>(counts: Map<K, number>, key: K, by: 1 | -1): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }

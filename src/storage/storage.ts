@@ -9,6 +9,7 @@ import { FinishedGameRepository } from './finished-games.js';
 import { FollowRepository } from './follows.js';
 import { GuildSettingsRepository } from './guild-settings.js';
 import { LivePostRepository } from './live-posts.js';
+import { cleanText, truncate } from '../text.js';
 import { migrate, migrations } from './migrations.js';
 import type { Migration } from './migrations.js';
 
@@ -53,6 +54,11 @@ export function openStorage(path: string, options: StorageOptions = {}): OpenSto
     db.close();
     return { ok: false, error: `cannot use the database ${path}: ${describe(error)}` };
   }
+  const sound = checkSound(db);
+  if (sound !== null) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${sound}` };
+  }
   const migrated = migrate(db, options.migrations ?? migrations);
   if (!migrated.ok) {
     db.close();
@@ -74,6 +80,31 @@ export function openStorage(path: string, options: StorageOptions = {}): OpenSto
       },
     },
   };
+}
+
+/**
+ * Null when the file reads back whole and takes a write, else what is wrong: a damaged or
+ * unwritable database is found at start, not halfway through a game.
+ */
+function checkSound(db: Database): string | null {
+  try {
+    const problems = (db.pragma('quick_check') as { quick_check: string }[])
+      .map((row) => row.quick_check)
+      .filter((said) => said !== 'ok');
+    if (problems.length > 0) {
+      return `it is damaged (${truncate(cleanText(problems.join('; ')), 300)}). Restore a backup, or move the file away to start with an empty one.`;
+    }
+  } catch (error) {
+    return `it cannot be read whole (${describe(error)}). Restore a backup, or move the file away to start with an empty one.`;
+  }
+  try {
+    // Writing the schema version back as it is: a real write, and a harmless one.
+    const version = Number(db.pragma('user_version', { simple: true }));
+    db.transaction(() => db.pragma(`user_version = ${version}`)).immediate();
+  } catch (error) {
+    return `it cannot be written (${describe(error)}). Check the file's and its folder's permissions and the free disk space, and that no other program holds the database.`;
+  }
+  return null;
 }
 
 function describe(error: unknown): string {

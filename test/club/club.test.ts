@@ -211,11 +211,14 @@ describe('club posting', () => {
     expect(notice).toBe(
       'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
     );
-    // Both waiting games stay observed (so their ends are seen), and the notice is not repeated.
-    await world.fics.waitFor(
-      () => world.fics.observers(g2).length === 1 && world.fics.observers(g3).length === 1,
-      'the waiting games observed',
+    // Both wait unobserved (the server's share of FICS is its limit, 1), and the notice is not repeated.
+    await world.fake.waitFor(
+      () => (world.running.context.fics.waitingHolders().length === 2 ? true : undefined),
+      5_000,
+      'both games to wait',
     );
+    expect(world.fics.observers(g2)).toEqual([]);
+    expect(world.fics.observers(g3)).toEqual([]);
     await world.running.context.clubs.idle();
     expect(notices(world)).toHaveLength(1);
     expect(boardPosts(world)).toHaveLength(1);

@@ -38,6 +38,8 @@ export interface BotOptions {
   logLevel?: 'debug' | 'warn';
   /** More environment on top of the world's (e.g. KIBITZ_* settings). */
   env?: Record<string, string>;
+  /** FICS pool settings on top of FAST_FICS (e.g. fewer games per connection). */
+  fics?: Partial<PoolOptions>;
 }
 
 export class World {
@@ -92,7 +94,7 @@ export class World {
       secrets: configSecrets(loaded.config),
       destination: { write: (line: string) => void this.logLines.push(line) },
     });
-    const started = await startBot(loaded.config, { logger, fics: FAST_FICS });
+    const started = await startBot(loaded.config, { logger, fics: { ...FAST_FICS, ...options.fics } });
     if (!started.ok) throw new Error(started.error);
     this.bot = started.bot;
     if (options.waitForFics ?? true) {

@@ -26,6 +26,8 @@ export interface FakeFicsOptions {
   chunkSize?: number;
   /** Glue pushed lines to the prompt (`fics% <12> ...`) instead of starting a new line. */
   gluePrompts?: boolean;
+  /** Answer each command this long after it came (a slow or distant server); at once by default. */
+  replyDelayMs?: number;
 }
 
 export interface Received {
@@ -538,9 +540,14 @@ export class FakeFics {
   private reply(session: FakeSession, id: number | null, code: number, lines: string[]): void {
     const { eol } = this.dialect;
     const text = lines.join(eol);
-    if (session.block && id !== null)
-      this.send(session, `\x15${id}\x16${code}\x16${text}${eol}\x17${eol}${PROMPT}`);
-    else this.send(session, `${text}${eol}${PROMPT}`);
+    const answer =
+      session.block && id !== null
+        ? `\x15${id}\x16${code}\x16${text}${eol}\x17${eol}${PROMPT}`
+        : `${text}${eol}${PROMPT}`;
+    const delay = this.options.replyDelayMs ?? 0;
+    // Every answer waits as long, so they keep their order.
+    if (delay > 0) setTimeout(() => this.send(session, answer), delay);
+    else this.send(session, answer);
   }
 
   /** Unrequested output: a new line, the lines, a prompt (or glued straight to the prompt). */

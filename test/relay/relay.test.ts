@@ -23,6 +23,9 @@ class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   /** Plays the transcript up to and including the first board of `game`. */
   async observeGame(game: unknown): Promise<number> {
     const n = game as number;
+    // Observed already (another channel or server asks): one observation for all, like the pool.
+    const known = this.tracker.snapshot(n);
+    if (known !== undefined && !known.ended) return n;
     this.observed.set(n, (this.observed.get(n) ?? 0) + 1);
     while (this.tracker.snapshot(n) === undefined && this.events.length > 0) this.step();
     if (this.tracker.snapshot(n) === undefined) throw new Error(`There is no such game.`);
@@ -204,6 +207,43 @@ describe('Relay', () => {
     await relay.stop(a.post.id);
     expect(feed.unobserved).toEqual([]);
     await relay.stop(b.post.id);
+    expect(feed.unobserved).toEqual([16]);
+  });
+
+  it('gives the game back when its first board never comes', async () => {
+    setup();
+    const silent = new FakeFeed([]);
+    silent.observeGame = async (game: unknown) => game as number;
+    const relay = new Relay({
+      feed: silent,
+      port: new RecordingPort(),
+      storage,
+      logger,
+      maxLivePerGuild: 2,
+      firstBoardTimeoutMs: 20,
+    });
+    expect(await relay.watch(request('c1'))).toEqual({ ok: false, error: 'Game 16 sent no board.' });
+    expect(silent.unobserved).toEqual([16]);
+    relay.close();
+  });
+
+  it('a post sent but not recorded says it does not update, and its game is let go', async () => {
+    const { feed, port, relay } = setup();
+    storage.livePosts.setMessage = () => {
+      throw new Error('attempt to write a readonly database');
+    };
+    const watched = await relay.watch(request('c1'));
+    expect(watched).toEqual({
+      ok: false,
+      error:
+        'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+    });
+    expect(port.sent.map((s) => s.kind)).toEqual(['post', 'edit']);
+    expect(port.sent[1]!.message).toMatchObject({
+      live: false,
+      footer: 'Kibitz could not record this post: this board does not update.',
+    });
+    expect(storage.livePosts.listLive()).toEqual([]);
     expect(feed.unobserved).toEqual([16]);
   });
 

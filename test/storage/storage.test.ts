@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -79,6 +79,47 @@ describe('openStorage', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/cannot open the database/);
   });
+});
+
+describe('openStorage checks the database before the bot starts', () => {
+  it('refuses a damaged file with what to do', () => {
+    const path = join(dir, 'kibitz.db');
+    const storage = open(path);
+    for (let i = 0; i < 50; i++) storage.livePosts.create({ ...game12, channelId: `2000000000000${i}` });
+    storage.close();
+    // The last page (an index or table page) overwritten; the header and schema still read.
+    const bytes = readFileSync(path);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0x5a, bytes.length - pageSize + 8);
+    writeFileSync(path, bytes);
+    const result = openStorage(path);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatch(
+      new RegExp(
+        `^cannot use the database ${path}: it (is damaged|cannot be read whole) \\(.+\\)\\. Restore a backup, or move the file away to start with an empty one\\.$`,
+      ),
+    );
+  });
+
+  it('refuses a database it cannot write to (another program holds it locked)', () => {
+    const path = join(dir, 'kibitz.db');
+    open(path).close();
+    const other = new BetterSqlite3(path);
+    other.exec('BEGIN EXCLUSIVE');
+    try {
+      const result = openStorage(path);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error).toBe(
+        `cannot use the database ${path}: it cannot be written (database is locked). Check the file's and its folder's permissions and the free disk space, and that no other program holds the database.`,
+      );
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(openStorage(path).ok).toBe(true);
+  }, 20_000);
 });
 
 describe('migrate', () => {

@@ -1,0 +1,110 @@
+// A database that stops taking writes while the bot runs (a read-only remount, a full disk): the
+// real bot against the fakes. The tests run as root here, which no file mode keeps from writing,
+// so the storage's writes are made to fail the way better-sqlite3 fails on a read-only database:
+// with its own SqliteError, code SQLITE_READONLY.
+import { readFileSync, writeFileSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStorage, type Storage } from '../../src/storage/index.js';
+import { World, embedOf, shuffleScript } from './harness.js';
+
+let world: World | null = null;
+
+afterEach(async () => {
+  await world?.close();
+  world = null;
+});
+
+/** Every write the relay makes to live posts and finished games now fails as on a read-only file. */
+function refuseWrites(storage: Storage): void {
+  const refuse = (): never => {
+    throw new BetterSqlite3.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
+  };
+  const posts = storage.livePosts as unknown as Record<string, unknown>;
+  for (const name of ['create', 'setMessage', 'setFlip', 'touch', 'end', 'delete']) posts[name] = refuse;
+  (storage.finishedGames as unknown as Record<string, unknown>).save = refuse;
+}
+
+describe('a damaged database at start', () => {
+  it('stops the bot before it logs in, saying what is wrong and what to do', async () => {
+    world = await World.start({ dbFile: true });
+    const w = world;
+    const made = openStorage(w.dbPath);
+    if (!made.ok) throw new Error(made.error);
+    for (let i = 0; i < 50; i++) {
+      made.storage.livePosts.create({
+        guildId: w.guildId,
+        channelId: `20000000000000${String(i).padStart(4, '0')}`,
+        gameNumber: 12,
+        gameKey: '12:Alice:Bob',
+        white: 'Alice',
+        black: 'Bob',
+        options: { flip: false, thread: false },
+        requestedBy: '300000000000000001',
+      });
+    }
+    made.storage.close();
+    const bytes = readFileSync(w.dbPath);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0x5a, bytes.length - pageSize + 8);
+    writeFileSync(w.dbPath, bytes);
+
+    await expect(w.startBot()).rejects.toThrow(
+      new RegExp(
+        `^cannot use the database ${w.dbPath}: it (is damaged|cannot be read whole) \\(.+\\)\\. Restore a backup`,
+      ),
+    );
+    expect(w.fics.received).toEqual([]);
+    expect(w.bot).toBeNull();
+  });
+});
+
+describe('a database that refuses writes while the bot runs', () => {
+  it('/observe says the post could not be recorded, and FICS does not keep the game', async () => {
+    world = await World.start({ dbFile: true });
+    const w = world;
+    const game = w.fics.addGame(shuffleScript(20));
+    await w.startBot();
+    refuseWrites(w.running.context.storage);
+
+    const reply = await w.command('observe', { game }).reply();
+    expect(reply.content).toBe(
+      'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+    );
+    await w.fics.waitFor(() => w.fics.observers(game).length === 0, 'the game let go on FICS');
+    const sent = w.fics.commands().map((c) => c.replace(/^\d+ /, ''));
+    expect(sent.filter((c) => c === `observe ${game}` || c === `unobserve ${game}`)).toEqual([
+      `observe ${game}`,
+      `unobserve ${game}`,
+    ]);
+    expect(w.livePosts()).toEqual([]);
+    expect(w.logLines.some((l) => l.includes('"what":"record a live post"'))).toBe(true);
+  });
+
+  it('the final edit lands, with the PGN, when the finished game cannot be saved', async () => {
+    world = await World.start({ dbFile: true });
+    const w = world;
+    const game = w.fics.addGame(shuffleScript(6, { result: '1/2-1/2', reason: 'Game drawn by repetition' }));
+    await w.startBot();
+    const reply = await w.command('observe', { game }).reply();
+    expect(reply.content).toContain('is live here');
+    const post = await w.fake.waitFor(() => w.livePosts()[0], 5_000, 'the post');
+
+    refuseWrites(w.running.context.storage);
+    w.fics.playAll(game);
+    const final = await w.waitForMessage(
+      post.id,
+      (m) => embedOf(m).footer === '½-½ · Game drawn by repetition',
+      'the final edit',
+    );
+    expect(final.attachments.map((a) => a.filename)).toContain(`game-${game}.pgn`);
+    const pgn = final.attachments.find((a) => a.filename === `game-${game}.pgn`)!.bytes.toString();
+    expect(pgn).toContain('[Result "1/2-1/2"]');
+    for (const what of ['save a finished game', 'end a finished post'])
+      await w.fake.waitFor(
+        () => (w.logLines.some((l) => l.includes(`"what":"${what}"`)) ? true : undefined),
+        5_000,
+        `the failed write "${what}" logged`,
+      );
+  });
+});
