@@ -36,3 +36,13 @@ export function shardScope(options: { shards?: unknown; shardCount?: number }): 
 export function shareOf(total: number, scope: ShardScope | null): number {
   return scope === null ? total : Math.max(1, Math.floor((total * scope.ids.length) / scope.count));
 }
+
+/**
+ * Gateway close codes after which connecting again as is fails the same way: 4004 authentication
+ * failed (token reset), 4010 invalid shard, 4011 sharding required, 4012 invalid API version,
+ * 4013 invalid intents, 4014 disallowed intents. discord.js does not reconnect after them.
+ */
+export const FATAL_CLOSE_CODES: readonly number[] = [4004, 4010, 4011, 4012, 4013, 4014];
+
+/** Exit status of a bot that stopped for a reason no restart mends (EX_CONFIG). */
+export const EXIT_FATAL = 78;

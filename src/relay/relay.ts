@@ -17,7 +17,8 @@ import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { LivePost, LivePostOptions } from '../storage/live-posts.js';
-import { LatestWins } from './latest-wins.js';
+import { truncate } from '../text.js';
+import { LatestWins, Refused } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
 /** The games side: what the relay needs from the FICS pool. */
@@ -128,6 +129,8 @@ export class Relay {
    * for them, and they no longer count against their guild's cap.
    */
   private readonly finishing = new Map<number, string>();
+  /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
+  private readonly endings = new Set<Promise<void>>();
 
   constructor(private readonly o: RelayOptions) {
     this.sources = o.autoPostSources ?? [followTargets];
@@ -345,6 +348,13 @@ export class Relay {
   /** Waits for everything queued to reach Discord (tests, shutdown). */
   async idle(): Promise<void> {
     await Promise.all([...this.senders.values()].map((s) => s.idle()));
+    await Promise.all(this.endings);
+  }
+
+  /** Keeps a post's ending (unobserve, notice) in view of idle(). */
+  private track(ending: Promise<void>): void {
+    this.endings.add(ending);
+    void ending.finally(() => this.endings.delete(ending));
   }
 
   private async observe(game: number): Promise<GameSnapshot> {
@@ -472,6 +482,7 @@ export class Relay {
       sender = new LatestWins<Edit>({
         send: (edit) => this.send(postId, edit),
         onError: (error) => this.o.logger.warn({ postId, error: (error as Error).message }, 'edit failed'),
+        onRefused: (refusal) => this.track(this.refused(postId, refusal)),
       });
       this.senders.set(postId, sender);
     }
@@ -489,8 +500,67 @@ export class Relay {
       const message = await this.message(edit.snapshot, post.options.flip, edit.files ?? []);
       shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
     }
-    await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
+    await this.editFitting(post, shown);
     this.o.storage.livePosts.touch(post.id);
+  }
+
+  /**
+   * Sends an edit; one refused for its size goes again without its last file (the GIF), then
+   * without the next (the PGN): the result and the final board are never lost to an attachment.
+   */
+  private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
+    let message = shown;
+    for (;;) {
+      try {
+        await this.o.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
+        return;
+      } catch (error) {
+        if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
+        const dropped = message.files.at(-1)!;
+        this.o.logger.warn(
+          { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
+          'edit refused as too large: sending it again without one file',
+        );
+        message = { ...message, files: message.files.slice(0, -1) };
+      }
+    }
+  }
+
+  /**
+   * Discord refused a post for good (its message deleted, its channel or permission gone): the
+   * post ends at once. No further request for it, its slot of the guild's cap is free, the game
+   * is unobserved when no other post shows it, the reason is stored, and where the channel can
+   * still take a message it is told, once, why the board stopped.
+   */
+  private async refused(postId: number, refusal: Refused): Promise<void> {
+    this.senders.delete(postId);
+    if (this.closed) return;
+    const post = this.o.storage.livePosts.get(postId);
+    if (post === null) return;
+    this.o.logger.warn(
+      {
+        postId,
+        guildId: post.guildId,
+        game: post.gameNumber,
+        code: refusal.detail.code,
+        reason: refusal.reason,
+      },
+      'Discord refused a live post for good: it ends',
+    );
+    const wasLive = post.state === 'live' && !this.finishing.has(post.id);
+    this.o.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
+    // A final edit that was refused: finishPost ends the post as it does any other.
+    if (!wasLive) return;
+    this.o.onPostEnded?.({ ...post, state: 'ended', endReason: refusal.reason });
+    await this.releaseIfUnwatched(post.gameNumber);
+    if (refusal.detail.canNotify && post.messageChannelId !== null)
+      await this.notice(
+        post.messageChannelId,
+        truncate(
+          `The live board of game ${post.gameNumber} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
+          2_000,
+        ),
+      );
   }
 
   private async message(

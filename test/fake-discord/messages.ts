@@ -34,7 +34,7 @@ export function createMessage(
   extraFlags = 0,
 ): FakeMessage {
   const content = readContent(payload);
-  const embeds = readList(payload.embeds, 'embeds', 10) ?? [];
+  const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? []);
   const components = readList(payload.components, 'components', 40) ?? [];
   const attachments = newAttachments(state, payload, files);
   if (
@@ -87,7 +87,7 @@ export function editMessage(
   if (message.deleted) throw new ApiError(404, 10008, 'Unknown Message');
   // Validate everything before changing anything: a refused edit leaves the message as it was.
   const content = 'content' in payload ? readContent(payload) : message.content;
-  const embeds = readList(payload.embeds, 'embeds', 10) ?? message.embeds;
+  const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? message.embeds);
   const components = readList(payload.components, 'components', 40) ?? message.components;
   const uploads = newAttachments(state, payload, files);
   let attachments: FakeAttachment[];
@@ -127,6 +127,55 @@ function snapshot(message: FakeMessage, at: number): void {
     attachments: message.attachments,
     flags: message.flags,
   });
+}
+
+/** Discord's embed limits (characters, counted in UTF-16 code units as Discord does). */
+export const EMBED_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+  total: 6000,
+} as const;
+
+interface EmbedText {
+  title?: unknown;
+  description?: unknown;
+  fields?: { name?: unknown; value?: unknown }[];
+  footer?: { text?: unknown };
+  author?: { name?: unknown };
+}
+
+/** Refuses embeds over any of Discord's text limits with 50035, as Discord does. */
+function checkEmbeds(embeds: unknown[]): unknown[] {
+  let total = 0;
+  const length = (value: unknown, field: string, max: number): void => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== 'string') throw formError(field, 'BASE_TYPE_STRING', 'Must be a string.');
+    if (value.length > max)
+      throw formError(field, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+    total += value.length;
+  };
+  embeds.forEach((raw, i) => {
+    const embed = (raw ?? {}) as EmbedText;
+    length(embed.title, `embeds.${i}.title`, EMBED_LIMITS.title);
+    length(embed.description, `embeds.${i}.description`, EMBED_LIMITS.description);
+    length(embed.footer?.text, `embeds.${i}.footer.text`, EMBED_LIMITS.footer);
+    length(embed.author?.name, `embeds.${i}.author.name`, EMBED_LIMITS.author);
+    const fields = embed.fields ?? [];
+    if (fields.length > EMBED_LIMITS.fields)
+      throw formError(`embeds.${i}.fields`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    fields.forEach((field, j) => {
+      length(field.name, `embeds.${i}.fields.${j}.name`, EMBED_LIMITS.fieldName);
+      length(field.value, `embeds.${i}.fields.${j}.value`, EMBED_LIMITS.fieldValue);
+    });
+  });
+  if (total > EMBED_LIMITS.total)
+    throw formError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
+  return embeds;
 }
 
 function readContent(payload: MessagePayload): string {
