@@ -18,6 +18,7 @@ import { DEFAULT_COMMANDS_DIR, loadCommands } from './commands.js';
 import type { BotContext } from './context.js';
 import { createDispatcher } from './dispatch.js';
 import { RestGovernor } from './governor.js';
+import { watchGuilds } from './guilds.js';
 import { DiscordMessagePort } from './live-port.js';
 import { inviteUrl } from './permissions.js';
 import { registerCommands } from './register.js';
@@ -207,6 +208,9 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
     else logger.error(registered.error);
   }
+
+  // Before resuming: the posts and follows of guilds the bot was removed from meanwhile end here.
+  await watchGuilds(client, context, (guildId) => ownsGuild(scope, guildId));
 
   // A render thread takes a quarter of a second to load: the first board posted should not wait.
   boardRenders.warm();

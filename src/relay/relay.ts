@@ -148,6 +148,9 @@ export class Relay {
 
   /** Starts relaying a game in a channel: observes it (once for all channels) and posts the board. */
   async watch(request: WatchRequest): Promise<WatchResult> {
+    // A game waiting for room (clubs) may come up after the bot was removed from its guild.
+    if (!this.o.storage.guildSettings.isActive(request.guildId))
+      return { ok: false, error: 'Kibitz is no longer in this server.' };
     const full = this.overCap(request.guildId);
     if (full !== null) return { ok: false, error: full };
     const game = request.game;
@@ -349,6 +352,27 @@ export class Relay {
   async idle(): Promise<void> {
     await Promise.all([...this.senders.values()].map((s) => s.idle()));
     await Promise.all(this.endings);
+  }
+
+  /**
+   * The bot was removed from a guild: its live posts end at once, without a request to Discord
+   * (none would pass), and their games are unobserved when no other post shows them.
+   */
+  endGuild(guildId: string, reason: string): Promise<void> {
+    const posts = this.o.storage.livePosts.listLiveInGuild(guildId);
+    for (const post of posts) {
+      this.senders.get(post.id)?.close();
+      this.senders.delete(post.id);
+      this.o.storage.livePosts.end(post.id, 'ended', reason);
+    }
+    const ending = (async () => {
+      for (const post of posts) this.o.onPostEnded?.({ ...post, state: 'ended', endReason: reason });
+      // Only games the feed has: right after a restart nothing is observed yet.
+      for (const game of new Set(posts.map((p) => p.gameNumber)))
+        if (this.o.feed.snapshot(game) !== undefined) await this.releaseIfUnwatched(game);
+    })();
+    this.track(ending);
+    return ending;
   }
 
   /** Keeps a post's ending (unobserve, notice) in view of idle(). */

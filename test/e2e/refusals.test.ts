@@ -150,3 +150,98 @@ describe('refusals for good', () => {
     expect(world.fake.invalidRequests()).toBe(2);
   });
 });
+
+describe('the bot removed from a guild', () => {
+  it('ends its live posts, sends nothing more to its channels, stops following for it, and restores it when added back', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT, dbFile: true }));
+    const fake = world.fake;
+    const other = fake.createGuild({ name: 'Other club' });
+    const otherChannel = fake.createChannel(other.id, { name: 'marker' });
+    await world.startBot();
+    const manager = { user: fake.owner };
+    expect((await world.command('follow', { player: 'Carlsen' }, manager).reply()).content).toMatch(
+      /^Following/,
+    );
+    // Commands are registered in the world's guild only: the other guild's follow goes in directly.
+    const { storage, fics } = world.running.context;
+    storage.follows.add({
+      guildId: other.id,
+      channelId: otherChannel.id,
+      handle: 'Marker',
+      createdBy: fake.owner.id,
+    });
+    await fics.follow('Marker');
+
+    const first = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Nepo' }));
+    await fake.waitFor(() => world.livePosts()[0], 5_000, 'the followed game');
+    await world.relayIdle();
+
+    fake.removeBot(world.guildId);
+    await world.fics.waitFor(
+      () => world.fics.commands().some((c) => c.endsWith(`unobserve ${first}`)),
+      'the bot to unobserve the removed guild’s game',
+    );
+    const removedAt = lastSeq(world);
+    world.fics.playMoves(first, 3);
+    // Carlsen's next game, then a game only the other guild follows: once that one is posted, the
+    // bot has heard of Carlsen's too (FICS sends in order).
+    const next = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Ding' }));
+    world.fics.addGame(shuffleScript(60, { white: 'Marker', black: 'Someone' }));
+    await fake.waitFor(() => world.livePosts(otherChannel.id)[0], 5_000, 'the other guild’s game');
+    await world.relayIdle();
+
+    const toRemoved = fake.requests.filter(
+      (r) => r.seq > removedAt && r.path.startsWith(`/channels/${world.channelId}`),
+    );
+    expect(toRemoved).toEqual([]);
+    expect(world.fics.commands().filter((c) => c.endsWith(`observe ${next}`))).toEqual([]);
+    expect(storage.livePosts.listLiveInGuild(world.guildId)).toEqual([]);
+    expect(storage.livePosts.get(1)).toMatchObject({
+      state: 'ended',
+      endReason: 'Kibitz was removed from this server',
+    });
+    // Kept, inactive.
+    expect(storage.follows.listForGuild(world.guildId).map((f) => f.handle)).toEqual(['Carlsen']);
+    expect(storage.follows.handles()).toEqual(['Marker']);
+
+    // Added back: the follow applies again.
+    fake.addBot(world.guildId);
+    await fake.waitFor(
+      () => (storage.follows.handles().length === 2 ? true : undefined),
+      5_000,
+      'the follow back',
+    );
+    world.fics.endGame(next);
+    const again = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Giri' }));
+    const post = await fake.waitFor(
+      () => world.livePosts().find((m) => embedOf(m).title.startsWith(`Game ${again}: Carlsen`)),
+      5_000,
+      'Carlsen’s game after the bot came back',
+    );
+    expect(embedOf(post).title).toMatch(new RegExp(`^Game ${again}: Carlsen .*vs Giri`));
+  });
+
+  it('while the bot was not running: the guild missing from READY is treated as removed', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT, dbFile: true }));
+    const game = world.fics.addGame(shuffleScript(60));
+    await world.startBot();
+    await observe(world, game);
+    await world.relayIdle();
+    await world.stopBot();
+    world.fake.removeBot(world.guildId);
+    const stoppedAt = lastSeq(world);
+    await world.startBot();
+    await world.relayIdle();
+    const storage = world.running.context.storage;
+    expect(storage.livePosts.get(1)).toMatchObject({
+      state: 'ended',
+      endReason: 'Kibitz was removed from this server',
+    });
+    expect(world.fics.commands().filter((c) => c.endsWith(`observe ${game}`))).toHaveLength(1);
+    expect(
+      world.fake.requests.filter(
+        (r) => r.seq > stoppedAt && r.path.startsWith(`/channels/${world.channelId}`),
+      ),
+    ).toEqual([]);
+  });
+});
