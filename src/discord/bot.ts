@@ -33,6 +33,8 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
+  /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
+  now?: () => number;
   /**
    * Told after the bot stopped itself for a reason no restart mends (the token revoked, the
    * intents refused): main.ts exits non-zero so that a supervisor notices.

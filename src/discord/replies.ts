@@ -83,6 +83,9 @@ export async function stopPost(
     );
     return;
   }
+  // Stopping waits for FICS to unobserve (30 s when it stalls): Discord's 3 seconds are answered first.
+  if (!interaction.deferred && !interaction.replied)
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   await ctx.relay.stop(post.id);
   await answer(interaction, `Stopped relaying game ${post.gameNumber}.`);
 }
