@@ -518,6 +518,8 @@ export class Relay {
     if (this.closed) return;
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
+    // Refused for good (refused()): not even a final edit goes, it would be refused again.
+    if (post.endReason !== null) return;
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
