@@ -42,6 +42,8 @@ export interface BotOptions {
   fics?: Partial<PoolOptions>;
   /** The bot's clock for its live posts (a test moves it with the fake Discord's). */
   now?: () => number;
+  /** Told when the bot stops itself for good (main.ts exits then). */
+  onFatal?: (reason: string) => void;
 }
 
 export class World {
@@ -100,6 +102,7 @@ export class World {
       logger,
       fics: { ...FAST_FICS, ...options.fics },
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
     });
     if (!started.ok) throw new Error(started.error);
     this.bot = started.bot;

@@ -454,12 +454,14 @@ export class FakeDiscord extends EventEmitter {
   }
 
   /**
-   * The token is reset in the developer portal: every gateway connection is closed with 4004
-   * Authentication failed, and REST answers 401 from now on.
+   * The token is reset in the developer portal: REST answers 401 from now on, and every gateway
+   * connection is closed with 4004 Authentication failed (unless `gateway` is false: the
+   * connection open already lingers, as it may on Discord).
    */
-  revokeToken(): void {
+  revokeToken(options: { gateway?: boolean } = {}): void {
     this.#token = `${this.token}.revoked`;
-    this.#gateway.closeAll(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+    if (options.gateway ?? true)
+      this.#gateway.closeAll(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
   }
 
   /** Closes every gateway connection with `code` (4013 Invalid intents, 4014 Disallowed intents...). */
