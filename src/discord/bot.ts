@@ -104,7 +104,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   };
   const relay = new Relay({
     feed,
-    port: new DiscordMessagePort(client, governor),
+    port: new DiscordMessagePort(client, governor, options.now),
     storage,
     logger: logger.child({ component: 'relay' }),
     maxLivePerGuild: config.maxLivePerGuild,

@@ -9,6 +9,8 @@ import {
   HTTPError,
   PermissionFlagsBits,
   RateLimitError,
+  SnowflakeUtil,
+  type TextBasedChannel,
   type APIActionRowComponent,
   type APIButtonComponent,
   type APIEmbed,
@@ -82,6 +84,12 @@ export const EMBED_LIMITS = {
   threadName: 100,
 };
 
+/**
+ * A board older than this continues in a new message: Discord limits edits of messages older
+ * than an hour to an unpublished, low rate (30046), and a standard game lasts two hours or more.
+ */
+export const CONTINUE_AFTER_MS = 50 * 60_000;
+
 /** Why Discord refused a post for good, in words for the channel and the log. */
 const REFUSALS: Record<number, string> = {
   10003: 'the channel was deleted',
@@ -116,6 +124,8 @@ export class DiscordMessagePort implements MessagePort {
     private readonly client: Client,
     /** Holds edits back bot-wide while Discord refuses requests (governor.ts). */
     private readonly governor: RestGovernor | null = null,
+    /** The clock messages' ages are measured by. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
@@ -137,7 +147,12 @@ export class DiscordMessagePort implements MessagePort {
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
-  async edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void> {
+  async edit(
+    postId: number,
+    channelId: string,
+    messageId: string,
+    message: LiveMessage,
+  ): Promise<{ continuedIn: string } | void> {
     // Board edits are what can wait when Discord is refusing requests bot-wide.
     const paused = this.governor?.pausedForMs() ?? 0;
     if (paused > 0) throw new RetryLater(paused);
@@ -145,6 +160,14 @@ export class DiscordMessagePort implements MessagePort {
       const channel = await this.client.channels.fetch(channelId);
       if (channel === null || !channel.isTextBased())
         throw new Refused(REFUSALS[10003]!, { code: 10003, tooLarge: false, canNotify: false });
+      if (
+        message.image !== null &&
+        this.now() - SnowflakeUtil.timestampFrom(messageId) >= CONTINUE_AFTER_MS
+      ) {
+        const continued = await this.continueIn(channel, messageId, message, postId);
+        this.failures.delete(messageId);
+        return { continuedIn: continued };
+      }
       await channel.messages.edit(messageId, render(message, postId));
       this.failures.delete(messageId);
     } catch (error) {
@@ -165,6 +188,31 @@ export class DiscordMessagePort implements MessagePort {
       const backoff = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failed - 1));
       throw new RetryLater(Math.max(backoff, this.governor?.pausedForMs() ?? 0));
     }
+  }
+
+  /**
+   * Discord allows edits of messages older than an hour only rarely (30046): before a board's
+   * message is that old, the board goes on in a new message, and the old one becomes a link to it.
+   */
+  private async continueIn(
+    channel: TextBasedChannel,
+    messageId: string,
+    message: LiveMessage,
+    postId: number,
+  ): Promise<string> {
+    if (!channel.isSendable())
+      throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
+    const sent = await channel.send(render(message, postId));
+    const link: APIEmbed = {
+      title: truncate(cleanText(message.title), EMBED_LIMITS.title),
+      description: `The board goes on in a newer message: ${sent.url}`,
+      footer: { text: 'continued below' },
+    };
+    // The old message loses its picture and buttons; were this edit refused, nothing is lost.
+    await channel.messages
+      .edit(messageId, { embeds: [link], components: [], attachments: [] })
+      .catch(() => undefined);
+    return sent.id;
   }
 
   private refusal(error: DiscordAPIError, channelId: string): Refused {

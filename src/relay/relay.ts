@@ -39,8 +39,16 @@ export interface MessagePort {
     message: LiveMessage,
     threadName: string | null,
   ): Promise<{ messageChannelId: string; messageId: string; threadId: string | null }>;
-  /** Rejects with RetryLater while a rate limit holds the edit back. */
-  edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void>;
+  /**
+   * Rejects with RetryLater while a rate limit holds the edit back. Resolves with a message id
+   * when the post continues in a new message from now on (Discord's one-hour edit limit).
+   */
+  edit(
+    postId: number,
+    channelId: string,
+    messageId: string,
+    message: LiveMessage,
+  ): Promise<{ continuedIn: string } | void>;
   /** A plain text notice in a channel (e.g. a club's "limit reached"). */
   say(channelId: string, text: string): Promise<void>;
 }
@@ -538,7 +546,13 @@ export class Relay {
     let message = shown;
     for (;;) {
       try {
-        await this.o.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
+        const moved = await this.o.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
+        if (moved)
+          this.o.storage.livePosts.setMessage(post.id, {
+            messageChannelId: post.messageChannelId!,
+            messageId: moved.continuedIn,
+            threadId: post.threadId,
+          });
         return;
       } catch (error) {
         if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;

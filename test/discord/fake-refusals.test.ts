@@ -2,7 +2,7 @@
 // header-less 429s and a ban after too many invalid answers, 30046 on edits of messages older
 // than an hour (by a clock the test moves), embed and file limits, the bot removed from a guild.
 import { once } from 'node:events';
-import { DiscordAPIError, Events, RateLimitError, type Client } from 'discord.js';
+import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BLOCKED_BODY, OLD_MESSAGE_MS } from '../fake-discord/index.js';
 import { startFakeWithClient, type ClientHarness } from './harness.js';
@@ -78,7 +78,7 @@ describe('fake Discord refusals', () => {
         { title: 'x'.repeat(256), description: 'x'.repeat(4_096), footer: { text: 'x'.repeat(1_700) } },
         'embeds',
       ],
-    ] as const;
+    ] satisfies [APIEmbed, string][];
     for (const [embed, field] of over) {
       const error = await h.textChannel.send({ embeds: [embed] }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DiscordAPIError);

@@ -176,6 +176,7 @@ export class FakeDiscord extends EventEmitter {
     this.#banMs = options.banMs ?? 60 * 60_000;
     this.#oldEdits = options.oldMessageEdits ?? { limit: 3, windowMs: 60_000 };
     this.#oldEditRetryAfter = options.oldMessageEditRetryAfter ?? false;
+    this.state.now = () => this.now();
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
     this.#limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
     this.#responseWindowMs = options.interactionResponseWindowMs ?? 3000;

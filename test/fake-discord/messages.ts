@@ -48,7 +48,7 @@ export function createMessage(
   }
   const allowed = MESSAGE_FLAG_EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
   const flags = ((typeof payload.flags === 'number' ? payload.flags : 0) & allowed) | extraFlags;
-  const now = Date.now();
+  const now = state.now();
   const message: FakeMessage = {
     id: state.ids.next(now),
     ...init,
@@ -103,7 +103,7 @@ export function editMessage(
   if (content === '' && embeds.length === 0 && components.length === 0 && attachments.length === 0) {
     throw new ApiError(400, 50006, 'Cannot send an empty message');
   }
-  const now = Date.now();
+  const now = state.now();
   message.content = content;
   message.embeds = embeds;
   message.components = components;
