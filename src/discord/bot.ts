@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { FicsPool, type PoolOptions } from '../fics/pool.js';
 import { ClubPoster } from '../club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from '../relay/chesslive-feed.js';
+import { watchOutage } from '../relay/outage.js';
 import { Relay, followTargets } from '../relay/relay.js';
 import type { Logger } from '../log.js';
 import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from '../shard.js';
@@ -127,6 +128,9 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ficsWaitMs: options.ficsWaitMs ?? 2_000,
   };
 
+  // FICS out of reach for more than a few seconds: live boards say so until it is back.
+  const stopOutageWatch = watchOutage(fics, (down) => relay.setFicsDown(down));
+
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
   watchClient(client, logger);
@@ -138,6 +142,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    stopOutageWatch();
     relay.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();

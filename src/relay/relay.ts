@@ -11,6 +11,7 @@ import {
   type Renderer,
 } from '../../render/index.js';
 import { fromPgn } from '../chesslive/index.js';
+import { isChessLiveGame } from '../chesslive/source.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { toPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
@@ -122,6 +123,9 @@ type Edit =
 /** Footer of a post someone stopped. */
 export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 
+/** Footer of a live FICS post while FICS is out of reach (outage.ts). */
+export const WAITING_FOOTER = 'Waiting for FICS… this board may be behind.';
+
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   private closed = false;
@@ -137,6 +141,8 @@ export class Relay {
    * for them, and they no longer count against their guild's cap.
    */
   private readonly finishing = new Map<number, string>();
+  /** FICS out of reach for a while: live FICS boards say so in their footer. */
+  private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
 
@@ -383,6 +389,25 @@ export class Relay {
     return ending;
   }
 
+  /**
+   * FICS went out of reach (for a while) or came back: every live FICS board is redrawn, with
+   * WAITING_FOOTER while it is out of reach, without once it is back.
+   */
+  setFicsDown(down: boolean): void {
+    if (this.closed || down === this.ficsDown) return;
+    this.ficsDown = down;
+    this.o.logger.info(
+      { down },
+      down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
+    );
+    for (const post of this.o.storage.livePosts.listLive()) {
+      const snapshot = this.o.feed.snapshot(post.gameNumber);
+      if (post.messageId === null || this.finishing.has(post.id) || !this.owns(post.guildId)) continue;
+      if (snapshot === undefined || snapshot.ended || isChessLiveGame(snapshot.game)) continue;
+      if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
+    }
+  }
+
   /** Keeps a post's ending (unobserve, notice) in view of idle(). */
   private track(ending: Promise<void>): void {
     this.endings.add(ending);
@@ -532,7 +557,12 @@ export class Relay {
     if ('message' in edit) shown = edit.message;
     else {
       const message = await this.message(edit.snapshot, post.options.flip, edit.files ?? []);
-      shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
+      const waiting = this.ficsDown && message.live && !isChessLiveGame(edit.snapshot.game);
+      shown = edit.stopped
+        ? { ...message, live: false, footer: STOPPED_FOOTER }
+        : waiting
+          ? { ...message, footer: WAITING_FOOTER }
+          : message;
     }
     await this.editFitting(post, shown);
     this.o.storage.livePosts.touch(post.id);
