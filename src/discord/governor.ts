@@ -18,6 +18,8 @@ export interface GovernorOptions {
   /** First pause; each further pause while the trouble lasts doubles it, up to `maxPauseMs`. */
   firstPauseMs?: number;
   maxPauseMs?: number;
+  /** After a pause, while the trouble may last, one edit at a time per this long tries Discord. */
+  probeMs?: number;
 }
 
 /** What one REST answer tells the governor. */
@@ -58,6 +60,9 @@ export class RestGovernor {
   /** When each invalid answer of the window came. */
   private readonly invalidAt: number[] = [];
   private pausedUntil = 0;
+  /** Until then, after a pause, the edit sent to try Discord again has the road to itself. */
+  private probeUntil = 0;
+  private readonly probeMs: number;
   /** Pauses in a row without a good answer in between: the next pause is 2^streak longer. */
   private streak = 0;
   private headerless = 0;
@@ -71,6 +76,7 @@ export class RestGovernor {
     this.burstWindowMs = o.burstWindowMs ?? 10_000;
     this.firstPauseMs = o.firstPauseMs ?? 1_000;
     this.maxPauseMs = o.maxPauseMs ?? 5 * 60_000;
+    this.probeMs = o.probeMs ?? 1_000;
   }
 
   /** Takes note of one answer from Discord. */
@@ -80,6 +86,7 @@ export class RestGovernor {
       if (this.streak > 0 && now >= this.pausedUntil) {
         this.o.logger.info(this.figures(), 'Discord answers normally again: board edits resumed');
         this.streak = 0;
+        this.probeUntil = 0;
       }
       return;
     }
@@ -95,6 +102,20 @@ export class RestGovernor {
   /** Ms until board edits may go again; 0 when they may go now. */
   pausedForMs(): number {
     return Math.max(0, this.pausedUntil - this.now());
+  }
+
+  /**
+   * Asked before each board edit: 0 when it may go now, else how long to wait. After a pause,
+   * until Discord answers normally again, one edit at a time tries it (the others wait), so that
+   * a hundred boards waiting out a pause do not all go at its end.
+   */
+  admit(): number {
+    const now = this.now();
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    if (this.streak === 0) return 0;
+    if (now < this.probeUntil) return this.probeUntil - now;
+    this.probeUntil = now + this.probeMs;
+    return 0;
   }
 
   figures(): GovernorFigures {

@@ -154,7 +154,7 @@ export class DiscordMessagePort implements MessagePort {
     message: LiveMessage,
   ): Promise<{ continuedIn: string } | void> {
     // Board edits are what can wait when Discord is refusing requests bot-wide.
-    const paused = this.governor?.pausedForMs() ?? 0;
+    const paused = this.governor?.admit() ?? 0;
     if (paused > 0) throw new RetryLater(paused);
     try {
       const channel = await this.client.channels.fetch(channelId);

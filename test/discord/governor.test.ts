@@ -70,3 +70,22 @@ describe('RestGovernor', () => {
     expect(slow.g.figures().invalid).toBe(1_000);
   });
 });
+
+describe('RestGovernor after a pause', () => {
+  it('lets one edit at a time try Discord until it answers normally again', () => {
+    const { g, advance } = governor();
+    expect(g.admit()).toBe(0);
+    expect(g.admit()).toBe(0);
+    g.record(blocked);
+    expect(g.admit()).toBe(1_000);
+    advance(1_000);
+    // The pause is over but the trouble may not be: the first edit goes, the others wait.
+    expect(g.admit()).toBe(0);
+    expect(g.admit()).toBe(1_000);
+    advance(500);
+    expect(g.admit()).toBe(500);
+    g.record(ok);
+    expect(g.admit()).toBe(0);
+    expect(g.admit()).toBe(0);
+  });
+});
