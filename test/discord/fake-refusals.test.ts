@@ -85,6 +85,18 @@ describe('fake Discord refusals', () => {
       expect((error as DiscordAPIError).code).toBe(50035);
       expect(Object.keys((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([field]);
     }
+    const menu = (options: { label: string; value: string }[]) => ({
+      components: [{ type: 1, components: [{ type: 3, custom_id: 'm', options }] }],
+    });
+    for (const options of [
+      Array.from({ length: 26 }, (_, i) => ({ label: `${i}`, value: `${i}` })),
+      [{ label: 'x'.repeat(101), value: 'v' }],
+    ]) {
+      const error = await h.client.rest
+        .post(`/channels/${h.channel.id}/messages`, { body: menu(options) })
+        .catch((e: unknown) => e);
+      expect((error as DiscordAPIError).code).toBe(50035);
+    }
     expect(h.fake.messagesIn(h.channel.id)).toEqual([]);
     const big = await h.textChannel
       .send({ files: [{ attachment: Buffer.alloc(10 * 1024 * 1024 + 1), name: 'big.gif' }] })

@@ -35,7 +35,7 @@ export function createMessage(
 ): FakeMessage {
   const content = readContent(payload);
   const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? []);
-  const components = readList(payload.components, 'components', 40) ?? [];
+  const components = checkSelects(readList(payload.components, 'components', 40) ?? []);
   const attachments = newAttachments(state, payload, files);
   if (
     content === '' &&
@@ -88,7 +88,7 @@ export function editMessage(
   // Validate everything before changing anything: a refused edit leaves the message as it was.
   const content = 'content' in payload ? readContent(payload) : message.content;
   const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? message.embeds);
-  const components = readList(payload.components, 'components', 40) ?? message.components;
+  const components = checkSelects(readList(payload.components, 'components', 40) ?? message.components);
   const uploads = newAttachments(state, payload, files);
   let attachments: FakeAttachment[];
   if (Array.isArray(payload.attachments)) {
@@ -176,6 +176,35 @@ function checkEmbeds(embeds: unknown[]): unknown[] {
   if (total > EMBED_LIMITS.total)
     throw formError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
   return embeds;
+}
+
+interface SelectText {
+  type?: unknown;
+  options?: { label?: unknown; value?: unknown; description?: unknown }[];
+  components?: SelectText[];
+}
+
+/** Select menus: at most 25 options, label, value and description 1 to 100 characters (50035). */
+function checkSelects(rows: unknown[]): unknown[] {
+  rows.forEach((raw, i) => {
+    ((raw as SelectText | null)?.components ?? []).forEach((menu, j) => {
+      const options = menu.options ?? [];
+      const at = `components.${i}.components.${j}.options`;
+      if (options.length > 25) throw formError(at, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+      options.forEach((option, k) => {
+        for (const field of ['label', 'value', 'description'] as const) {
+          const text = option[field];
+          if (typeof text === 'string' && (text.length < 1 || text.length > 100))
+            throw formError(
+              `${at}.${k}.${field}`,
+              'BASE_TYPE_BAD_LENGTH',
+              'Must be between 1 and 100 in length.',
+            );
+        }
+      });
+    });
+  });
+  return rows;
 }
 
 function readContent(payload: MessagePayload): string {
