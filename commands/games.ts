@@ -8,6 +8,7 @@ import {
   StringSelectMenuBuilder,
 } from 'discord.js';
 import type { AnySelectMenuInteraction, ChatInputCommandInteraction } from 'discord.js';
+import { cleanText, truncate } from '../src/text.js';
 import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
 import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
@@ -77,8 +78,13 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     .setPlaceholder('Observe one of these here')
     .addOptions(
       shown.map((r) => ({
-        label: `${r.game}: ${r.white} vs ${r.black}`.slice(0, 100),
-        description: `${r.whiteRating} vs ${r.blackRating}, ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,
+        label: truncate(cleanText(`${r.game}: ${r.white} vs ${r.black}`), 100),
+        description: truncate(
+          cleanText(
+            `${r.whiteRating} vs ${r.blackRating}, ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,
+          ),
+          100,
+        ),
         value: String(r.game),
       })),
     );
@@ -86,7 +92,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     embeds: [
       new EmbedBuilder()
         .setTitle(`FICS games (${shown.length} of ${rows.length})`)
-        .setDescription(lines.join('\n')),
+        .setDescription(truncate(lines.map(cleanText).join('\n'), 4_096)),
     ],
     components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu)],
   });

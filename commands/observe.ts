@@ -7,6 +7,7 @@ import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle } from '../src/fics/validate.js';
 import { toPgn } from '../src/game/pgn.js';
+import { truncate } from '../src/text.js';
 
 export const data = new SlashCommandBuilder()
   .setName('observe')
@@ -53,18 +54,34 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await postGame(interaction, ctx, handle === null ? game! : { player: handle }, { flip, thread });
 }
 
+/**
+ * How long a suggestion waits for FICS: Discord drops an autocomplete not answered within 3 s,
+ * and the answer itself takes a round trip.
+ */
+export const AUTOCOMPLETE_WAIT_MS = 2_000;
+
+/** Players of the games FICS listed last: what is suggested while FICS is slow or down. */
+let knownPlayers: string[] = [];
+
 /** Suggests handles of players in the server's current games. */
 export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
   const typed = interaction.options.getFocused().toLowerCase();
-  let names: string[] = [];
-  try {
-    const rows = await ctx.fics.listGames();
-    names = [...new Set(rows.flatMap((r) => [r.white, r.black]))];
-  } catch {
-    // FICS unreachable: no suggestions; the command itself will say what is wrong.
-  }
+  const listed = ctx.fics.listGames().then(
+    (rows) => (knownPlayers = [...new Set(rows.flatMap((r) => [r.white, r.black]))]),
+    // FICS unreachable: what was known; the command itself will say what is wrong.
+    () => knownPlayers,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string[]>((resolve) => {
+    timer = setTimeout(() => resolve(knownPlayers), AUTOCOMPLETE_WAIT_MS);
+  });
+  const names = await Promise.race([listed, late]);
+  clearTimeout(timer);
   const matching = names.filter((n) => n.toLowerCase().startsWith(typed)).sort();
-  await interaction.respond(matching.slice(0, 25).map((name) => ({ name, value: name })));
+  // Handles are at most 17 letters; Discord takes 25 choices of at most 100 characters.
+  await interaction.respond(
+    matching.slice(0, 25).map((name) => ({ name: truncate(name, 100), value: truncate(name, 100) })),
+  );
 }
 
 function livePost(ctx: BotContext, args: string) {

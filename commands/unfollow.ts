@@ -1,5 +1,5 @@
 // /unfollow player:<handle>: stops posting that player's new games in this channel.
-import { PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, managedHandle } from '../src/discord/replies.js';
@@ -18,6 +18,8 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, `${handle} is not followed in this channel.`);
     return;
   }
+  // FICS may stall (30 s): Discord's 3 seconds are answered first.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   // The FICS watch stays while another channel still follows the player, or a club has them.
   if (ctx.storage.follows.listForHandle(handle).length === 0 && !ctx.storage.clubs.watches(handle))
     await ctx.fics

@@ -11,10 +11,28 @@ import { fillRect } from './surface.js';
 
 export const FRAME_DELAY_MS = 800;
 export const LAST_FRAME_DELAY_MS = 4000;
+/**
+ * At most this many frames: a 157-ply game makes a GIF of about 600 KB, so 600 frames stay near
+ * 2.5 MB, well under Discord's 10 MiB per file (a 20,000-ply game would otherwise be 50 MB).
+ */
+export const MAX_GIF_FRAMES = 600;
+/** A GIF growing past this is given up (Discord takes 10 MiB per file; the PGN goes along). */
+export const MAX_GIF_BYTES = 8 * 1024 * 1024;
 
 export interface GifOptions {
   frameDelayMs?: number;
   lastFrameDelayMs?: number;
+  maxFrames?: number;
+  maxBytes?: number;
+}
+
+/**
+ * The scenes a GIF shows: all of them, or for a longer game the start and then its last moves,
+ * which are what people look at once the result is known.
+ */
+export function gifScenes<T>(scenes: readonly T[], maxFrames = MAX_GIF_FRAMES): T[] {
+  if (scenes.length <= maxFrames) return [...scenes];
+  return [scenes[0]!, ...scenes.slice(scenes.length - (maxFrames - 1))];
 }
 
 function boundingBox(regions: Region[]): { x: number; y: number; w: number; h: number } {
@@ -32,7 +50,9 @@ function boundingBox(regions: Region[]): { x: number; y: number; w: number; h: n
 }
 
 /** One frame per scene; every scene is drawn with the first one's theme, size and layout. */
-export function renderGif(scenes: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
+export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
+  const scenes = gifScenes(all, opts.maxFrames);
+  const maxBytes = opts.maxBytes ?? MAX_GIF_BYTES;
   const first = scenes[0];
   if (!first) return { ok: false, error: 'no positions to animate' };
   const positions: ScenePosition[][] = [];
@@ -81,6 +101,8 @@ export function renderGif(scenes: BoardScene[], opts: GifOptions = {}): RenderRe
       writer.frame({ x: box.x, y: box.y, width: box.w, height: box.h, pixels, delayMs, transparentIndex });
     }
     previous = frame;
+    if (writer.size > maxBytes)
+      return { ok: false, error: `the GIF passed ${maxBytes} bytes at frame ${i + 1} of ${scenes.length}` };
   }
   return { ok: true, value: writer!.finish() };
 }

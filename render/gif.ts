@@ -170,6 +170,11 @@ export class GifWriter {
     this.lzw.encode(f.pixels, out);
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.out.length;
+  }
+
   finish(): Buffer {
     this.out.byte(0x3b);
     return Buffer.from(this.out.bytes.subarray(0, this.out.length));

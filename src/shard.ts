@@ -36,3 +36,30 @@ export function shardScope(options: { shards?: unknown; shardCount?: number }): 
 export function shareOf(total: number, scope: ShardScope | null): number {
   return scope === null ? total : Math.max(1, Math.floor((total * scope.ids.length) / scope.count));
 }
+
+/**
+ * Gateway close codes after which connecting again as is fails the same way: 4004 authentication
+ * failed (token reset), 4010 invalid shard, 4011 sharding required, 4012 invalid API version,
+ * 4013 invalid intents, 4014 disallowed intents. discord.js does not reconnect after them.
+ */
+export const FATAL_CLOSE_CODES: readonly number[] = [4004, 4010, 4011, 4012, 4013, 4014];
+
+/** Exit status of a bot that stopped for a reason no restart mends (EX_CONFIG). */
+export const EXIT_FATAL = 78;
+
+/** Waits before starting a failed shard again: seconds, doubling, up to minutes. */
+export const RESPAWN_FIRST_MS = 2_000;
+export const RESPAWN_MAX_MS = 5 * 60_000;
+/** A shard that ran this long before it ended starts its back-off afresh. */
+export const RESPAWN_STABLE_MS = 10 * 60_000;
+
+/**
+ * How long to wait before starting again a shard process that ended with `exitCode`, after
+ * `failures` ends in a row; null when it must not be started again: it stopped for a reason no
+ * restart mends (EXIT_FATAL: the token revoked, intents refused), and every IDENTIFY more counts
+ * toward Discord's 1,000 a day, after which it resets the token.
+ */
+export function respawnDelay(exitCode: number | null, failures: number): number | null {
+  if (exitCode === EXIT_FATAL) return null;
+  return Math.min(RESPAWN_MAX_MS, RESPAWN_FIRST_MS * 2 ** Math.max(0, failures));
+}

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager } from 'discord.js';
 import type { Config } from './config.js';
 import { createRest } from './discord/client.js';
+import { EXIT_FATAL, RESPAWN_STABLE_MS, respawnDelay } from './shard.js';
 import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
 
@@ -31,36 +32,80 @@ const manager = new ShardingManager(
   fileURLToPath(new URL(`./main.${typescript ? 'ts' : 'js'}`, import.meta.url)),
   {
     totalShards: total,
+    shardList: Array.from({ length: total }, (_, id) => id),
     token: config.discord.token,
     mode: 'process',
-    respawn: true,
+    // Respawning is ours (below): discord.js would start a shard again at once, forever, even
+    // one whose token Discord refuses.
+    respawn: false,
     execArgv: typescript ? ['--import', 'tsx'] : [],
   },
 );
+let stopping = false;
+/** Shards stopped for good (fatal exit); when all are, this process ends with EXIT_FATAL. */
+const given = new Set<number>();
 manager.on('shardCreate', (shard) => {
   logger.info({ shard: shard.id, of: total }, 'shard started');
-  shard.on('death', () => {
-    if (manager.respawn) logger.warn({ shard: shard.id }, 'shard process ended; starting it again');
-    else logger.info({ shard: shard.id }, 'shard stopped');
+  let failures = 0;
+  let readyAt: number | null = null;
+  shard.on('ready', () => (readyAt = Date.now()));
+  shard.on('death', (child) => {
+    if (stopping) {
+      logger.info({ shard: shard.id }, 'shard stopped');
+      return;
+    }
+    if (readyAt !== null && Date.now() - readyAt > RESPAWN_STABLE_MS) failures = 0;
+    readyAt = null;
+    const exitCode = 'exitCode' in child ? child.exitCode : null;
+    const delayMs = respawnDelay(exitCode, failures);
+    if (delayMs === null) {
+      given.add(shard.id);
+      logger.fatal(
+        { shard: shard.id, exitCode },
+        'shard stopped for a reason no restart mends (see its log): not started again',
+      );
+      if (given.size === manager.totalShards) process.exitCode = EXIT_FATAL;
+      return;
+    }
+    failures++;
+    logger.warn(
+      { shard: shard.id, exitCode, delayMs },
+      'shard process ended; starting it again after a pause',
+    );
+    setTimeout(() => {
+      if (!stopping)
+        shard
+          .spawn()
+          .catch((error: unknown) => logger.error({ err: error, shard: shard.id }, 'shard did not start'));
+    }, delayMs);
   });
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info({ signal }, 'stopping every shard');
-    manager.respawn = false;
+    stopping = true;
     // Each shard stops cleanly on SIGTERM (main.ts), as a single bot does.
     for (const shard of manager.shards.values()) shard.process?.kill('SIGTERM');
   });
 }
 
-try {
-  await manager.spawn({ amount: total, timeout: 120_000 });
-  logger.info({ shards: total }, 'every shard is up');
-} catch (error) {
-  logger.fatal({ err: error }, 'shards could not start');
-  process.exitCode = 1;
+// One by one, 5.5 s apart as discord.js does (Discord takes one IDENTIFY per 5 s): unlike
+// manager.spawn(), a shard that fails to start does not keep the others from starting; its
+// 'death' handler above decides whether it starts again.
+let up = 0;
+for (const id of manager.shardList as number[]) {
+  if (stopping) break;
+  if (id > 0) await new Promise((resolve) => setTimeout(resolve, 5_500));
+  await manager
+    .createShard(id)
+    .spawn(120_000)
+    .then(
+      () => up++,
+      (error: unknown) => logger.error({ err: error, shard: id }, 'shard did not start'),
+    );
 }
+if (up === total) logger.info({ shards: total }, 'every shard is up');
 
 function parseShards(
   text: string | undefined,

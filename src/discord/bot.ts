@@ -1,7 +1,7 @@
 // Starting and stopping the bot: storage, commands, the discord.js client, the dispatcher, and
 // command registration once Discord says the client is ready. main.ts and the tests both use it.
 import { once } from 'node:events';
-import { DiscordjsError, DiscordjsErrorCodes, Events } from 'discord.js';
+import { DiscordjsError, DiscordjsErrorCodes, Events, GatewayCloseCodes } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { Renderer } from '../../render/index.js';
 import { RenderPool } from '../../render/worker-pool.js';
@@ -9,14 +9,17 @@ import type { Config } from '../config.js';
 import { FicsPool, type PoolOptions } from '../fics/pool.js';
 import { ClubPoster } from '../club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from '../relay/chesslive-feed.js';
+import { watchOutage } from '../relay/outage.js';
 import { Relay, followTargets } from '../relay/relay.js';
 import type { Logger } from '../log.js';
-import { ownsGuild, shardScope, shareOf } from '../shard.js';
+import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from '../shard.js';
 import { openStorage } from '../storage/index.js';
 import { createClient } from './client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './commands.js';
 import type { BotContext } from './context.js';
 import { createDispatcher } from './dispatch.js';
+import { RestGovernor } from './governor.js';
+import { watchGuilds } from './guilds.js';
 import { DiscordMessagePort } from './live-port.js';
 import { inviteUrl } from './permissions.js';
 import { registerCommands } from './register.js';
@@ -31,6 +34,13 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
+  /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
+  now?: () => number;
+  /**
+   * Told after the bot stopped itself for a reason no restart mends (the token revoked, the
+   * intents refused): main.ts exits non-zero so that a supervisor notices.
+   */
+  onFatal?: (reason: string) => void;
 }
 
 export interface BotHandle {
@@ -40,7 +50,8 @@ export interface BotHandle {
   stop(): Promise<void>;
 }
 
-export type StartResult = { ok: true; bot: BotHandle } | { ok: false; error: string };
+/** `fatal`: starting again as is would fail the same way (the token or the intents refused). */
+export type StartResult = { ok: true; bot: BotHandle } | { ok: false; error: string; fatal?: boolean };
 
 export async function startBot(config: Config, options: StartOptions): Promise<StartResult> {
   const { logger } = options;
@@ -55,6 +66,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
   const client = createClient(config.discord);
+  const governor = new RestGovernor({ logger: logger.child({ component: 'discord-rest' }) });
   // Under the ShardingManager (npm run start:sharded), or with SHARDS and SHARD_COUNT set, this
   // process is one shard of several (discord.js read which from the environment).
   const scope = shardScope(client.options);
@@ -110,7 +122,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   };
   const relay = new Relay({
     feed,
-    port: new DiscordMessagePort(client),
+    port: new DiscordMessagePort(client, governor, options.now),
     storage,
     logger: logger.child({ component: 'relay' }),
     maxLivePerGuild: config.maxLivePerGuild,
@@ -133,14 +145,21 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ficsWaitMs: options.ficsWaitMs ?? 2_000,
   };
 
+  // FICS out of reach for more than a few seconds: live boards say so until it is back.
+  const stopOutageWatch = watchOutage(fics, (down) => relay.setFicsDown(down));
+
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
   watchClient(client, logger);
 
   let stopped = false;
+  // Declared before stop() is, assigned just after: a fatal close may come while logging in.
+  let fatal: (reason: string) => void = () => undefined;
+  watchAccess(client, governor, (reason) => fatal(reason));
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    stopOutageWatch();
     relay.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
@@ -152,20 +171,47 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     logger.info('stopped');
   };
 
+  // Before the bot is up a fatal reason ends the login (startBot returns it); after, it stops the bot.
+  let fatalReason: string | null = null;
+  let up = false;
+  const loginAborted = new AbortController();
+  fatal = (reason) => {
+    if (fatalReason !== null) return;
+    fatalReason = reason;
+    if (!up) {
+      loginAborted.abort();
+      return;
+    }
+    logger.fatal(reason);
+    void stop().finally(() => options.onFatal?.(reason));
+  };
+
   const readyTimeout = AbortSignal.timeout(options.readyTimeoutMs ?? 60_000);
-  const ready = once(client, Events.ClientReady, { signal: readyTimeout });
+  const ready = once(client, Events.ClientReady, {
+    signal: AbortSignal.any([readyTimeout, loginAborted.signal]),
+  });
   ready.catch(() => undefined); // observed below; a login failure must not leave it unhandled
   try {
     await client.login(config.discord.token);
     await ready;
   } catch (error) {
     await stop();
-    return { ok: false, error: loginFailure(error) };
+    const invalid = tokenInvalid(error);
+    return {
+      ok: false,
+      error: invalid || fatalReason === null ? loginFailure(error) : fatalReason,
+      fatal: invalid || fatalReason !== null,
+    };
   }
-  if (!client.isReady()) {
+  if (!client.isReady() || fatalReason !== null) {
     await stop();
-    return { ok: false, error: 'the Discord client stopped before it was ready' };
+    return {
+      ok: false,
+      error: fatalReason ?? 'the Discord client stopped before it was ready',
+      fatal: fatalReason !== null,
+    };
   }
+  up = true;
 
   logger.info(
     { user: client.user.tag, applicationId: client.application.id, guilds: client.guilds.cache.size },
@@ -186,6 +232,9 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
     else logger.error(registered.error);
   }
+
+  // Before resuming: the posts and follows of guilds the bot was removed from meanwhile end here.
+  await watchGuilds(client, context, (guildId) => ownsGuild(scope, guildId));
 
   // A render thread takes a quarter of a second to load: the first board posted should not wait.
   boardRenders.warm();
@@ -243,8 +292,48 @@ function readOr<T>(logger: Logger, fallback: T, read: () => T): T {
   }
 }
 
+/**
+ * Feeds every REST answer to the governor, and calls `fatal` on what no restart mends: a 401 to
+ * the bot's token (reset in the developer portal) or a gateway closed for good (4004 and the
+ * other codes after which discord.js does not reconnect).
+ */
+function watchAccess(client: Client, governor: RestGovernor, fatal: (reason: string) => void): void {
+  client.rest.on('response', (request, response) => {
+    // discord.js hands over a copy of the answer; its body is never read here.
+    const body = response.body;
+    if (body instanceof ReadableStream) void body.cancel().catch(() => undefined);
+    const headers = response.headers as Headers;
+    governor.record({
+      status: response.status,
+      scope: headers.get('x-ratelimit-scope'),
+      retryAfter: headers.get('retry-after'),
+    });
+    // Interaction webhooks use their own token (a 401 there is an expired interaction).
+    if (response.status === 401 && request.data.auth !== false)
+      fatal(
+        `Discord answered 401 Unauthorized to the bot token on ${request.method.toUpperCase()} ${request.route}: ${TOKEN_ADVICE}`,
+      );
+  });
+  client.on(Events.ShardDisconnect, (event) => {
+    if (!FATAL_CLOSE_CODES.includes(event.code)) return;
+    const name = GatewayCloseCodes[event.code] ?? 'unknown';
+    fatal(
+      event.code === GatewayCloseCodes.AuthenticationFailed
+        ? `Discord closed the gateway with 4004 Authentication failed: ${TOKEN_ADVICE}`
+        : `Discord closed the gateway with ${event.code} ${name}: Kibitz cannot connect as configured (check the bot's intents in the developer portal).`,
+    );
+  });
+}
+
+const TOKEN_ADVICE =
+  'the token is no longer valid (reset in the developer portal?). Set DISCORD_TOKEN to the new token and start again.';
+
+function tokenInvalid(error: unknown): boolean {
+  return error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid;
+}
+
 function loginFailure(error: unknown): string {
-  if (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) {
+  if (tokenInvalid(error)) {
     return 'Discord rejected DISCORD_TOKEN. Open the developer portal (https://discord.com/developers/applications), Bot tab, press Reset Token, and start again with the new token.';
   }
   if (error instanceof Error && error.name === 'AbortError') {

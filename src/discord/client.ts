@@ -17,7 +17,11 @@ export function createClient(config: DiscordConfig): Client {
       // Live boards are edited latest-wins (relay/latest-wins.ts): were discord.js to hold an edit
       // until its rate limit passed, the position it then sent would be an old one. It says so
       // at once instead, and the relay sends the newest position when the limit allows.
-      rejectOnRateLimit: (limit) => limit.method.toUpperCase() === 'PATCH' && limit.route === LIVE_EDIT_ROUTE,
+      // A 429 with no wait at all (Discord's edge refusing a banned IP sends no Retry-After) would
+      // make discord.js retry at once, forever, on any route: it is thrown instead, and the caller
+      // backs off (live-port.ts) while the governor pauses edits bot-wide (governor.ts).
+      rejectOnRateLimit: (limit) =>
+        limit.retryAfter <= 0 || (limit.method.toUpperCase() === 'PATCH' && limit.route === LIVE_EDIT_ROUTE),
     },
   });
 }

@@ -7,7 +7,10 @@ import {
   DiscordAPIError,
   DiscordjsError,
   HTTPError,
+  PermissionFlagsBits,
   RateLimitError,
+  SnowflakeUtil,
+  type TextBasedChannel,
   type APIActionRowComponent,
   type APIButtonComponent,
   type APIEmbed,
@@ -15,10 +18,12 @@ import {
   type MessageCreateOptions,
   type MessageEditOptions,
 } from 'discord.js';
-import { RetryLater } from '../relay/latest-wins.js';
+import { Refused, RetryLater } from '../relay/latest-wins.js';
 import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
 import type { MessagePort } from '../relay/relay.js';
+import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
+import type { RestGovernor } from './governor.js';
 
 /** Button ids: `<prefix>:<live post id>`. */
 export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
@@ -26,14 +31,17 @@ export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
 // Plain API objects rather than EmbedBuilder and ButtonBuilder: the builders validate every field
 // on every call (building an error object for each optional check), about 2 % of the bot's CPU at
 // 300 games.
-// What goes in is ours (titles and lines of a few dozen characters), never a user's free text.
+// Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
+// here, so that no input makes Discord refuse a post or its final edit.
 function render(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
-    title: message.title,
-    description: message.lines.join('\n'),
+    title: truncate(cleanText(message.title), EMBED_LIMITS.title),
+    description: truncate(message.lines.map(cleanText).join('\n'), EMBED_LIMITS.description),
     image: { url: `attachment://${image.name}` },
-    ...(message.footer === null ? {} : { footer: { text: message.footer } }),
+    ...(message.footer === null
+      ? {}
+      : { footer: { text: truncate(cleanText(message.footer), EMBED_LIMITS.footer) } }),
   };
   const files = [...(message.image === null ? [] : [message.image]), ...message.files].map(
     (f) => new AttachmentBuilder(f.data, { name: f.name }),
@@ -63,6 +71,37 @@ function render(message: LiveMessage, postId: number): MessageCreateOptions & Me
   return { embeds: [embed], components, files, attachments: [] };
 }
 
+/**
+ * Discord's limits on what one message carries (UTF-16 code units). Title, description and
+ * footer together stay under the 6,000 of all embeds: 256 + 4,096 + 1,024 (the footer is cut
+ * shorter than its own 2,048 for that).
+ */
+export const EMBED_LIMITS = {
+  title: 256,
+  description: 4_096,
+  footer: 1_024,
+  content: 2_000,
+  threadName: 100,
+};
+
+/**
+ * A board older than this continues in a new message: Discord limits edits of messages older
+ * than an hour to an unpublished, low rate (30046), and a standard game lasts two hours or more.
+ */
+export const CONTINUE_AFTER_MS = 50 * 60_000;
+
+/** Why Discord refused a post for good, in words for the channel and the log. */
+const REFUSALS: Record<number, string> = {
+  10003: 'the channel was deleted',
+  10004: 'Kibitz is no longer in this server',
+  10008: 'the board message was deleted',
+  50001: 'Kibitz can no longer see this channel',
+  50013: 'Kibitz lacks a permission it needs in this channel',
+  50083: 'the thread was archived',
+  40005: 'the message was too large for Discord',
+  50035: 'Discord refused the message as malformed',
+};
+
 /** Waits before retrying an edit Discord failed (1 s, doubling, at most a minute). */
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 60_000;
@@ -81,7 +120,13 @@ export class DiscordMessagePort implements MessagePort {
   /** Failed edits in a row per message, for the retry back-off. */
   private readonly failures = new Map<string, number>();
 
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    /** Holds edits back bot-wide while Discord refuses requests (governor.ts). */
+    private readonly governor: RestGovernor | null = null,
+    /** The clock messages' ages are measured by. */
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
     const channel = await this.client.channels.fetch(channelId);
@@ -92,7 +137,7 @@ export class DiscordMessagePort implements MessagePort {
       if (!('threads' in channel) || channel.isThread())
         throw new Error('threads cannot be made in that channel');
       const thread = await channel.threads.create({
-        name: threadName.slice(0, 100),
+        name: truncate(cleanText(threadName), EMBED_LIMITS.threadName),
         autoArchiveDuration: 1440,
       });
       target = thread;
@@ -102,28 +147,102 @@ export class DiscordMessagePort implements MessagePort {
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
-  async edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void> {
-    const channel = await this.client.channels.fetch(channelId);
-    if (channel === null || !channel.isTextBased()) throw new Error('that channel is gone');
+  async edit(
+    postId: number,
+    channelId: string,
+    messageId: string,
+    message: LiveMessage,
+  ): Promise<{ continuedIn: string } | void> {
+    // Board edits are what can wait when Discord is refusing requests bot-wide.
+    const paused = this.governor?.admit() ?? 0;
+    if (paused > 0) throw new RetryLater(paused);
     try {
+      const channel = await this.client.channels.fetch(channelId);
+      if (channel === null || !channel.isTextBased())
+        throw new Refused(REFUSALS[10003]!, { code: 10003, tooLarge: false, canNotify: false });
+      if (
+        message.image !== null &&
+        this.now() - SnowflakeUtil.timestampFrom(messageId) >= CONTINUE_AFTER_MS
+      ) {
+        const continued = await this.continueIn(channel, messageId, message, postId);
+        this.failures.delete(messageId);
+        return { continuedIn: continued };
+      }
       await channel.messages.edit(messageId, render(message, postId));
       this.failures.delete(messageId);
     } catch (error) {
-      // discord.js does not wait out an edit's rate limit (client.ts): the relay does.
-      if (error instanceof RateLimitError) throw new RetryLater(error.retryAfter);
-      // A 5xx after discord.js's own retries, or a connection cut (which it never retries): the
-      // edit is tried again, so that no final position or PGN is lost to a passing failure. What
-      // Discord refused (message deleted, permission gone) or what could not be sent stays failed.
-      if (!passing(error)) throw error;
+      if (error instanceof Refused) throw error;
+      // What Discord refused for good (message deleted, permission gone, too large) ends the post.
+      if (error instanceof DiscordAPIError && error.status !== 429 && error.status < 500)
+        throw this.refusal(error, channelId);
+      // A 429 that said how long to wait: the relay waits that long (discord.js does not, for an
+      // edit: client.ts), then sends the newest position.
+      const given = error instanceof RateLimitError ? error.retryAfter : 0;
+      if (given > 0) throw new RetryLater(Math.max(given, this.governor?.pausedForMs() ?? 0));
+      // A 429 without a wait (Discord's edge refusing a banned IP), a 5xx after discord.js's own
+      // retries, or a connection cut (which it never retries): tried again after a back-off that
+      // starts at a second, so that no final position or PGN is lost to a passing failure.
+      if (!(error instanceof RateLimitError) && !passing(error)) throw error;
       const failed = (this.failures.get(messageId) ?? 0) + 1;
       this.failures.set(messageId, failed);
-      throw new RetryLater(Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failed - 1)));
+      const backoff = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failed - 1));
+      throw new RetryLater(Math.max(backoff, this.governor?.pausedForMs() ?? 0));
     }
+  }
+
+  /**
+   * Discord allows edits of messages older than an hour only rarely (30046): before a board's
+   * message is that old, the board goes on in a new message, and the old one becomes a link to it.
+   */
+  private async continueIn(
+    channel: TextBasedChannel,
+    messageId: string,
+    message: LiveMessage,
+    postId: number,
+  ): Promise<string> {
+    if (!channel.isSendable())
+      throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
+    const sent = await channel.send(render(message, postId));
+    const link: APIEmbed = {
+      title: truncate(cleanText(message.title), EMBED_LIMITS.title),
+      description: `The board goes on in a newer message: ${sent.url}`,
+      footer: { text: 'continued below' },
+    };
+    // The old message loses its picture and buttons; were this edit refused, nothing is lost.
+    await channel.messages
+      .edit(messageId, { embeds: [link], components: [], attachments: [] })
+      .catch(() => undefined);
+    return sent.id;
+  }
+
+  private refusal(error: DiscordAPIError, channelId: string): Refused {
+    const code = typeof error.code === 'number' ? error.code : 0;
+    const tooLarge = error.status === 413 || code === 40005 || code === 50035;
+    const reason = REFUSALS[code] ?? `Discord refused it (${error.status}, code ${code})`;
+    // Only where a notice can still go: the message is gone or too large, or a permission other
+    // than sending is missing; never where the channel itself is gone or out of sight.
+    const canNotify = (code === 10008 || code === 50013 || tooLarge) && this.canSay(channelId);
+    return new Refused(reason, { code, tooLarge, canNotify });
+  }
+
+  /** The bot may send a plain message in the channel, by the permissions it has cached. */
+  private canSay(channelId: string): boolean {
+    const channel = this.client.channels.cache.get(channelId);
+    if (channel === undefined || !channel.isSendable() || channel.isDMBased()) return false;
+    const me = this.client.user;
+    const need = channel.isThread()
+      ? PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessagesInThreads
+      : PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages;
+    return (
+      me !== null &&
+      channel.permissionsFor(me)?.has(need) === true &&
+      !(channel.isThread() && channel.archived === true)
+    );
   }
 
   async say(channelId: string, text: string): Promise<void> {
     const channel = await this.client.channels.fetch(channelId);
     if (channel === null || !channel.isSendable()) throw new Error('that channel cannot take messages');
-    await channel.send({ content: text, allowedMentions: { parse: [] } });
+    await channel.send({ content: truncate(text, EMBED_LIMITS.content), allowedMentions: { parse: [] } });
   }
 }

@@ -15,10 +15,13 @@ import {
 import { parseHandle } from '../fics/validate.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
+import { truncate } from '../text.js';
 import { checkPostingPermissions } from './permissions.js';
 
 /** Answers only the user who asked, whether or not the interaction was deferred. */
-export async function answer(interaction: RepliableInteraction, content: string): Promise<void> {
+export async function answer(interaction: RepliableInteraction, text: string): Promise<void> {
+  // Answers may quote FICS or a user: never over Discord's 2,000 characters.
+  const content = truncate(text, 2_000);
   if (interaction.deferred || interaction.replied) await interaction.editReply({ content });
   else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
 }
@@ -90,6 +93,9 @@ export async function stopPost(
     );
     return;
   }
+  // Stopping waits for FICS to unobserve (30 s when it stalls): Discord's 3 seconds are answered first.
+  if (!interaction.deferred && !interaction.replied)
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   await ctx.relay.stop(post.id);
   await answer(interaction, `Stopped relaying game ${post.gameNumber}.`);
 }

@@ -13,11 +13,38 @@ export class RetryLater extends Error {
   }
 }
 
+/** Why the receiving side refused a value for good, in terms the sender's owner acts on. */
+export interface RefusalDetail {
+  /** The refusing side's own code (Discord's JSON error code), 0 when it gave none. */
+  code: number;
+  /** Refused for its size: the same value with less in it may pass. */
+  tooLarge: boolean;
+  /** The place the value was for can still take a short notice saying what happened. */
+  canNotify: boolean;
+}
+
+/**
+ * Thrown by a send that was refused for good (the message deleted, the channel or the permission
+ * gone): the sender stops at once and takes no more values; retrying would only be refused again.
+ */
+export class Refused extends Error {
+  override readonly name = 'Refused';
+  constructor(
+    /** A few words for people: "the board message was deleted". */
+    readonly reason: string,
+    readonly detail: RefusalDetail,
+  ) {
+    super(reason);
+  }
+}
+
 export interface LatestWinsOptions<T> {
   /** Sends one update; resolves when Discord (or whoever) has taken it. */
   send: (value: T) => Promise<void>;
   /** Told about a failed send; the next update is still tried (no retry loop here). */
   onError?: (error: unknown, value: T) => void;
+  /** Told once when a send is refused for good; the sender has stopped by then. */
+  onRefused?: (refusal: Refused, value: T) => void;
 }
 
 export class LatestWins<T> {
@@ -69,6 +96,11 @@ export class LatestWins<T> {
         await this.options.send(value);
         this.sent++;
       } catch (error) {
+        if (error instanceof Refused) {
+          this.close();
+          this.options.onRefused?.(error, value);
+          break;
+        }
         if (!(error instanceof RetryLater)) {
           this.options.onError?.(error, value);
           continue;

@@ -19,7 +19,8 @@ import type { Logger } from '../log.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
-import { LatestWins } from './latest-wins.js';
+import { truncate } from '../text.js';
+import { LatestWins, Refused } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
 /** The games side: what the relay needs from the FICS pool. */
@@ -44,8 +45,16 @@ export interface MessagePort {
     message: LiveMessage,
     threadName: string | null,
   ): Promise<{ messageChannelId: string; messageId: string; threadId: string | null }>;
-  /** Rejects with RetryLater while a rate limit holds the edit back. */
-  edit(postId: number, channelId: string, messageId: string, message: LiveMessage): Promise<void>;
+  /**
+   * Rejects with RetryLater while a rate limit holds the edit back. Resolves with a message id
+   * when the post continues in a new message from now on (Discord's one-hour edit limit).
+   */
+  edit(
+    postId: number,
+    channelId: string,
+    messageId: string,
+    message: LiveMessage,
+  ): Promise<{ continuedIn: string } | void>;
   /** A plain text notice in a channel (e.g. a club's "limit reached"). */
   say(channelId: string, text: string): Promise<void>;
 }
@@ -125,6 +134,8 @@ export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 const UNRECORDED =
   'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).';
 const UNRECORDED_FOOTER = 'Kibitz could not record this post: this board does not update.';
+/** Footer of a live FICS post while FICS is out of reach (outage.ts). */
+export const WAITING_FOOTER = 'Waiting for FICS… this board may be behind.';
 
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
@@ -143,6 +154,10 @@ export class Relay {
    * for them, and they no longer count against their guild's cap.
    */
   private readonly finishing = new Map<number, string>();
+  /** FICS out of reach for a while: live FICS boards say so in their footer. */
+  private ficsDown = false;
+  /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
+  private readonly endings = new Set<Promise<void>>();
 
   constructor(private readonly o: RelayOptions) {
     this.sources = o.autoPostSources ?? [followTargets];
@@ -185,6 +200,9 @@ export class Relay {
     observe: () => Promise<number>,
   ): Promise<WatchResult> {
     const { guildId } = request;
+    // A game waiting for room (clubs) may come up after the bot was removed from its guild.
+    if (!this.o.storage.guildSettings.isActive(guildId))
+      return { ok: false, error: 'Kibitz is no longer in this server.' };
     const full = this.overCap(guildId);
     if (full !== null) return { ok: false, error: full, full: true };
     count(this.admitting, guildId, 1);
@@ -435,6 +453,53 @@ export class Relay {
   /** Waits for everything queued to reach Discord (tests, shutdown). */
   async idle(): Promise<void> {
     await Promise.all([...this.senders.values()].map((s) => s.idle()));
+    await Promise.all(this.endings);
+  }
+
+  /**
+   * The bot was removed from a guild: its live posts end at once, without a request to Discord
+   * (none would pass), and their games are unobserved when no other post shows them.
+   */
+  endGuild(guildId: string, reason: string): Promise<void> {
+    const posts = this.o.storage.livePosts.listLiveInGuild(guildId);
+    for (const post of posts) {
+      this.senders.get(post.id)?.close();
+      this.senders.delete(post.id);
+      this.o.storage.livePosts.end(post.id, 'ended', reason);
+    }
+    const ending = (async () => {
+      for (const post of posts) this.o.onPostEnded?.({ ...post, state: 'ended', endReason: reason });
+      // Only games the feed has: right after a restart nothing is observed yet.
+      for (const game of new Set(posts.map((p) => p.gameNumber)))
+        if (this.o.feed.snapshot(game) !== undefined) await this.release(game, guildId);
+    })();
+    this.track(ending);
+    return ending;
+  }
+
+  /**
+   * FICS went out of reach (for a while) or came back: every live FICS board is redrawn, with
+   * WAITING_FOOTER while it is out of reach, without once it is back.
+   */
+  setFicsDown(down: boolean): void {
+    if (this.closed || down === this.ficsDown) return;
+    this.ficsDown = down;
+    this.o.logger.info(
+      { down },
+      down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
+    );
+    for (const post of this.o.storage.livePosts.listLive()) {
+      const snapshot = this.o.feed.snapshot(post.gameNumber);
+      if (post.messageId === null || this.finishing.has(post.id) || !this.owns(post.guildId)) continue;
+      if (snapshot === undefined || snapshot.ended || isChessLiveGame(snapshot.game)) continue;
+      if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
+    }
+  }
+
+  /** Keeps a post's ending (unobserve, notice) in view of idle(). */
+  private track(ending: Promise<void>): void {
+    this.endings.add(ending);
+    void ending.finally(() => this.endings.delete(ending));
   }
 
   /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
@@ -564,6 +629,7 @@ export class Relay {
       sender = new LatestWins<Edit>({
         send: (edit) => this.send(postId, edit),
         onError: (error) => this.o.logger.warn({ postId, error: (error as Error).message }, 'edit failed'),
+        onRefused: (refusal) => this.track(this.refused(postId, refusal)),
       });
       this.senders.set(postId, sender);
     }
@@ -575,14 +641,86 @@ export class Relay {
     if (this.closed) return;
     const post = this.o.storage.livePosts.get(postId);
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
+    // Refused for good (refused()): not even a final edit goes, it would be refused again.
+    if (post.endReason !== null) return;
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
       const message = await this.message(edit.snapshot, post.options.flip, edit.files ?? []);
-      shown = edit.stopped ? { ...message, live: false, footer: STOPPED_FOOTER } : message;
+      const waiting = this.ficsDown && message.live && !isChessLiveGame(edit.snapshot.game);
+      shown = edit.stopped
+        ? { ...message, live: false, footer: STOPPED_FOOTER }
+        : waiting
+          ? { ...message, footer: WAITING_FOOTER }
+          : message;
     }
-    await this.o.port.edit(post.id, post.messageChannelId, post.messageId, shown);
+    await this.editFitting(post, shown);
     this.recorded('note an edit', () => this.o.storage.livePosts.touch(post.id));
+  }
+
+  /**
+   * Sends an edit; one refused for its size goes again without its last file (the GIF), then
+   * without the next (the PGN): the result and the final board are never lost to an attachment.
+   */
+  private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
+    let message = shown;
+    for (;;) {
+      try {
+        const moved = await this.o.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
+        if (moved)
+          this.o.storage.livePosts.setMessage(post.id, {
+            messageChannelId: post.messageChannelId!,
+            messageId: moved.continuedIn,
+            threadId: post.threadId,
+          });
+        return;
+      } catch (error) {
+        if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
+        const dropped = message.files.at(-1)!;
+        this.o.logger.warn(
+          { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
+          'edit refused as too large: sending it again without one file',
+        );
+        message = { ...message, files: message.files.slice(0, -1) };
+      }
+    }
+  }
+
+  /**
+   * Discord refused a post for good (its message deleted, its channel or permission gone): the
+   * post ends at once. No further request for it, its slot of the guild's cap is free, the game
+   * is unobserved when no other post shows it, the reason is stored, and where the channel can
+   * still take a message it is told, once, why the board stopped.
+   */
+  private async refused(postId: number, refusal: Refused): Promise<void> {
+    this.senders.delete(postId);
+    if (this.closed) return;
+    const post = this.o.storage.livePosts.get(postId);
+    if (post === null) return;
+    this.o.logger.warn(
+      {
+        postId,
+        guildId: post.guildId,
+        game: post.gameNumber,
+        code: refusal.detail.code,
+        reason: refusal.reason,
+      },
+      'Discord refused a live post for good: it ends',
+    );
+    const wasLive = post.state === 'live' && !this.finishing.has(post.id);
+    this.o.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
+    // A final edit that was refused: finishPost ends the post as it does any other.
+    if (!wasLive) return;
+    this.o.onPostEnded?.({ ...post, state: 'ended', endReason: refusal.reason });
+    await this.release(post.gameNumber, post.guildId);
+    if (refusal.detail.canNotify && post.messageChannelId !== null)
+      await this.notice(
+        post.messageChannelId,
+        truncate(
+          `The live board of game ${post.gameNumber} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
+          2_000,
+        ),
+      );
   }
 
   private async message(

@@ -1,7 +1,7 @@
 // Clubs: one per Discord server. Its settings, its members (FICS handles, compared without case
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
 import type { Database } from 'better-sqlite3';
-import { statementCache, type Prepare } from './statements.js';
+import { ACTIVE, statementCache, type Prepare } from './statements.js';
 import {
   watchedHandles,
   type ClubGameType,
@@ -208,7 +208,7 @@ export class ClubRepository {
   /** Clubs with a channel whose members or pairings name either player. */
   clubsFor(white: string, black: string): Club[] {
     const rows = this.#prepare(
-      `SELECT guild_id FROM clubs WHERE channel_id IS NOT NULL AND guild_id IN (
+      `SELECT guild_id FROM clubs WHERE channel_id IS NOT NULL AND ${ACTIVE} AND guild_id IN (
            SELECT guild_id FROM club_members WHERE handle IN (?, ?)
            UNION SELECT guild_id FROM club_pairings WHERE first IN (?, ?) OR second IN (?, ?))
          ORDER BY guild_id`,
@@ -219,7 +219,8 @@ export class ClubRepository {
   /** Every handle some club needs to hear about, once (see `watchedHandles`). */
   watchedHandles(): string[] {
     const rows = this.#prepare(
-      'SELECT guild_id FROM clubs UNION SELECT guild_id FROM club_members ORDER BY guild_id',
+      `SELECT guild_id FROM clubs WHERE ${ACTIVE}
+         UNION SELECT guild_id FROM club_members WHERE ${ACTIVE} ORDER BY guild_id`,
     ).all() as { guild_id: string }[];
     const seen = new Map<string, string>();
     for (const { guild_id } of rows) {

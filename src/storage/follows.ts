@@ -1,7 +1,7 @@
 // Follows: a channel asks to see every game a FICS handle plays. Handles compare without case,
 // as FICS does.
 import type { Database } from 'better-sqlite3';
-import { statementCache, type Prepare } from './statements.js';
+import { ACTIVE, statementCache, type Prepare } from './statements.js';
 
 export interface Follow {
   id: number;
@@ -77,15 +77,15 @@ export class FollowRepository {
     return this.#all('SELECT * FROM follows WHERE guild_id = ? ORDER BY channel_id, handle', guildId);
   }
 
-  /** Channels to tell when `handle` starts a game. */
+  /** Channels to tell when `handle` starts a game (of guilds the bot is in). */
   listForHandle(handle: string): Follow[] {
-    return this.#all('SELECT * FROM follows WHERE handle = ? ORDER BY id', handle);
+    return this.#all(`SELECT * FROM follows WHERE handle = ? AND ${ACTIVE} ORDER BY id`, handle);
   }
 
-  /** Every followed handle once (as first written), for subscribing on FICS. */
+  /** Every followed handle once (as first written), for subscribing on FICS; inactive guilds' left out. */
   handles(): string[] {
     const rows = this.#prepare(
-      'SELECT MIN(handle) AS handle FROM follows GROUP BY handle ORDER BY handle',
+      `SELECT MIN(handle) AS handle FROM follows WHERE ${ACTIVE} GROUP BY handle ORDER BY handle`,
     ).all() as { handle: string }[];
     return rows.map((row) => row.handle);
   }

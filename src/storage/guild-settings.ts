@@ -42,6 +42,34 @@ export class GuildSettingsRepository {
     return next;
   }
 
+  /** The bot was removed from the guild: its follows and club stay stored but are not acted on. */
+  setInactive(guildId: string): void {
+    this.#prepare('INSERT OR IGNORE INTO inactive_guilds (guild_id, since) VALUES (?, ?)').run(
+      guildId,
+      this.#now(),
+    );
+  }
+
+  /** The bot is in the guild (again); true when it had been removed. */
+  setActive(guildId: string): boolean {
+    return this.#prepare('DELETE FROM inactive_guilds WHERE guild_id = ?').run(guildId).changes > 0;
+  }
+
+  isActive(guildId: string): boolean {
+    return this.#prepare('SELECT 1 FROM inactive_guilds WHERE guild_id = ?').get(guildId) === undefined;
+  }
+
+  /** Active guilds with something stored: follows, a club, live posts or settings. */
+  guildsWithSetUp(): string[] {
+    const rows = this.#prepare(
+      `SELECT guild_id FROM follows UNION SELECT guild_id FROM clubs
+         UNION SELECT guild_id FROM club_members UNION SELECT guild_id FROM guild_settings
+         UNION SELECT guild_id FROM live_posts WHERE state = 'live'
+       EXCEPT SELECT guild_id FROM inactive_guilds`,
+    ).all() as { guild_id: string }[];
+    return rows.map((row) => row.guild_id);
+  }
+
   /** The cap that applies to the guild: its own setting, else `fallback`. */
   maxLiveGames(guildId: string, fallback: number): number {
     return this.get(guildId).maxLiveGames ?? fallback;

@@ -29,6 +29,8 @@ export interface LivePost {
   options: LivePostOptions;
   requestedBy: string;
   state: LivePostState;
+  /** Why an ended post ended other than by its game ending (Discord refused it...); else null. */
+  endReason: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -55,6 +57,7 @@ interface LivePostRow {
   thread: number;
   requested_by: string;
   state: LivePostState;
+  end_reason: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -74,6 +77,7 @@ function toLivePost(row: LivePostRow): LivePost {
     options: { flip: row.flip === 1, thread: row.thread === 1 },
     requestedBy: row.requested_by,
     state: row.state,
+    endReason: row.end_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -180,8 +184,9 @@ export class LivePostRepository {
   }
 
   /** Marks the post finished; it stays stored so its message is not taken over later. */
-  end(id: number, state: Exclude<LivePostState, 'live'>): boolean {
-    return this.#update(id, 'state = ?', state);
+  end(id: number, state: Exclude<LivePostState, 'live'>, reason: string | null = null): boolean {
+    // A reason given once (the refusal that ended it) is kept by a later end without one.
+    return this.#update(id, 'state = ?, end_reason = COALESCE(?, end_reason)', state, reason);
   }
 
   /** Notes that the post was just edited (for staleness checks after a restart). */

@@ -127,6 +127,20 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    description: 'why a live post ended; guilds the bot was removed from (their set-up kept inactive)',
+    up(db) {
+      db.exec(`
+        ALTER TABLE live_posts ADD COLUMN end_reason TEXT;
+        -- Follows and club settings of these guilds stay stored but are not acted on, so that
+        -- adding the bot back restores them.
+        CREATE TABLE inactive_guilds (
+          guild_id TEXT PRIMARY KEY,
+          since INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export type MigrateResult = { ok: true; from: number; to: number } | { ok: false; error: string };

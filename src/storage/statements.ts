@@ -16,3 +16,9 @@ export function statementCache(db: Database): Prepare {
     return statement;
   };
 }
+
+/**
+ * SQL condition on a `guild_id` column: the bot is in that guild. The set-up of a guild the bot
+ * was removed from stays stored (adding the bot back restores it) but is not acted on.
+ */
+export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';

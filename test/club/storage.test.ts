@@ -26,10 +26,10 @@ const posted = (over: Partial<NewClubGame> = {}): NewClubGame => ({
 });
 
 describe('clubs in storage', () => {
-  it('is the last migration, applied on open', () => {
+  it('is migration 2, applied on open', () => {
     const s = open();
     expect(s.schemaVersion).toBe(migrations.length);
-    expect(migrations.at(-1)!.description).toMatch(/^clubs/);
+    expect(migrations[1]!.description).toMatch(/^clubs/);
   });
 
   it('keeps settings per guild, with defaults for a guild that set none', () => {
@@ -99,5 +99,33 @@ describe('clubs in storage', () => {
       ['m1', '1-0', 2_000],
     ]);
     expect(s.clubs.results('g1', 2_500).map((g) => g.messageId)).toEqual(['m4']);
+  });
+});
+
+describe('a guild the bot was removed from', () => {
+  it('keeps its follows and club stored but out of every lookup that acts on them, until it is back', () => {
+    const s = open();
+    s.clubs.update('g1', { channelId: 'c1', mode: 'members' }, 'u1');
+    s.clubs.addMember('g1', 'Alice', 'u1');
+    s.follows.add({ guildId: 'g1', channelId: 'c1', handle: 'Carlsen', createdBy: 'u1' });
+    s.follows.add({ guildId: 'g2', channelId: 'c2', handle: 'Nepo', createdBy: 'u1' });
+    expect(s.guildSettings.guildsWithSetUp().sort()).toEqual(['g1', 'g2']);
+
+    s.guildSettings.setInactive('g1');
+    expect(s.guildSettings.isActive('g1')).toBe(false);
+    expect(s.clubs.clubsFor('Alice', 'Bob')).toEqual([]);
+    expect(s.clubs.watchedHandles()).toEqual([]);
+    expect(s.follows.listForHandle('Carlsen')).toEqual([]);
+    expect(s.follows.handles()).toEqual(['Nepo']);
+    expect(s.guildSettings.guildsWithSetUp()).toEqual(['g2']);
+    // Stored as it was.
+    expect(s.clubs.members('g1')).toEqual(['Alice']);
+    expect(s.follows.listForGuild('g1').map((f) => f.handle)).toEqual(['Carlsen']);
+
+    expect(s.guildSettings.setActive('g1')).toBe(true);
+    expect(s.guildSettings.setActive('g1')).toBe(false);
+    expect(s.clubs.clubsFor('Alice', 'Bob').map((c) => c.guildId)).toEqual(['g1']);
+    expect(s.clubs.watchedHandles()).toEqual(['Alice']);
+    expect(s.follows.handles()).toEqual(['Carlsen', 'Nepo']);
   });
 });

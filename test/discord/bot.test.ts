@@ -82,6 +82,7 @@ describe('startBot', () => {
     expect(rejected).toEqual({
       ok: false,
       error: expect.stringMatching(/Discord rejected DISCORD_TOKEN.*Reset Token/),
+      fatal: true,
     });
 
     const right = loadConfig({ ...base, DISCORD_TOKEN: h.fake.token });

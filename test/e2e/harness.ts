@@ -38,8 +38,12 @@ export interface BotOptions {
   logLevel?: 'debug' | 'warn';
   /** More environment on top of the world's (e.g. KIBITZ_* settings). */
   env?: Record<string, string>;
-  /** FICS pool settings on top of FAST_FICS (e.g. fewer games per connection). */
+  /** FICS pool settings on top of FAST_FICS (e.g. the real 30 s command timeout). */
   fics?: Partial<PoolOptions>;
+  /** The bot's clock for its live posts (a test moves it with the fake Discord's). */
+  now?: () => number;
+  /** Told when the bot stops itself for good (main.ts exits then). */
+  onFatal?: (reason: string) => void;
 }
 
 export class World {
@@ -94,7 +98,12 @@ export class World {
       secrets: configSecrets(loaded.config),
       destination: { write: (line: string) => void this.logLines.push(line) },
     });
-    const started = await startBot(loaded.config, { logger, fics: { ...FAST_FICS, ...options.fics } });
+    const started = await startBot(loaded.config, {
+      logger,
+      fics: { ...FAST_FICS, ...options.fics },
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
+    });
     if (!started.ok) throw new Error(started.error);
     this.bot = started.bot;
     if (options.waitForFics ?? true) {

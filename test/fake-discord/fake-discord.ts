@@ -4,7 +4,13 @@ import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ChannelType, ComponentType, GatewayDispatchEvents, InteractionType } from 'discord.js';
+import {
+  ChannelType,
+  ComponentType,
+  GatewayCloseCodes,
+  GatewayDispatchEvents,
+  InteractionType,
+} from 'discord.js';
 import { Gateway } from './gateway.js';
 import type { GatewayLogEntry } from './gateway.js';
 import { ApiError, compileRoute, matchRoute, parseBody, pathSegments, readBody } from './http.js';
@@ -41,7 +47,32 @@ export interface FakeDiscordOptions {
   interactionTokenLifetimeMs?: number;
   /** Default timeout of the waiting helpers. */
   defaultTimeoutMs?: number;
+  /**
+   * Invalid answers (401, 403, 429 other than `X-RateLimit-Scope: shared`) allowed per window
+   * before the IP is banned (Discord: 10,000 per 10 minutes).
+   */
+  invalidRequestLimit?: number;
+  invalidRequestWindowMs?: number;
+  /** How long a ban lasts: every request gets a header-less 429 meanwhile. */
+  banMs?: number;
+  /**
+   * Edits of messages older than an hour (by the fake's clock, see `advanceClock`) allowed per
+   * window, bot-wide; over it Discord answers 429 with code 30046. Unpublished on Discord: low.
+   */
+  oldMessageEdits?: { limit: number; windowMs: number };
+  /** Whether the 30046 answer carries Retry-After (Discord sends it with or without). */
+  oldMessageEditRetryAfter?: boolean;
 }
+
+/** Discord's edge answer to a banned IP: 429 with no Retry-After and no X-RateLimit-* header. */
+export const BLOCKED_BODY = {
+  code: 0,
+  message:
+    'You are being blocked from accessing our API temporarily due to exceeding our rate limits frequently. Please read our docs at https://discord.com/developers/docs/topics/rate-limits to prevent this moving forward.',
+} as const;
+
+/** Messages older than this are under Discord's separate edit limit (30046). */
+export const OLD_MESSAGE_MS = 60 * 60_000;
 
 /** Which requests a fault applies to. Unset fields match anything. */
 export interface RequestMatch {
@@ -58,7 +89,9 @@ export type Fault =
   /** Any error status with Discord's JSON error body. */
   | { kind: 'error'; status: number; code?: number; message?: string }
   /** Closes the TCP connection without answering. */
-  | { kind: 'reset' };
+  | { kind: 'reset' }
+  /** A header-less 429 with Discord's "You are being blocked" body (a banned IP). */
+  | { kind: 'blocked' };
 
 export interface GuildInit {
   name?: string;
@@ -117,12 +150,33 @@ export class FakeDiscord extends EventEmitter {
   readonly #interactions = new Map<string, InteractionRecord>();
   readonly #responseWindowMs: number;
   readonly #tokenLifetimeMs: number;
+  readonly #invalidLimit: number;
+  readonly #invalidWindowMs: number;
+  readonly #banMs: number;
+  readonly #oldEdits: { limit: number; windowMs: number };
+  readonly #oldEditRetryAfter: boolean;
+  /** When each counted invalid answer went out (pruned to the window). */
+  readonly #invalidAt: number[] = [];
+  #bannedUntil = 0;
+  /** How far the fake's clock is ahead of the real one (message ages, see advanceClock). */
+  #clockOffsetMs = 0;
+  /** Token the fake accepts (revokeToken changes it). */
+  #token: string;
   #origin = '';
+  /** Times the IP was banned. */
+  bans = 0;
 
   private constructor(options: FakeDiscordOptions) {
     super();
     this.setMaxListeners(0);
     this.token = options.token ?? 'ZmFrZS1ib3Q.fake-token.for-tests-only';
+    this.#token = this.token;
+    this.#invalidLimit = options.invalidRequestLimit ?? 10_000;
+    this.#invalidWindowMs = options.invalidRequestWindowMs ?? 10 * 60_000;
+    this.#banMs = options.banMs ?? 60 * 60_000;
+    this.#oldEdits = options.oldMessageEdits ?? { limit: 3, windowMs: 60_000 };
+    this.#oldEditRetryAfter = options.oldMessageEditRetryAfter ?? false;
+    this.state.now = () => this.now();
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
     this.#limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
     this.#responseWindowMs = options.interactionResponseWindowMs ?? 3000;
@@ -133,14 +187,14 @@ export class FakeDiscord extends EventEmitter {
     this.tester = this.createUser('tester');
 
     this.#gateway = new Gateway({
-      token: this.token,
+      token: () => this.#token,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
       resumeUrl: () => `${this.gatewayUrl}/resume`,
       identify: () => ({
         ready: {
           v: 10,
           user: { ...this.bot, verified: true, mfa_enabled: false, flags: 0, email: null },
-          guilds: [...this.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
+          guilds: this.#botGuilds().map((guild) => ({ id: guild.id, unavailable: true })),
           shard: [0, 1],
           application: { id: this.applicationId, flags: 0 },
           private_channels: [],
@@ -151,7 +205,7 @@ export class FakeDiscord extends EventEmitter {
           geo_ordered_rtc_regions: [],
           _trace: ['fake-discord'],
         },
-        guilds: [...this.state.guilds.values()].map((guild) => apiGuildCreate(this.state, guild)),
+        guilds: this.#botGuilds().map((guild) => apiGuildCreate(this.state, guild)),
       }),
       onChange: () => this.#changed(),
     });
@@ -380,6 +434,69 @@ export class FakeDiscord extends EventEmitter {
     return channelPermissions(this.state, channelId, userId);
   }
 
+  /**
+   * The bot is removed from a guild (kicked, or the guild deleted): GUILD_DELETE, and from then
+   * on every request about its channels gets 403 50001 Missing Access.
+   */
+  removeBot(guildId: string): void {
+    const guild = this.state.requireGuild(guildId);
+    guild.members.delete(this.bot.id);
+    this.#gateway.dispatch({ t: GatewayDispatchEvents.GuildDelete, d: { id: guildId } });
+    this.#changed();
+  }
+
+  /** The bot is added back (with its managed role): GUILD_CREATE. */
+  addBot(guildId: string): void {
+    const guild = this.state.requireGuild(guildId);
+    const role = this.botRole(guildId);
+    guild.members.set(this.bot.id, { userId: this.bot.id, roles: [role.id], joinedAt: Date.now() });
+    this.#gateway.dispatch({ t: GatewayDispatchEvents.GuildCreate, d: apiGuildCreate(this.state, guild) });
+    this.#changed();
+  }
+
+  /**
+   * The token is reset in the developer portal: REST answers 401 from now on, and every gateway
+   * connection is closed with 4004 Authentication failed (unless `gateway` is false: the
+   * connection open already lingers, as it may on Discord).
+   */
+  revokeToken(options: { gateway?: boolean } = {}): void {
+    this.#token = `${this.token}.revoked`;
+    if (options.gateway ?? true)
+      this.#gateway.closeAll(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+  }
+
+  /** Closes every gateway connection with `code` (4013 Invalid intents, 4014 Disallowed intents...). */
+  closeGateway(code: number, reason = 'Closed by the fake.'): void {
+    this.#gateway.closeAll(code, reason);
+  }
+
+  /** From now on every IDENTIFY is answered by closing with `code` (null: identifies succeed). */
+  refuseIdentify(code: number | null): void {
+    this.#gateway.refuseIdentify = code;
+  }
+
+  /** Moves the fake's clock (message ages, for the one-hour edit limit) forward. */
+  advanceClock(ms: number): void {
+    this.#clockOffsetMs += ms;
+    this.#changed();
+  }
+
+  /** The fake's clock: real time plus what advanceClock added. */
+  now(): number {
+    return Date.now() + this.#clockOffsetMs;
+  }
+
+  /** Invalid answers (401, 403, 429 not of shared scope) sent in the last `windowMs`. */
+  invalidRequests(windowMs = this.#invalidWindowMs): number {
+    const since = Date.now() - windowMs;
+    return this.#invalidAt.filter((at) => at > since).length;
+  }
+
+  /** True while the IP is banned for too many invalid answers. */
+  get banned(): boolean {
+    return Date.now() < this.#bannedUntil;
+  }
+
   // ---- inspecting -----------------------------------------------------------------------------------
 
   message(id: string): FakeMessage | undefined {
@@ -544,6 +661,11 @@ export class FakeDiscord extends EventEmitter {
     this.#faults.push({ match, fault, remaining: times });
   }
 
+  /** Forgets every fault not yet used up. */
+  clearFaults(): void {
+    this.#faults.length = 0;
+  }
+
   /** Cuts the gateway connection. Resumable: the bot RESUMEs; otherwise it must IDENTIFY again. */
   dropGateway(options: { resumable?: boolean } = {}): void {
     this.#gateway.drop({ resumable: options.resumable ?? true });
@@ -553,6 +675,35 @@ export class FakeDiscord extends EventEmitter {
 
   #changed(): void {
     this.emit('change');
+  }
+
+  /** Guilds the bot is a member of (READY lists only these). */
+  #botGuilds(): FakeGuild[] {
+    return [...this.state.guilds.values()].filter((guild) => guild.members.has(this.bot.id));
+  }
+
+  /** Counts an invalid answer, banning the IP once the window holds too many. */
+  #countInvalid(status: number, scope: string | null): void {
+    if (status !== 401 && status !== 403 && !(status === 429 && scope !== 'shared')) return;
+    const now = Date.now();
+    this.#invalidAt.push(now);
+    while (this.#invalidAt.length > 0 && this.#invalidAt[0]! <= now - this.#invalidWindowMs)
+      this.#invalidAt.shift();
+    if (this.#invalidAt.length >= this.#invalidLimit && !this.banned) {
+      this.#bannedUntil = now + this.#banMs;
+      this.bans += 1;
+    }
+  }
+
+  /** 30046 when the edit is of a message older than an hour and the old-edit bucket is spent. */
+  #oldMessageEdit(record: RecordedRequest, params: Record<string, string>): number | null {
+    if (record.method !== 'PATCH' || record.route !== '/channels/:channel_id/messages/:message_id')
+      return null;
+    const message = this.state.messages.get(params.message_id ?? '');
+    if (message === undefined || message.deleted || this.now() - message.createdAt <= OLD_MESSAGE_MS)
+      return null;
+    const taken = this.#limiter.take('old message edits', this.#oldEdits, '');
+    return taken.allowed ? null : taken.retryAfterMs;
   }
 
   #registered(guildId: string, name: string): RegisteredCommand {
@@ -718,8 +869,12 @@ export class FakeDiscord extends EventEmitter {
       const parsed = await parseBody(req.headers['content-type'], raw);
       record.body = parsed.body;
       record.files = parsed.files;
+      if (this.banned) {
+        this.#sendBlocked(res, record);
+        return;
+      }
       if (!matched) throw new ApiError(404, 0, '404: Not Found');
-      if (matched.route.auth && req.headers.authorization !== `Bot ${this.token}`) {
+      if (matched.route.auth && req.headers.authorization !== `Bot ${this.#token}`) {
         throw new ApiError(401, 0, '401: Unauthorized');
       }
       const fault = this.#takeFault(record);
@@ -727,6 +882,21 @@ export class FakeDiscord extends EventEmitter {
         record.status = -1;
         this.#changed();
         req.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'blocked') {
+        this.#sendBlocked(res, record);
+        return;
+      }
+      const oldEditWait = fault === undefined ? this.#oldMessageEdit(record, params) : null;
+      if (oldEditWait !== null) {
+        const seconds = (oldEditWait / 1000).toFixed(3);
+        const body = {
+          message: 'Maximum number of edits to messages older than 1 hour reached. Try again later.',
+          code: 30046,
+          ...(this.#oldEditRetryAfter ? { retry_after: Number(seconds) } : {}),
+        };
+        this.#send(res, record, 429, body, this.#oldEditRetryAfter ? { 'retry-after': seconds } : {});
         return;
       }
       if (fault?.kind === 'rateLimit') {
@@ -777,6 +947,10 @@ export class FakeDiscord extends EventEmitter {
     return pending.fault;
   }
 
+  #sendBlocked(res: ServerResponse, record: RecordedRequest): void {
+    this.#send(res, record, 429, BLOCKED_BODY, {});
+  }
+
   #sendRateLimited(
     res: ServerResponse,
     record: RecordedRequest,
@@ -815,6 +989,7 @@ export class FakeDiscord extends EventEmitter {
   ): void {
     record.status = status;
     record.response = body ?? null;
+    this.#countInvalid(status, headers['x-ratelimit-scope'] ?? null);
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, {
       ...headers,

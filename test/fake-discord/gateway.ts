@@ -34,7 +34,8 @@ export interface GatewaySession {
 }
 
 export interface GatewayOptions {
-  token: string;
+  /** The token IDENTIFY and RESUME must carry (read at each, so it can be revoked). */
+  token: () => string;
   heartbeatIntervalMs: number;
   resumeUrl: () => string;
   /** READY's payload (without session_id/resume_gateway_url) and the GUILD_CREATEs that follow. */
@@ -62,6 +63,8 @@ export class Gateway {
   readonly #options: GatewayOptions;
   readonly #server = new WebSocketServer({ noServer: true });
   #sessionCounter = 0;
+  /** When set, every IDENTIFY is answered by closing with this code (4004, 4013, 4014...). */
+  refuseIdentify: number | null = null;
 
   constructor(options: GatewayOptions) {
     this.#options = options;
@@ -99,6 +102,16 @@ export class Gateway {
     this.#options.onChange();
   }
 
+  /** Closes every connection with a close frame carrying `code`; their sessions end. */
+  closeAll(code: number, reason: string): void {
+    for (const session of this.sessions) {
+      session.valid = false;
+      session.socket?.close(code, reason);
+      session.socket = null;
+    }
+    this.#options.onChange();
+  }
+
   async close(): Promise<void> {
     for (const ws of this.#server.clients) ws.terminate();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
@@ -131,15 +144,19 @@ export class Gateway {
             ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
             return;
           }
-          if (d.token !== this.#options.token) {
+          if (d.token !== this.#options.token()) {
             ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+            return;
+          }
+          if (this.refuseIdentify !== null) {
+            ws.close(this.refuseIdentify, 'Identify refused by the fake.');
             return;
           }
           session = this.#identify(ws, typeof d.intents === 'number' ? d.intents : 0);
           return;
         case GatewayOpcodes.Resume: {
           const found = this.sessions.find((s) => s.id === d.session_id);
-          if (d.token !== this.#options.token || found === undefined || !found.valid) {
+          if (d.token !== this.#options.token() || found === undefined || !found.valid) {
             this.#write(ws, null, { op: GatewayOpcodes.InvalidSession, d: false });
             return;
           }

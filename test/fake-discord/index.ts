@@ -1,4 +1,4 @@
-export { FakeDiscord } from './fake-discord.js';
+export { BLOCKED_BODY, FakeDiscord, OLD_MESSAGE_MS } from './fake-discord.js';
 export type {
   ChannelInit,
   Fault,
@@ -27,6 +27,7 @@ export type {
   RegisteredCommand,
 } from './model.js';
 export { MESSAGE_FLAG_EPHEMERAL, MESSAGE_FLAG_LOADING } from './model.js';
+export { EMBED_LIMITS, MAX_UPLOAD_BYTES } from './messages.js';
 export { ALL_PERMISSIONS, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS } from './permissions.js';
 export { DEFAULT_RATE_LIMITS } from './rate-limits.js';
 export type { BucketSpec, RateLimitConfig } from './rate-limits.js';

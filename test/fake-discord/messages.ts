@@ -34,8 +34,8 @@ export function createMessage(
   extraFlags = 0,
 ): FakeMessage {
   const content = readContent(payload);
-  const embeds = readList(payload.embeds, 'embeds', 10) ?? [];
-  const components = readList(payload.components, 'components', 40) ?? [];
+  const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? []);
+  const components = checkSelects(readList(payload.components, 'components', 40) ?? []);
   const attachments = newAttachments(state, payload, files);
   if (
     content === '' &&
@@ -48,7 +48,7 @@ export function createMessage(
   }
   const allowed = MESSAGE_FLAG_EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS;
   const flags = ((typeof payload.flags === 'number' ? payload.flags : 0) & allowed) | extraFlags;
-  const now = Date.now();
+  const now = state.now();
   const message: FakeMessage = {
     id: state.ids.next(now),
     ...init,
@@ -87,8 +87,8 @@ export function editMessage(
   if (message.deleted) throw new ApiError(404, 10008, 'Unknown Message');
   // Validate everything before changing anything: a refused edit leaves the message as it was.
   const content = 'content' in payload ? readContent(payload) : message.content;
-  const embeds = readList(payload.embeds, 'embeds', 10) ?? message.embeds;
-  const components = readList(payload.components, 'components', 40) ?? message.components;
+  const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? message.embeds);
+  const components = checkSelects(readList(payload.components, 'components', 40) ?? message.components);
   const uploads = newAttachments(state, payload, files);
   let attachments: FakeAttachment[];
   if (Array.isArray(payload.attachments)) {
@@ -103,7 +103,7 @@ export function editMessage(
   if (content === '' && embeds.length === 0 && components.length === 0 && attachments.length === 0) {
     throw new ApiError(400, 50006, 'Cannot send an empty message');
   }
-  const now = Date.now();
+  const now = state.now();
   message.content = content;
   message.embeds = embeds;
   message.components = components;
@@ -127,6 +127,84 @@ function snapshot(message: FakeMessage, at: number): void {
     attachments: message.attachments,
     flags: message.flags,
   });
+}
+
+/** Discord's embed limits (characters, counted in UTF-16 code units as Discord does). */
+export const EMBED_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+  total: 6000,
+} as const;
+
+interface EmbedText {
+  title?: unknown;
+  description?: unknown;
+  fields?: { name?: unknown; value?: unknown }[];
+  footer?: { text?: unknown };
+  author?: { name?: unknown };
+}
+
+/** Refuses embeds over any of Discord's text limits with 50035, as Discord does. */
+function checkEmbeds(embeds: unknown[]): unknown[] {
+  let total = 0;
+  const length = (value: unknown, field: string, max: number): void => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== 'string') throw formError(field, 'BASE_TYPE_STRING', 'Must be a string.');
+    if (value.length > max)
+      throw formError(field, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+    total += value.length;
+  };
+  embeds.forEach((raw, i) => {
+    const embed = (raw ?? {}) as EmbedText;
+    length(embed.title, `embeds.${i}.title`, EMBED_LIMITS.title);
+    length(embed.description, `embeds.${i}.description`, EMBED_LIMITS.description);
+    length(embed.footer?.text, `embeds.${i}.footer.text`, EMBED_LIMITS.footer);
+    length(embed.author?.name, `embeds.${i}.author.name`, EMBED_LIMITS.author);
+    const fields = embed.fields ?? [];
+    if (fields.length > EMBED_LIMITS.fields)
+      throw formError(`embeds.${i}.fields`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    fields.forEach((field, j) => {
+      length(field.name, `embeds.${i}.fields.${j}.name`, EMBED_LIMITS.fieldName);
+      length(field.value, `embeds.${i}.fields.${j}.value`, EMBED_LIMITS.fieldValue);
+    });
+  });
+  if (total > EMBED_LIMITS.total)
+    throw formError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
+  return embeds;
+}
+
+interface SelectText {
+  type?: unknown;
+  options?: { label?: unknown; value?: unknown; description?: unknown }[];
+  components?: SelectText[];
+}
+
+/** Select menus: at most 25 options, label, value and description 1 to 100 characters (50035). */
+function checkSelects(rows: unknown[]): unknown[] {
+  rows.forEach((raw, i) => {
+    ((raw as SelectText | null)?.components ?? []).forEach((menu, j) => {
+      const options = menu.options ?? [];
+      const at = `components.${i}.components.${j}.options`;
+      if (options.length > 25) throw formError(at, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+      options.forEach((option, k) => {
+        for (const field of ['label', 'value', 'description'] as const) {
+          const text = option[field];
+          if (typeof text === 'string' && (text.length < 1 || text.length > 100))
+            throw formError(
+              `${at}.${k}.${field}`,
+              'BASE_TYPE_BAD_LENGTH',
+              'Must be between 1 and 100 in length.',
+            );
+        }
+      });
+    });
+  });
+  return rows;
 }
 
 function readContent(payload: MessagePayload): string {

@@ -152,6 +152,8 @@ export const THREAD_TYPES: ReadonlySet<ChannelType> = new Set([
 
 export class FakeState {
   readonly ids = new Snowflakes();
+  /** The fake's clock for messages (ids, ages); FakeDiscord.advanceClock moves it. */
+  now: () => number = Date.now;
   readonly users = new Map<string, ApiUser>();
   readonly guilds = new Map<string, FakeGuild>();
   readonly channels = new Map<string, FakeChannel>();

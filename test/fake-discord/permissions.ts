@@ -34,8 +34,10 @@ export function basePermissions(state: FakeState, guildId: string, userId: strin
   const guild = state.requireGuild(guildId);
   if (guild.ownerId === userId) return ALL_PERMISSIONS;
   const member = guild.members.get(userId);
+  // Not (or no longer) in the guild, like a bot removed from it: no access at all.
+  if (member === undefined) return 0n;
   let permissions = guild.roles.get(guild.id)?.permissions ?? 0n;
-  for (const roleId of member?.roles ?? []) permissions |= guild.roles.get(roleId)?.permissions ?? 0n;
+  for (const roleId of member.roles) permissions |= guild.roles.get(roleId)?.permissions ?? 0n;
   return permissions & PermissionFlagsBits.Administrator ? ALL_PERMISSIONS : permissions;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatestWins, RetryLater } from '../../src/relay/latest-wins.js';
+import { LatestWins, Refused, RetryLater } from '../../src/relay/latest-wins.js';
 
 /** A send that completes only when the test says so, recording what was sent. */
 function gatedSend() {
@@ -102,5 +102,35 @@ describe('LatestWins', () => {
     lw.push(3);
     await lw.idle(); // does not wait the minute
     expect(sent).toEqual([]);
+  });
+});
+
+describe('LatestWins and a refusal for good', () => {
+  it('stops at once: no retry, nothing pending sent, nothing later taken, the owner told once', async () => {
+    const sent: number[] = [];
+    const refusals: [string, number][] = [];
+    const lw = new LatestWins<number>({
+      send: async (value) => {
+        sent.push(value);
+        await Promise.resolve();
+        if (value === 2)
+          throw new Refused('the board message was deleted', {
+            code: 10008,
+            tooLarge: false,
+            canNotify: true,
+          });
+      },
+      onRefused: (refusal, value) => refusals.push([refusal.reason, value]),
+    });
+    lw.push(1);
+    await lw.idle();
+    lw.push(2);
+    lw.push(3);
+    await lw.idle();
+    lw.push(4);
+    await lw.finish(5);
+    // 2 went out alone (3 came while it was in flight); after its refusal neither 3, 4 nor 5 went.
+    expect(sent).toEqual([1, 2]);
+    expect(refusals).toEqual([['the board message was deleted', 2]]);
   });
 });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { MAX_GIF_BYTES, MAX_GIF_FRAMES, gifScenes } from '../../render/game-gif.js';
 import { GifWriter } from '../../render/gif.js';
 import { computeLayout } from '../../render/layout.js';
 import { fromPgn } from '../../src/chesslive/index.js';
@@ -115,5 +116,29 @@ describe('GIF writer', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('GIF bounds', () => {
+  const game = fixtureScenes('korchnoi-karpov-1974.pgn');
+  // A game of about 2,000 plies: the same 157 played over and over.
+  const long = Array.from({ length: 13 }, () => game).flat();
+
+  it('keeps a long game to MAX_GIF_FRAMES frames: the start, then its last moves, ending on the final one', async () => {
+    expect(long.length).toBeGreaterThan(MAX_GIF_FRAMES);
+    const bytes = unwrap(renderGif(long));
+    const { reader, frames } = decodeGif(bytes);
+    expect(reader.numFrames()).toBe(MAX_GIF_FRAMES);
+    expect(bytes.length).toBeLessThan(MAX_GIF_BYTES);
+    await expectSameImage(frames.at(-1)!, unwrap(renderPng(long.at(-1)!)));
+    expect(gifScenes(long)).toEqual([long[0], ...long.slice(long.length - MAX_GIF_FRAMES + 1)]);
+  });
+
+  it('gives a GIF up once it passes its byte bound', () => {
+    const out = renderGif(game, { maxBytes: 100_000 });
+    expect(out).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^the GIF passed 100000 bytes at frame \d+ of 158$/),
+    });
   });
 });

@@ -1,0 +1,127 @@
+// The fake Discord refuses and limits the way Discord does, seen from the real discord.js client:
+// header-less 429s and a ban after too many invalid answers, 30046 on edits of messages older
+// than an hour (by a clock the test moves), embed and file limits, the bot removed from a guild.
+import { once } from 'node:events';
+import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BLOCKED_BODY, OLD_MESSAGE_MS } from '../fake-discord/index.js';
+import { startFakeWithClient, type ClientHarness } from './harness.js';
+
+let open: ClientHarness | null = null;
+afterEach(async () => {
+  await open?.close();
+  open = null;
+});
+
+async function harness(...args: Parameters<typeof startFakeWithClient>): Promise<ClientHarness> {
+  open = await startFakeWithClient(...args);
+  return open;
+}
+
+/** Discord's per-channel buckets are not what these tests are about. */
+const rateLimits = {
+  messageEdit: { limit: 1_000, windowMs: 1_000 },
+  messageCreate: { limit: 1_000, windowMs: 1_000 },
+};
+
+/** Every 429 thrown, not waited out: what the bot does for header-less ones. */
+const rejectAll = { rest: { rejectOnRateLimit: () => true } };
+
+describe('fake Discord refusals', () => {
+  it('a header-less 429 carries no Retry-After, no X-RateLimit-* and the "blocked" body', async () => {
+    const h = await harness({}, rejectAll);
+    h.fake.failNext({ method: 'POST' }, { kind: 'blocked' });
+    const error = await h.textChannel.send('hi').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(0);
+    const answered = h.fake.requests.at(-1)!;
+    expect(answered.status).toBe(429);
+    expect(answered.response).toEqual(BLOCKED_BODY);
+  });
+
+  it('bans the IP after too many invalid answers in the window: every request then gets a header-less 429', async () => {
+    const h = await harness({ invalidRequestLimit: 5, banMs: 60_000 }, rejectAll);
+    const message = await h.textChannel.send('board');
+    h.fake.deleteMessage(message.id);
+    h.fake.failNext({ method: 'PATCH' }, { kind: 'error', status: 403, code: 50013 }, 5);
+    for (let i = 0; i < 5; i++) await h.textChannel.messages.edit(message.id, 'x').catch(() => undefined);
+    expect(h.fake.invalidRequests()).toBe(5);
+    expect(h.fake.banned).toBe(true);
+    const error = await h.textChannel.send('after').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(h.fake.requests.at(-1)!.response).toEqual(BLOCKED_BODY);
+    expect(h.fake.bans).toBe(1);
+  });
+
+  it('edits of a message older than an hour: a few, then 429 with code 30046', async () => {
+    const h = await harness({ rateLimits, oldMessageEdits: { limit: 2, windowMs: 60_000 } }, rejectAll);
+    const message = await h.textChannel.send('board');
+    for (let i = 0; i < 5; i++) await h.textChannel.messages.edit(message.id, `young ${i}`);
+    h.fake.advanceClock(OLD_MESSAGE_MS + 1);
+    await h.textChannel.messages.edit(message.id, 'old 1');
+    await h.textChannel.messages.edit(message.id, 'old 2');
+    const error = await h.textChannel.messages.edit(message.id, 'old 3').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(h.fake.requests.at(-1)!.response).toMatchObject({ code: 30046 });
+    expect(h.fake.message(message.id)!.content).toBe('old 2');
+  });
+
+  it('embeds over any text limit: 400 50035 naming the field, nothing changed', async () => {
+    const h = await harness({ rateLimits });
+    const over = [
+      [{ title: 'x'.repeat(257) }, 'embeds.0.title'],
+      [{ description: 'x'.repeat(4_097) }, 'embeds.0.description'],
+      [{ footer: { text: 'x'.repeat(2_049) } }, 'embeds.0.footer.text'],
+      [{ fields: [{ name: 'x'.repeat(257), value: 'v' }] }, 'embeds.0.fields.0.name'],
+      [{ fields: [{ name: 'n', value: 'x'.repeat(1_025) }] }, 'embeds.0.fields.0.value'],
+      [
+        { title: 'x'.repeat(256), description: 'x'.repeat(4_096), footer: { text: 'x'.repeat(1_700) } },
+        'embeds',
+      ],
+    ] satisfies [APIEmbed, string][];
+    for (const [embed, field] of over) {
+      const error = await h.textChannel.send({ embeds: [embed] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect((error as DiscordAPIError).code).toBe(50035);
+      expect(Object.keys((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([field]);
+    }
+    const menu = (options: { label: string; value: string }[]) => ({
+      components: [{ type: 1, components: [{ type: 3, custom_id: 'm', options }] }],
+    });
+    for (const options of [
+      Array.from({ length: 26 }, (_, i) => ({ label: `${i}`, value: `${i}` })),
+      [{ label: 'x'.repeat(101), value: 'v' }],
+    ]) {
+      const error = await h.client.rest
+        .post(`/channels/${h.channel.id}/messages`, { body: menu(options) })
+        .catch((e: unknown) => e);
+      expect((error as DiscordAPIError).code).toBe(50035);
+    }
+    expect(h.fake.messagesIn(h.channel.id)).toEqual([]);
+    const big = await h.textChannel
+      .send({ files: [{ attachment: Buffer.alloc(10 * 1024 * 1024 + 1), name: 'big.gif' }] })
+      .catch((e: unknown) => e);
+    expect((big as DiscordAPIError).code).toBe(40005);
+    expect((big as DiscordAPIError).status).toBe(413);
+  });
+
+  it('the bot removed from a guild: GUILD_DELETE, then 50001 on its channels; added back: GUILD_CREATE', async () => {
+    const h = await harness();
+    const message = await h.textChannel.send('board');
+    const deleted = once(h.client as Client, Events.GuildDelete);
+    h.fake.removeBot(h.guild.id);
+    const [guild] = (await deleted) as [{ id: string; available: boolean }];
+    expect(guild.id).toBe(h.guild.id);
+    const error = await h.client.rest
+      .patch(`/channels/${h.channel.id}/messages/${message.id}`, { body: { content: 'x' } })
+      .catch((e: unknown) => e);
+    expect((error as DiscordAPIError).code).toBe(50001);
+    const created = once(h.client as Client, Events.GuildCreate);
+    h.fake.addBot(h.guild.id);
+    await created;
+    await h.client.rest.patch(`/channels/${h.channel.id}/messages/${message.id}`, {
+      body: { content: 'back' },
+    });
+    expect(h.fake.message(message.id)!.content).toBe('back');
+  });
+});

@@ -1,0 +1,55 @@
+// FICS out of reach: the live boards say so after a few seconds (not on every short reconnect),
+// and look current again as soon as FICS is back.
+import { afterEach, describe, expect, it } from 'vitest';
+import { WAITING_FOOTER } from '../../src/relay/relay.js';
+import { OUTAGE_NOTICE_MS } from '../../src/relay/outage.js';
+import { World, embedOf, shuffleScript } from './harness.js';
+
+let w: World | null = null;
+afterEach(async () => {
+  w?.fics.stall(false);
+  await w?.close();
+  w = null;
+});
+
+describe('FICS out of reach', () => {
+  it('live boards say "waiting for FICS" after a few seconds, and stop saying it once FICS is back', async () => {
+    const world = (w = await World.start({
+      discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+    }));
+    const game = world.fics.addGame(shuffleScript(60));
+    await world.startBot();
+    await world.command('observe', { game }).reply();
+    const [post] = world.livePosts();
+    await world.relayIdle();
+    const pool = world.running.context.fics;
+
+    // Dropped, and every login attempt left unanswered.
+    world.fics.stall(true);
+    world.fics.drop();
+    const droppedAt = Date.now();
+    await world.fake.waitFor(
+      () => (pool.status().every((c) => c.state !== 'online') ? true : undefined),
+      5_000,
+      'the bot to notice',
+    );
+    const waiting = await world.waitForMessage(
+      post!.id,
+      (m) => embedOf(m).footer === WAITING_FOOTER,
+      'the waiting footer',
+      OUTAGE_NOTICE_MS + 5_000,
+    );
+    // Not before the notice delay: a short reconnect would not have shown it.
+    expect(waiting.revisions.at(-1)!.at - droppedAt).toBeGreaterThanOrEqual(OUTAGE_NOTICE_MS);
+    expect(waiting.components).not.toEqual([]);
+
+    world.fics.stall(false);
+    const back = await world.waitForMessage(
+      post!.id,
+      (m) => embedOf(m).footer === null,
+      'the all-clear',
+      10_000,
+    );
+    expect(embedOf(back).description).toContain('to move');
+  }, 30_000);
+});
