@@ -17,7 +17,7 @@ function run(tracker: GameTracker, list: ServerEvent[]): TrackerUpdate[] {
   return list.flatMap((e) => tracker.apply(e));
 }
 
-const truth = (scenario: string, id: string) =>
+const truthOf = (scenario: string, id: string) =>
   scenarios()
     .find((s) => s.name === scenario)!
     .truths.find((t) => t.id === id)!;
@@ -33,7 +33,7 @@ describe('where a server field is wrong, the state follows the moves', () => {
     const tracker = new GameTracker();
     run(tracker, all);
     // ...the state follows the moves.
-    const fen = truth('lasker_flag', 'F01').fen_final;
+    const fen = truthOf('lasker_flag', 'F01').fen_final;
     expect(fen.split(' ')[2]).toBe('KQq');
     expect(tracker.games().find((g) => g.white === 'GuestSZJW')!.fen).toBe(fen);
   });
@@ -221,6 +221,52 @@ describe('bughouse', () => {
         expect(pairs.get(`${t.server_game_number} ${t.white}`), `${file} ${t.id}`).toBe(
           partner.server_game_number,
         );
+      }
+    }
+  });
+
+  it('pairs lasker boards observed from move 1, which no line names bughouse', () => {
+    const tracker = new GameTracker();
+    const pairs = new Map<string, number | null>();
+    for (const u of run(tracker, events(transcript('lasker_bughouse_b', 'obs_both.raw')))) {
+      if (u.type === 'ended') pairs.set(`${u.snapshot.key}`, u.snapshot.partnerGame);
+    }
+    expect([...pairs.values()].sort()).toEqual([1, 1, 2, 2]);
+  });
+
+  it('recognises a lasker bughouse board observed alone, and takes every drop the server accepted', () => {
+    const truths = scenarios().find((s) => s.name === 'lasker_bughouse_b')!.truths;
+    const tracker = new GameTracker();
+    const ended = run(tracker, events(transcript('lasker_bughouse_b', 'obs_plain.raw'))).flatMap((u) =>
+      u.type === 'ended' ? [u.snapshot] : [],
+    );
+    expect(ended.map((g) => g.variant)).toEqual(['bughouse', 'bughouse']);
+    expect(ended.map((g) => g.san)).toEqual(truths.filter((t) => t.id.endsWith('/0')).map((t) => t.san));
+  });
+
+  it('takes off the piece lasker passes to a board when its partner board castles', () => {
+    const all = events(transcript('lasker_bughouse_b', 'obs_both.raw'));
+    const truth = truthOf('lasker_bughouse_b', 'B05/0');
+    const lastHands = all.filter((e) => e.kind === 'holdings' && e.game === 1).at(-1);
+    // The server's last word on board 0 has a second black pawn; the true hands have one.
+    expect(lastHands).toMatchObject({ holdings: { white: 'PPBB', black: 'PP' } });
+    const tracker = new GameTracker();
+    run(tracker, all);
+    const board0 = tracker.games().find((g) => g.game === 1)!;
+    expect(board0.fen).toBe(truth.fen_final);
+    expect(board0.holdings).toEqual({ white: 'PPBB', black: 'P' });
+  });
+
+  it('writes a bughouse board as a game from the standard position, the variant tagged', () => {
+    for (const file of ['obs_both.raw', 'obs_late.raw']) {
+      const tracker = new GameTracker();
+      run(tracker, events(transcript('lasker_bughouse_b', file)));
+      for (const game of tracker.games()) {
+        const pgn = toPgn(game);
+        expect(pgn).toContain('[Variant "Bughouse"]');
+        expect(pgn).not.toContain('[SetUp');
+        expect(pgn).not.toContain('[FEN');
+        expect(pgn.replace(/ \{[^}]*\}/g, '')).toMatch(/^1\. [a-h]/m);
       }
     }
   });
