@@ -154,9 +154,17 @@ export function observeGame(game: GameNumber): Command<Observed> {
   return { text, reply: (reply) => observed(text, reply), matcher: observeMatcher(text, game, new Set()) };
 }
 
-/** Observes the game a player is playing now; `observing` = the games observed when it is sent. */
-export function observePlayer(handle: Handle, observing: ReadonlySet<number>): Command<Observed> {
-  const text = `observe ${handle}`;
+/**
+ * Observes the game a player is playing now, or with `partner` the other board of the player's
+ * bughouse game (`pobserve`: freechess.org has it; lasker and FatICS answer "pobserve: Command not
+ * found."). `observing` = the games observed when it is sent.
+ */
+export function observePlayer(
+  handle: Handle,
+  observing: ReadonlySet<number>,
+  partner = false,
+): Command<Observed> {
+  const text = `${partner ? 'pobserve' : 'observe'} ${handle}`;
   return {
     text,
     reply: (reply) => observed(text, reply),

@@ -11,7 +11,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
 import { FicsCapacityError, FicsCommandError } from './errors.js';
-import { filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
+import { bughousePartner, filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
 import {
@@ -79,6 +79,12 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly followed = new Map<string, Handle>();
   /** Games (by snapshot key) whose partner board was asked for, so each is asked once. */
   private readonly partnersAsked = new Set<string>();
+  /** Bughouse boards (by snapshot key) whose partner the server was asked to name, once each. */
+  private readonly partnersSought = new Set<string>();
+  /** Whether the server has `pobserve` (freechess.org does; lasker and FatICS do not); null untried. */
+  private pobserve: boolean | null = null;
+  /** Partner searches run one after the other: the board one finds must not search again. */
+  private partnerSearches: Promise<void> = Promise.resolve();
   /**
    * New games of followed players that found every connection full, oldest first: each is
    * observed when a game ends and frees a place, so a busy hour does not lose a follow's game.
@@ -169,7 +175,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     const holders = this.connections.filter((c) => c.has(game));
     this.owners.delete(game);
     const key = this.tracker.snapshot(game)?.key;
-    if (key !== undefined) this.partnersAsked.delete(key);
+    if (key !== undefined) {
+      this.partnersAsked.delete(key);
+      this.partnersSought.delete(key);
+    }
     this.tracker.forget(game);
     await Promise.all(holders.map((c) => c.unobserve(game)));
     if (holders.length > 0) this.placeFreed();
@@ -343,7 +352,21 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     const { key, partnerGame: partner } = update.snapshot;
     if (update.type === 'ended') {
       this.partnersAsked.delete(key);
+      this.partnersSought.delete(key);
       return;
+    }
+    if (
+      this.settings.observePartners &&
+      partner === null &&
+      update.snapshot.variant === 'bughouse' &&
+      !this.partnersSought.has(key) &&
+      this.owners.has(update.snapshot.game)
+    ) {
+      this.partnersSought.add(key);
+      const { game, white } = update.snapshot;
+      this.partnerSearches = this.partnerSearches
+        .then(() => this.findPartner(game, white))
+        .catch((error: Error) => this.background(`find the partner board of game ${game}`, error));
     }
     if (
       this.settings.observePartners &&
@@ -356,6 +379,36 @@ export class FicsPool extends EventEmitter<PoolEvents> {
         this.background(`observe partner game ${partner}`, error),
       );
     }
+  }
+
+  /**
+   * Asks the server which board is the partner of a bughouse board, with what it offers:
+   * `pobserve <white>` (which observes it too), else the `games` list. Failing both, the tracker
+   * still pairs the boards from their captures and passed pieces.
+   */
+  private async findPartner(game: number, white: string): Promise<void> {
+    const owner = this.owners.get(game);
+    const handle = parseHandle(white);
+    if (owner === undefined || !handle.ok || this.tracker.snapshot(game)?.partnerGame !== null) return;
+    if (this.pobserve !== false) {
+      try {
+        const partner = await owner.observePlayer(handle.value, true);
+        this.pobserve = true;
+        this.pairBoards(game, partner);
+        return;
+      } catch (error) {
+        if (!(error instanceof FicsCommandError && /: Command not found/.test(error.serverText ?? ''))) {
+          throw error;
+        }
+        this.pobserve = false;
+      }
+    }
+    const partner = bughousePartner((await this.watcher().listGames()).rows, game);
+    if (partner !== null && this.tracker.snapshot(game)?.partnerGame === null) this.pairBoards(game, partner);
+  }
+
+  private pairBoards(a: number, b: number): void {
+    for (const update of this.tracker.pair(a, b)) this.updated(update);
   }
 
   private created(created: GameCreated): void {

@@ -11,8 +11,8 @@ export type TrackerUpdate =
   | { type: 'needs'; game: number; need: SyncNeed }
   | { type: 'undecoded'; event: Undecoded };
 
-/** Adjourned games remembered for their resumption. */
-const MAX_ADJOURNED = 64;
+/** Adjourned games remembered for their resumption, and partners named for boards to come. */
+const MAX_REMEMBERED = 64;
 
 export class GameTracker {
   private readonly current = new Map<number, GameState>();
@@ -22,6 +22,8 @@ export class GameTracker {
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
   private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
+  /** Partners told by the server for boards not seen yet (the pool observes them next). */
+  private readonly partnersToCome = new Map<number, number>();
   /** Adjourned games, newest last, until they resume (bounded: most never do). */
   private readonly adjourned: GameState[] = [];
   /** A piece-passing notice not yet followed by a board: lasker sends it before the move. */
@@ -45,6 +47,33 @@ export class GameTracker {
   forget(game: number): void {
     this.current.delete(game);
     this.reused.delete(game);
+    this.partnersToCome.delete(game);
+  }
+
+  /**
+   * Pairs two bughouse boards the server named as partners (`pobserve`, the `games` list): a
+   * board not seen yet is paired when its first board comes.
+   */
+  pair(a: number, b: number): TrackerUpdate[] {
+    const updates: TrackerUpdate[] = [];
+    for (const [game, partner] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const state = this.current.get(game);
+      if (state === undefined || state.ended) {
+        this.partnersToCome.set(game, partner);
+        // Boards that never came (their observe failed) are forgotten oldest first.
+        if (this.partnersToCome.size > MAX_REMEMBERED) {
+          this.partnersToCome.delete(this.partnersToCome.keys().next().value!);
+        }
+      }
+      else if (state.partnerGame !== partner) {
+        state.pairWith(partner);
+        updates.push(...this.after(state, 'position'));
+      }
+    }
+    return updates;
   }
 
   apply(event: ServerEvent): TrackerUpdate[] {
@@ -96,7 +125,7 @@ export class GameTracker {
         const updates = this.after(state, state.applyEnd(event));
         if (state.adjourned && !this.adjourned.includes(state)) {
           this.adjourned.push(state);
-          if (this.adjourned.length > MAX_ADJOURNED) this.adjourned.shift();
+          if (this.adjourned.length > MAX_REMEMBERED) this.adjourned.shift();
         }
         return updates;
       }
@@ -169,6 +198,11 @@ export class GameTracker {
     this.reused.delete(first.game);
     const state = new GameState(`${first.game}:${++this.serial}`, first.game, first.white, first.black);
     this.current.set(first.game, state);
+    const partner = this.partnersToCome.get(first.game);
+    if (partner !== undefined) {
+      this.partnersToCome.delete(first.game);
+      state.pairWith(partner);
+    }
     return state;
   }
 

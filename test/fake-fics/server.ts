@@ -26,6 +26,11 @@ export interface FakeFicsOptions {
   chunkSize?: number;
   /** Glue pushed lines to the prompt (`fics% <12> ...`) instead of starting a new line. */
   gluePrompts?: boolean;
+  /**
+   * Know `pobserve <player>` (observe the other board of the player's bughouse game), as
+   * freechess.org documents it. lasker and FatICS answer "pobserve: Command not found." (default).
+   */
+  pobserve?: boolean;
 }
 
 export interface Received {
@@ -424,6 +429,10 @@ export class FakeFics {
       case 'observe':
         reply(CODE.observe, this.observe(session, args[0] ?? ''));
         return;
+      case 'pobserve':
+        if (this.options.pobserve !== true) break;
+        reply(CODE.observe, this.observe(session, args[0] ?? '', true));
+        return;
       case 'unobserve': {
         const game = Number(args[0]);
         const was = session.observed.delete(game);
@@ -447,7 +456,9 @@ export class FakeFics {
       }
       case 'games': {
         const rows = [...this.games.values()].sort((a, b) => a.number - b.number).map((g) => g.gamesRow());
-        reply(CODE.games, [...rows, '', this.dialect.gamesFooter(rows.length, rows.length)]);
+        // Both servers say only this when nothing is played.
+        if (rows.length === 0) reply(CODE.games, ['There are no games in progress.']);
+        else reply(CODE.games, [...rows, '', this.dialect.gamesFooter(rows.length, rows.length)]);
         return;
       }
       case 'date':
@@ -463,9 +474,8 @@ export class FakeFics {
         session.socket.end();
         return;
       }
-      default:
-        reply(CODE.badCommand, [`${word}: Command not found.`]);
     }
+    reply(CODE.badCommand, [`${word}: Command not found.`]);
   }
 
   private iset(session: FakeSession, id: number | null, name: string, value: string): void {
@@ -482,7 +492,7 @@ export class FakeFics {
     if (name === 'block') session.block = value === '1';
   }
 
-  private observe(session: FakeSession, target: string): string[] {
+  private observe(session: FakeSession, target: string, partner = false): string[] {
     let game: ScriptedGame | undefined;
     if (/^\d+$/.test(target)) {
       game = this.games.get(Number(target));
@@ -496,6 +506,10 @@ export class FakeFics {
         const known =
           this.idlePlayers.has(name) || this.loggedInSessions().some((s) => s.name?.toLowerCase() === name);
         return [known ? this.dialect.notPlaying(target) : `${target} is not logged in.`];
+      }
+      if (partner) {
+        if (game.partner === null) return [`${target} is not playing a bughouse game.`];
+        game = game.partner;
       }
     }
     const number = game.number;
