@@ -278,6 +278,47 @@ describe('bughouse', () => {
   });
 });
 
+describe('an adjourned game', () => {
+  for (const scenario of ['lasker_adjourn_b', 'fatics_adjourn_b']) {
+    it(`resumed, holds every move from move 1 without asking the server (${scenario})`, () => {
+      const whole = scenarios()
+        .find((s) => s.name === scenario)!
+        .truths.at(-1)!;
+      const tracker = new GameTracker();
+      const updates = run(tracker, events(transcript(scenario, 'obs_start.raw')));
+      const ended = updates.flatMap((u) => (u.type === 'ended' ? [u.snapshot] : []));
+      expect(ended.map((g) => [g.result, g.san.length])).toEqual([
+        ['*', 26],
+        ['1/2-1/2', 70],
+      ]);
+      const resumed = ended[1]!;
+      expect(resumed.key).not.toBe(ended[0]!.key);
+      expect(resumed).toMatchObject({ complete: true, needs: null, san: whole.san, fen: whole.fen_final });
+      // The resumed game asked for nothing: its first part came from the adjourned one.
+      expect(updates.filter((u) => u.type === 'needs')).toEqual([]);
+      const pgn = toPgn(resumed);
+      expect(pgn).not.toContain('[SetUp');
+      expect(pgn.replace(/ \{[^}]*\}/g, '')).toContain(`1. ${whole.san[0]} ${whole.san[1]}`);
+    });
+  }
+
+  it('is not continued by another pair, or from another position', () => {
+    const all = events(transcript('lasker_adjourn_b', 'obs_start.raw'));
+    const end = all.findIndex((e) => e.kind === 'gameEnd');
+    const resumedBoard = all.slice(end).find((e) => e.kind === 'style12')!;
+    if (resumedBoard.kind !== 'style12') throw new Error('no board');
+    for (const other of [
+      { ...resumedBoard, white: 'Someone' },
+      { ...resumedBoard, ranks: [...resumedBoard.ranks.slice(0, 7), 'RNB-K---'] },
+    ]) {
+      const tracker = new GameTracker();
+      run(tracker, all.slice(0, end + 1));
+      run(tracker, [{ kind: 'observing', game: 1 }, other]);
+      expect(tracker.snapshot(1)).toMatchObject({ complete: false, needs: 'moves' });
+    }
+  });
+});
+
 describe('PGN', () => {
   it('has standard tags, clock comments and the result', () => {
     const tracker = new GameTracker();

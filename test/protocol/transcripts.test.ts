@@ -144,6 +144,43 @@ describe('npm run decode', () => {
     });
   });
 
+  for (const [name, file] of [
+    ['lasker_adjourn_b', 'obs_start.raw'],
+    ['fatics_adjourn_b', 'obs_block.raw'],
+    ['lasker_bughouse_b', 'obs_both.raw'],
+  ] as const) {
+    it(`prints adjourned games whole and both bughouse boards paired (${name}/${file})`, () => {
+      const out = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/decode.ts', `${FICS_FIXTURES}${name}/${file}`],
+        { encoding: 'utf8' },
+      );
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const truths = scenarios()
+        .find((s) => s.name === name)!
+        .truths.filter((t) => t.observers[file] !== undefined);
+      expect(lines).toHaveLength(truths.length);
+      for (const truth of truths) {
+        const line = lines.find(
+          (l) => l.game === truth.server_game_number && JSON.stringify(l.san) === JSON.stringify(truth.san),
+        );
+        expect(line, truth.id).toMatchObject({
+          variant: truth.variant,
+          uci: truth.uci,
+          fen: truth.fen_final,
+          result: truth.result,
+          complete: true,
+          undecoded: 0,
+        });
+        if (truth.variant === 'bughouse')
+          expect(line!.partnerGame, truth.id).toBe(3 - truth.server_game_number);
+      }
+    });
+  }
+
   it('says what is wrong when the file cannot be read', () => {
     expect(() =>
       execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/decode.ts', '/nonexistent/x.raw'], {
