@@ -73,7 +73,7 @@ export const FICS_DEFAULTS = {
 
 export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly connections: ObserverConnection[] = [];
-  private readonly tracker = new GameTracker();
+  private readonly tracker: GameTracker;
   /** The connection whose events count for each game (a game observed twice is reported once). */
   private readonly owners = new Map<number, ObserverConnection>();
   private readonly followed = new Map<string, Handle>();
@@ -110,6 +110,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       user === null
         ? null
         : { user: orThrow(parseHandle(user)), password: orThrow(parsePassword(password!)) };
+    this.tracker = new GameTracker(options.host ?? FICS_DEFAULTS.host);
     this.settings = {
       host: options.host ?? FICS_DEFAULTS.host,
       port: options.port ?? FICS_DEFAULTS.port,

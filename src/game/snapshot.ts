@@ -51,6 +51,8 @@ export interface GameSnapshot {
   complete: boolean;
   /** Set while the state is out of sync and needs a `moves` or `refresh` reply. */
   needs: SyncNeed | null;
+  /** The FICS server the game was observed on (FICS_HOST), where known. */
+  server?: string;
   /** Where the game comes from when it is not a FICS game: the ChessLive! source's name. */
   source: string | null;
   /** Examined game, isolated position, or a played game. */

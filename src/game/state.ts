@@ -110,6 +110,8 @@ export class GameState {
     readonly game: number,
     white: string,
     black: string,
+    /** The FICS server it is observed on, for the PGN's Site. */
+    readonly server: string | null = null,
   ) {
     this.white = white;
     this.black = black;
@@ -447,6 +449,7 @@ export class GameState {
       ended: this.ended,
       complete: this.fromStart,
       needs: this.needs,
+      ...(this.server === null ? {} : { server: this.server }),
       source: null,
       mode: this.mode,
     };

@@ -19,6 +19,9 @@ export class GameTracker {
   /** Numbers whose next board belongs to a new game (the server announced one). */
   private readonly reused = new Set<number>();
   private serial = 0;
+
+  /** `server`: the FICS host the events come from, named in each game's PGN. */
+  constructor(private readonly server: string | null = null) {}
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
   private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
@@ -196,7 +199,13 @@ export class GameTracker {
 
   private create(first: { game: number; white: string; black: string }): GameState {
     this.reused.delete(first.game);
-    const state = new GameState(`${first.game}:${++this.serial}`, first.game, first.white, first.black);
+    const state = new GameState(
+      `${first.game}:${++this.serial}`,
+      first.game,
+      first.white,
+      first.black,
+      this.server,
+    );
     this.current.set(first.game, state);
     const partner = this.partnersToCome.get(first.game);
     if (partner !== undefined) {

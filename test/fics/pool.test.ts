@@ -2,6 +2,7 @@
 // followed players, bughouse partner boards, the games list.
 import { describe, expect, it } from 'vitest';
 import { FicsCapacityError, FicsCommandError } from '../../src/fics/errors.js';
+import { toPgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { liveMessage } from '../../src/relay/message.js';
 import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
@@ -232,6 +233,8 @@ describe('one title whatever the way in', () => {
     const b = await h.until(late, (s) => s.type !== null && s.needs === null, 'the late game named');
     expect(kind(a)).toBe('unrated lightning 1 0');
     expect(kind(b)).toBe(kind(a));
+    // The PGN names the server actually used, not always freechess.org.
+    expect(toPgn(a)).toContain('[Site "127.0.0.1"]');
   });
 });
 

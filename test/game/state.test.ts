@@ -325,6 +325,15 @@ describe('PGN', () => {
     run(tracker, events(transcript('fatics_takeback', 'obs_start.raw')));
     const pgn = toPgn(tracker.games()[0]!, { date: new Date('2026-11-21T00:00:00Z') });
     expect(pgn).toContain('[White "GuestCDCR"]');
+    // Read from a file, the server is not known: PGN's "?" rather than a guess.
+    expect(pgn).toContain('[Site "?"]');
+    expect(
+      toPgn(
+        new GameTracker('lasker.example')
+          .apply(events(transcript('fatics_takeback', 'obs_start.raw')).find((e) => e.kind === 'style12')!)
+          .flatMap((u) => (u.type === 'started' ? [u.snapshot] : []))[0]!,
+      ),
+    ).toContain('[Site "lasker.example"]');
     expect(pgn).toContain('[Date "2026.11.21"]');
     expect(pgn).toContain('[TimeControl "120+12"]');
     expect(pgn).toMatch(/1\. d4 \{ \[%clk 0:02:00\] \}/);
