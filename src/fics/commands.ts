@@ -43,6 +43,8 @@ const REFUSALS: readonly [RegExp, CommandFailure][] = [
   [/^You are already observing the maximum number of games\.?\s*$/, 'observeLimit'],
   [/^\S+ is not logged in\.?\s*$/, 'notLoggedIn'],
   [/^\S+ is (?:not playing|neither playing nor examining)\b.*$/, 'notPlaying'],
+  // lasker's words for a handle not logged in now ("No user named "X" is logged in.").
+  [/^No (?:user|player) named "[^"]*" is (?:logged in|online)\b/, 'notLoggedIn'],
   [/^No (?:user|player) named "[^"]*"/, 'noSuchPlayer'],
   [/^\S+: Command not found\.?\s*$/, 'refused'],
   [/^Ambiguous (?:name|command)\b/, 'refused'],

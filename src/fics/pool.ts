@@ -190,10 +190,18 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * Resolves with the game observed now, or null when they are not playing.
    */
   async follow(input: unknown): Promise<number | null> {
+    return (await this.followPlayer(input)).game;
+  }
+
+  /**
+   * `follow`, telling also whether the player is logged in now: an offline player is followed
+   * all the same, and their next game is posted.
+   */
+  async followPlayer(input: unknown): Promise<{ game: number | null; online: boolean }> {
     const handle = orThrow(parseHandle(input));
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
-    return this.observeFollowed(handle);
+    return this.lookFor(handle);
   }
 
   async unfollow(input: unknown): Promise<void> {
@@ -455,11 +463,18 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   private async observeFollowed(handle: Handle): Promise<number | null> {
+    return (await this.lookFor(handle)).game;
+  }
+
+  /** A followed player's game now, if any; an offline (or guest no longer known) player has none. */
+  private async lookFor(handle: Handle): Promise<{ game: number | null; online: boolean }> {
     try {
-      return await this.observePlayer(handle);
+      return { game: await this.observePlayer(handle), online: true };
     } catch (error) {
-      if (error instanceof FicsCommandError && ['notPlaying', 'notLoggedIn'].includes(error.code))
-        return null;
+      if (!(error instanceof FicsCommandError)) throw error;
+      if (error.code === 'notPlaying') return { game: null, online: true };
+      // A guest exists only while logged in: lasker says "No user named ..." once one has left.
+      if (error.code === 'notLoggedIn' || error.code === 'noSuchPlayer') return { game: null, online: false };
       throw error;
     }
   }

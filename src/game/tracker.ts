@@ -70,8 +70,7 @@ export class GameTracker {
         if (this.partnersToCome.size > MAX_REMEMBERED) {
           this.partnersToCome.delete(this.partnersToCome.keys().next().value!);
         }
-      }
-      else if (state.partnerGame !== partner) {
+      } else if (state.partnerGame !== partner) {
         state.pairWith(partner);
         updates.push(...this.after(state, 'position'));
       }

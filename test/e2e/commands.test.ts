@@ -72,7 +72,10 @@ describe('/follow', () => {
       .command('follow', { player: 'Carlsen' }, { user: world.fake.owner }, channel.id)
       .reply();
     expect(reply.ephemeral).toBe(true);
-    expect(reply.content).toBe('Following Carlsen: their games are posted here live.');
+    // Carlsen is not logged in: followed all the same, and told so (not "no such player").
+    expect(reply.content).toBe(
+      'Following Carlsen: their games are posted here live. Carlsen is not logged in to FICS now: their next game will be posted here.',
+    );
     expect(world.livePosts(channel.id)).toEqual([]);
 
     const game = world.fics.addGame(

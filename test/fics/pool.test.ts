@@ -93,6 +93,9 @@ describe('following players', () => {
     await h.pool.start();
     expect(await h.pool.follow('Alice')).toBeNull();
     expect(fake.commands().map(withoutId)).toContain('set gin 1');
+    // Logged in and idle, or not logged in: followed either way, and the answer tells which.
+    expect(await h.pool.followPlayer('Alice')).toEqual({ game: null, online: true });
+    expect(await h.pool.followPlayer('Ghost')).toEqual({ game: null, online: false });
 
     fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
     const next = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
