@@ -75,15 +75,24 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await postGame(interaction, ctx, number!, { flip, thread });
 }
 
+/** Discord drops an autocomplete not answered within 3 s: suggestions come by then or not at all. */
+const AUTOCOMPLETE_WAIT_MS = 2_500;
+
 /** Suggests handles of players in the server's current games. */
 export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
   const typed = interaction.options.getFocused().toLowerCase();
   let names: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>(
+    (resolve) => (timer = setTimeout(() => resolve(null), AUTOCOMPLETE_WAIT_MS)),
+  );
   try {
-    const rows = await ctx.fics.listGames();
-    names = [...new Set(rows.flatMap((r) => [r.white, r.black]))];
+    const rows = await Promise.race([ctx.fics.listGames(), late]);
+    names = [...new Set((rows ?? []).flatMap((r) => [r.white, r.black]))];
   } catch {
     // FICS unreachable: no suggestions; the command itself will say what is wrong.
+  } finally {
+    clearTimeout(timer);
   }
   const matching = names.filter((n) => n.toLowerCase().startsWith(typed)).sort();
   await interaction.respond(matching.slice(0, 25).map((name) => ({ name, value: name })));

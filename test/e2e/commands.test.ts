@@ -65,6 +65,20 @@ describe('/games', () => {
   });
 });
 
+describe('/observe player autocomplete', () => {
+  it('is answered, with no game on the server (one sentence from the server) and with games', async () => {
+    const typed = (text: string) =>
+      world.fake.autocomplete(world.guildId, world.channelId, 'observe', { player: text }, 'player').reply();
+    expect((await typed('')).choices).toEqual([]);
+    const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Anand', black: 'Aronian' }));
+    expect((await typed('a')).choices).toEqual([
+      { name: 'Anand', value: 'Anand' },
+      { name: 'Aronian', value: 'Aronian' },
+    ]);
+    world.fics.endGame(game);
+  });
+});
+
 describe('/follow', () => {
   it("posts the followed player's next game here, with their colour at the bottom", async () => {
     const channel = world.fake.createChannel(world.guildId, { name: 'carlsen-fans' });

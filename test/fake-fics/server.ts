@@ -31,6 +31,11 @@ export interface FakeFicsOptions {
    * freechess.org documents it. lasker and FatICS answer "pobserve: Command not found." (default).
    */
   pobserve?: boolean;
+  /**
+   * Answers a command in a form of the test's choosing (lines), or as usual when it returns
+   * undefined: a reply Kibitz does not recognise, as another server version might send.
+   */
+  answer?: (command: string) => string[] | undefined;
 }
 
 export interface Received {
@@ -413,6 +418,11 @@ export class FakeFics {
     }
     const [word = '', ...args] = line.split(/\s+/);
     const reply = (code: number, lines: string[]): void => this.reply(session, id, code, lines);
+    const answer = this.options.answer?.(line);
+    if (answer !== undefined) {
+      reply(CODE.badCommand, answer);
+      return;
+    }
     switch (word.toLowerCase()) {
       case '':
         this.send(session, PROMPT);

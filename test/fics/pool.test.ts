@@ -220,6 +220,26 @@ describe('both boards of a bughouse game from one observe, before any piece is p
   });
 });
 
+describe('a reply Kibitz does not recognise', () => {
+  it('does not hold the same command sent after it (lasker, no block mode)', async () => {
+    let games = 0;
+    const fake = await startFake({
+      dialect: 'lasker',
+      answer: (command) =>
+        command === 'games' && ++games === 1 ? ['Counting the games, please wait.'] : undefined,
+    });
+    fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Alice', black: 'Bob' }));
+    const h = poolOn(fake, { commandTimeoutMs: 60_000 });
+    await h.pool.start();
+    const first = h.pool.listGames();
+    await fake.waitFor(() => games === 1, 'the first games to be answered oddly');
+    // Unshared, the first would take the second's answer and leave it the 60 s to wait.
+    const [a, b] = await Promise.all([first, h.pool.listGames()]);
+    expect(a.map((r) => r.white)).toEqual(['Alice']);
+    expect(b).toEqual(a);
+  });
+});
+
 describe('one title whatever the way in', () => {
   it('lasker: a game observed from move 1 (no header) and one joined late read the same', async () => {
     const fake = await startFake({ dialect: 'lasker' });
