@@ -532,7 +532,9 @@ export class GameState {
     this.basePly = board.ply;
     this.plies = [];
     this.fromStart = fromStart && pos !== null;
-    this.needs = pos === null ? 'refresh' : fromStart ? null : 'moves';
+    // Nothing named the game yet (lasker tells a first-move observer nothing but boards): the
+    // move list's header does, so the game has one title whatever the way in.
+    this.needs = pos === null ? 'refresh' : fromStart && this.type !== null ? null : 'moves';
     this.waiting = [];
   }
 

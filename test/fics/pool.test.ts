@@ -248,7 +248,8 @@ describe('one title whatever the way in', () => {
     fake.playMoves(late, 6);
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(first);
+    // By player (as /observe player: and /follow do) and by number.
+    await h.pool.observePlayer('Alice');
     await h.pool.observeGame(late);
     const kind = (s: GameSnapshot): string =>
       liveMessage(s, { name: 'x.png', data: Buffer.alloc(0) }).lines[0]!;

@@ -285,7 +285,11 @@ describe('an adjourned game', () => {
         .find((s) => s.name === scenario)!
         .truths.at(-1)!;
       const tracker = new GameTracker();
-      const updates = run(tracker, events(transcript(scenario, 'obs_start.raw')));
+      const all = events(transcript(scenario, 'obs_start.raw'));
+      const adjourned = all.findIndex((e) => e.kind === 'gameEnd');
+      const first = run(tracker, all.slice(0, adjourned + 1));
+      const second = run(tracker, all.slice(adjourned + 1));
+      const updates = [...first, ...second];
       const ended = updates.flatMap((u) => (u.type === 'ended' ? [u.snapshot] : []));
       expect(ended.map((g) => [g.result, g.san.length])).toEqual([
         ['*', 26],
@@ -295,7 +299,7 @@ describe('an adjourned game', () => {
       expect(resumed.key).not.toBe(ended[0]!.key);
       expect(resumed).toMatchObject({ complete: true, needs: null, san: whole.san, fen: whole.fen_final });
       // The resumed game asked for nothing: its first part came from the adjourned one.
-      expect(updates.filter((u) => u.type === 'needs')).toEqual([]);
+      expect(second.filter((u) => u.type === 'needs')).toEqual([]);
       const pgn = toPgn(resumed);
       expect(pgn).not.toContain('[SetUp');
       expect(pgn.replace(/ \{[^}]*\}/g, '')).toContain(`1. ${whole.san[0]} ${whole.san[1]}`);
