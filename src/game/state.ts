@@ -352,6 +352,7 @@ export class GameState {
       }
       this.truncate(delta.ply - 1);
     }
+    this.admitDrop(this.pos, delta.san);
     const move =
       moveFromSan(this.pos, delta.san) ?? moveFromSquares(this.pos, delta.from, delta.to, delta.promotion);
     const expected = `${delta.from}${delta.to}${delta.promotion?.toLowerCase() ?? ''}`;
