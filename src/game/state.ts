@@ -182,8 +182,9 @@ export class GameState {
   applyHoldings(line: HoldingsLine): Change {
     if (this.variant === 'chess') this.setVariant('crazyhouse');
     if (line.passed === null) {
-      if (this.variant === 'crazyhouse' && !this.crazyhouseExplains(line.holdings))
+      if (this.variant === 'crazyhouse' && !this.named && !this.crazyhouseExplains(line.holdings)) {
         this.setVariant('bughouse');
+      }
       this.fullHoldings = { holdings: line.holdings, ply: this.ply };
     }
     this.serverHoldings = line.holdings;
@@ -244,6 +245,11 @@ export class GameState {
     return 'ended';
   }
 
+  /** True once a line named the game's variant (a header, a move list, game info). */
+  private get named(): boolean {
+    return this.type !== null && variantFromType(this.type) !== 'chess';
+  }
+
   /** Adjourned: the game may come back later, under a new number, from this position. */
   get adjourned(): boolean {
     return this.ended && this.result === '*' && /\badjourn/i.test(this.reason ?? '');
@@ -265,6 +271,11 @@ export class GameState {
   /** Takes the history of the adjourned game this one resumes, so it is whole from move 1. */
   continueFrom(adjourned: GameState): void {
     this.setVariant(adjourned.variant);
+    // What named the game before (lasker names it only in a move list's header).
+    this.type ??= adjourned.type;
+    this.rated ??= adjourned.rated;
+    this.whiteRating ??= adjourned.whiteRating;
+    this.blackRating ??= adjourned.blackRating;
     this.partnerGame = adjourned.partnerGame;
     this.base = adjourned.base?.clone() ?? null;
     this.pos = adjourned.pos?.clone() ?? null;
@@ -491,7 +502,7 @@ export class GameState {
     const role = handRole(m[1]!)!;
     const side = pos.pockets[pos.turn];
     if (side[role] > 0) return;
-    if (this.variant === 'crazyhouse') this.setVariant('bughouse');
+    if (this.variant === 'crazyhouse' && !this.named) this.setVariant('bughouse');
     side[role] = 1;
   }
 
