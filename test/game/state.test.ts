@@ -306,6 +306,25 @@ describe('an adjourned game', () => {
     });
   }
 
+  it('resumed under a new game number, still holds every move from move 1', () => {
+    const whole = scenarios()
+      .find((s) => s.name === 'fatics_adjourn_b')!
+      .truths.at(-1)!;
+    const all = events(transcript('fatics_adjourn_b', 'obs_start.raw'));
+    const adjourned = all.findIndex((e) => e.kind === 'gameEnd');
+    const renumbered = all
+      .slice(adjourned + 1)
+      .map((e) => ('game' in e && e.game === 1 ? ({ ...e, game: 57 } as ServerEvent) : e));
+    const tracker = new GameTracker();
+    run(tracker, all.slice(0, adjourned + 1));
+    const ended = run(tracker, renumbered).find((u) => u.type === 'ended');
+    expect(ended?.type === 'ended' && ended.snapshot).toMatchObject({
+      game: 57,
+      complete: true,
+      san: whole.san,
+    });
+  });
+
   it('is not continued by another pair, or from another position', () => {
     const all = events(transcript('lasker_adjourn_b', 'obs_start.raw'));
     const end = all.findIndex((e) => e.kind === 'gameEnd');
