@@ -106,6 +106,8 @@ describe('read in any split', () => {
       ['fatics_takeback', 'obs_blockwrap.raw'],
       ['lasker_crazyhouse', 'obs_late.raw'],
       ['fatics_bughouse', 'obs_block.raw'],
+      ['lasker_bughouse_b', 'obs_both.raw'],
+      ['lasker_adjourn_b', 'obs_start.raw'],
     ] as const) {
       const bytes = transcript(scenario, file);
       const whole = decodeTranscript(bytes, bytes.length).games;
