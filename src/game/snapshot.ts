@@ -31,6 +31,11 @@ export interface GameSnapshot {
   moveTimesMs: (number | null)[];
   /** The mover's remaining clock after each ply, ms, where known. */
   clocksMs: (number | null)[];
+  /**
+   * Bughouse: the hands after each ply, pieces passed before the next move included, where known
+   * (a replay of one board cannot know what its partner board passed).
+   */
+  handsAfter?: (Holdings | null)[];
   /** FEN after the last move; crazyhouse/bughouse carry `[pockets]` and `~` for promoted pieces. */
   fen: string;
   sideToMove: 'white' | 'black';

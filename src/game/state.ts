@@ -46,6 +46,8 @@ export interface Ply {
   timeMs: number | null;
   /** The mover's clock after the move. */
   clockMs: number | null;
+  /** Bughouse: the hands after the move, and after the pieces passed before the next one. */
+  hands?: Holdings;
 }
 
 /** What one move did to the hands, to tell crazyhouse from bughouse by the server's holdings. */
@@ -194,6 +196,7 @@ export class GameState {
     if (this.variant === 'crazyhouse' && (this.fromStart || line.passed !== null)) return 'info';
     const before = holdingsFrom(pos.pockets ?? Material.empty());
     pos.pockets = this.serverPockets();
+    this.noteHands();
     return sameHoldings(before, holdingsFrom(pos.pockets)) ? 'info' : 'position';
   }
 
@@ -218,6 +221,7 @@ export class GameState {
     this.phantom[to][role]++;
     if (this.pos === null) return 'none';
     this.pos.pockets = this.serverPockets();
+    this.noteHands();
     return 'position';
   }
 
@@ -447,6 +451,7 @@ export class GameState {
       uci: this.plies.map((p) => p.uci),
       moveTimesMs: this.plies.map((p) => p.timeMs),
       clocksMs: this.plies.map((p) => p.clockMs),
+      ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
       fen,
       sideToMove: pos?.turn ?? 'white',
       whiteClockMs: this.whiteClockMs,
@@ -529,6 +534,15 @@ export class GameState {
             castle: castles(pos, move),
           };
     this.playOn(pos, move);
+    this.noteHands();
+  }
+
+  /** Keeps the hands shown after the last move, for a bughouse board's whole-game replay. */
+  private noteHands(): void {
+    const last = this.plies.at(-1);
+    if (this.variant === 'bughouse' && last !== undefined && this.pos?.pockets !== undefined) {
+      last.hands = holdingsFrom(this.pos.pockets);
+    }
   }
 
   /** Starts the history again from a full board (first board seen, or a gap). */
