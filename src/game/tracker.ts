@@ -155,7 +155,8 @@ export class GameTracker {
     if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
     const pass = this.pendingPass;
     this.pendingPass = null;
-    if (pass !== null && pass.state !== state && change === 'position') {
+    const partners = state.partnerGame === null || state.partnerGame === pass?.state.game;
+    if (pass !== null && pass.state !== state && partners && change === 'position') {
       // lasker passes the piece on g6 or c4 to the partner board when someone castles there.
       const phantom = state.lastPhantom;
       if (phantom !== undefined && phantom.color === pass.to && phantom.role === handRole(pass.piece)) {
