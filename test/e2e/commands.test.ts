@@ -70,6 +70,8 @@ describe('/observe player autocomplete', () => {
     const typed = (text: string) =>
       world.fake.autocomplete(world.guildId, world.channelId, 'observe', { player: text }, 'player').reply();
     expect((await typed('')).choices).toEqual([]);
+    // /games too is answered at once, not after the command timeout.
+    expect((await world.command('games').reply()).content).toBe('No game on FICS matches that right now.');
     const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Anand', black: 'Aronian' }));
     expect((await typed('a')).choices).toEqual([
       { name: 'Anand', value: 'Anand' },
