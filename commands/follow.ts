@@ -43,8 +43,13 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   try {
     // A game in progress is observed now, and posted here like every later one.
-    const playing = await ctx.fics.follow(handle, interaction.guildId!);
-    const now = playing === null ? '' : ` They are playing game ${playing} now.`;
+    const { game, online } = await ctx.fics.followPlayer(handle, interaction.guildId!);
+    const now =
+      game !== null
+        ? ` They are playing game ${game} now.`
+        : online
+          ? ''
+          : ` ${handle} is not logged in to FICS now: their next game will be posted here.`;
     await answer(
       interaction,
       `${added.added ? 'Following' : 'Already following'} ${handle}: their games are posted here live.${now}`,

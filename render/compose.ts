@@ -190,17 +190,63 @@ function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos:
   return regions;
 }
 
+/** The smallest result text, as a share of the strip's own size. */
+const MIN_FOOTER_SHARE = 0.5;
+
+/** The best split of words into two lines no wider than `width`, or null when none fits. */
+function twoLines(words: readonly string[], font: FontSpec, width: number): string[] | null {
+  let best: string[] | null = null;
+  let bestWidest = Infinity;
+  for (let i = 1; i < words.length; i++) {
+    const lines = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
+    const widest = Math.max(...lines.map((line) => textWidth(line, font)));
+    if (widest <= width && widest < bestWidest) [best, bestWidest] = [lines, widest];
+  }
+  return best;
+}
+
+/**
+ * The result line as it fits the strip, always whole: one line at the full size, else two lines
+ * (split between words), the font shrinking until they fit. Only a text too long for two lines at
+ * the smallest size is cut, with an ellipsis.
+ */
+export function fitResult(text: string, full: number, box: Rect): { lines: string[]; font: FontSpec } {
+  const margin = Math.max(2, Math.round(box.h * 0.25));
+  const width = box.w - 2 * margin;
+  const words = text.split(' ').filter((word) => word !== '');
+  const smallest = Math.max(6, Math.round(full * MIN_FOOTER_SHARE));
+  for (let px = full; px >= smallest; px--) {
+    const font: FontSpec = { px, bold: true };
+    if (textWidth(text, font) <= width) return { lines: [text], font };
+    if (2 * lineHeight(font) > box.h) continue;
+    const lines = twoLines(words, font, width);
+    if (lines !== null) return { lines, font };
+  }
+  const font: FontSpec = { px: smallest, bold: true };
+  const first: string[] = [];
+  const rest = [...words];
+  while (rest.length > 1 && textWidth([...first, rest[0]].join(' '), font) <= width)
+    first.push(rest.shift()!);
+  const chars = [...rest.join(' ')];
+  while (chars.length > 1 && textWidth(`${chars.join('')}…`, font) > width) chars.pop();
+  return { lines: [first.join(' '), `${chars.join('')}…`].filter((line) => line !== ''), font };
+}
+
 function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {
   const { kit } = p.sprites;
   const text = scene.result ? resultText(scene.result) : '';
-  const font: FontSpec = { px: p.layout.fontPx.footer, bold: true };
+  const { lines, font } = fitResult(text, p.layout.fontPx.footer, footer);
   return {
     ...footer,
     key: `footer:${text}`,
     paint: (s) => {
       fillRect(s, footer.x, footer.y, footer.w, footer.h, kit.index.footerBg);
-      const x = footer.x + Math.max(0, Math.round((footer.w - textWidth(text, font)) / 2));
-      drawText(s, text, font, x, centredTop(footer, font), kit.text.footer, footer.x + footer.w);
+      const height = lineHeight(font);
+      const top = footer.y + Math.floor((footer.h - lines.length * height) / 2);
+      lines.forEach((line, i) => {
+        const x = footer.x + Math.max(0, Math.round((footer.w - textWidth(line, font)) / 2));
+        drawText(s, line, font, x, top + i * height, kit.text.footer, footer.x + footer.w);
+      });
     },
   };
 }

@@ -22,8 +22,10 @@ interface GameLine {
   initialClockMs: number | null;
   white: ScenePlayer;
   black: ScenePlayer;
-  /** Bughouse hands come from the partner board: shown on the final position only. */
+  /** Bughouse hands come from the partner board: a replay takes them as they were seen. */
   bughouse: boolean;
+  /** Bughouse: the hands after each ply, where known (empty where not). */
+  handsAfter: readonly (Holdings | null)[];
   finalHoldings: Holdings | null;
   result: SceneResult | null;
 }
@@ -42,14 +44,14 @@ function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> 
   const pos = start.value;
   const clocks: Record<Color, number | null> = { white: line.initialClockMs, black: line.initialClockMs };
   const noHoldings = { white: '', black: '' };
-  const sceneOf = (p: Position, lastMove: string | null): BoardScene => ({
+  const sceneOf = (p: Position, lastMove: string | null, hands: Holdings | null = null): BoardScene => ({
     fen: makeFen(p.toSetup()),
     rules: line.rules,
     orientation: look.orientation ?? 'white',
     lastMove,
     white: { ...line.white, clockMs: clocks.white },
     black: { ...line.black, clockMs: clocks.black },
-    ...(line.bughouse ? { holdings: noHoldings } : {}),
+    ...(line.bughouse ? { holdings: hands ?? noHoldings } : {}),
     ...(look.theme ? { theme: look.theme } : {}),
     ...(look.size ? { size: look.size } : {}),
   });
@@ -64,7 +66,7 @@ function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> 
     }
     pos.play(move);
     clocks[mover] = line.clocksMs[ply] ?? clocks[mover];
-    scenes.push(sceneOf(pos, uci));
+    scenes.push(sceneOf(pos, uci, line.handsAfter[ply] ?? null));
   }
   const last = scenes.at(-1)!;
   scenes[scenes.length - 1] = {
@@ -90,6 +92,7 @@ export function gameScenes(
       white: { name: snap.white, rating: snap.whiteRating },
       black: { name: snap.black, rating: snap.blackRating },
       bughouse: snap.variant === 'bughouse',
+      handsAfter: snap.handsAfter ?? [],
       finalHoldings: snap.holdings,
       result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
     },
@@ -110,6 +113,7 @@ export function liveGameScenes(game: LiveGame, look: GameLook = {}): RenderResul
       white: { name: game.white },
       black: { name: game.black },
       bughouse: game.variant === 'bughouse',
+      handsAfter: [],
       finalHoldings: null,
       result: game.result === '*' ? null : { result: game.result, reason: game.reason ?? null },
     },

@@ -1,7 +1,7 @@
 // Scenes from what people type or paste: a FEN, or a Style 12 line as FICS sends it. Shared by
 // the render CLI and /position; bad input is an error value naming what is wrong.
 import type { Color } from 'chessops/types';
-import { parseFen } from 'chessops/fen';
+import { InvalidFen, parseFen } from 'chessops/fen';
 import { fenOfSetup, setupFromStyle12 } from '../src/game/position.js';
 import { decodeStyle12 } from '../src/protocol/style12.js';
 import type { BoardScene, RenderResult } from './scene.js';
@@ -37,10 +37,27 @@ export function style12Scene(line: string): RenderResult<BoardScene> {
   };
 }
 
+/** What is wrong with a FEN, in words (chessops names it with a code such as `ERR_TURN`). */
+const FEN_FAULTS: Record<InvalidFen, string> = {
+  [InvalidFen.Fen]: 'it does not have the fields of a FEN',
+  [InvalidFen.Board]:
+    'the pieces are wrong: eight ranks from 8 to 1 separated by "/", each of 8 squares (pnbrqk for Black, PNBRQK for White, a digit for empty squares)',
+  [InvalidFen.Pockets]: 'the pieces in hand (in brackets) are wrong: only pnbrq and PNBRQ',
+  [InvalidFen.Turn]: 'the side to move is neither "w" nor "b"',
+  [InvalidFen.Castling]: 'the castling rights are neither "-" nor letters from KQkq',
+  [InvalidFen.EpSquare]: 'the en passant square is neither "-" nor a square such as "e3"',
+  [InvalidFen.RemainingChecks]: 'the remaining checks (three-check) are wrong',
+  [InvalidFen.Halfmoves]: 'the halfmove clock is not a whole number',
+  [InvalidFen.Fullmoves]: 'the move number is not a whole number from 1',
+};
+
 /** A FEN's position, White at the bottom. The FEN is checked here, with the renderer's wording. */
 export function fenScene(fen: string): RenderResult<BoardScene> {
   const parsed = parseFen(fen.trim());
-  if (parsed.isErr) return { ok: false, error: `invalid FEN "${fen}" (${parsed.error.message})` };
+  if (parsed.isErr) {
+    const fault = FEN_FAULTS[parsed.error.message as InvalidFen] ?? 'it cannot be read';
+    return { ok: false, error: `invalid FEN "${fen}": ${fault}` };
+  }
   return {
     ok: true,
     value: {

@@ -56,7 +56,8 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   const square = Math.floor(clampSize(size) / 8);
   const boardPx = square * 8;
   const barHeight = Math.round(boardPx / 10);
-  const footerHeight = needs.footer ? Math.round(barHeight * 0.8) : 0;
+  // Room for two lines of a long result (it wraps rather than being cut).
+  const footerHeight = needs.footer ? barHeight : 0;
   const gap = needs.partner ? Math.round(square / 2) : 0;
   const holdingIcon = Math.round(barHeight * 0.62);
   const holdingSlot = Math.round(barHeight * 0.74);
@@ -88,7 +89,7 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
       name: Math.round(barHeight * 0.4),
       clock: Math.round(barHeight * 0.46),
       count: Math.max(8, Math.round(barHeight * 0.3)),
-      footer: Math.round(footerHeight * 0.5),
+      footer: Math.round(footerHeight * 0.4),
       coordinate: Math.max(8, Math.round(square * 0.2)),
     },
   };

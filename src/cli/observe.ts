@@ -1,8 +1,9 @@
-// npm run observe -- [--host H] [--port P] <game-number|handle> ...
+// npm run observe -- [--host H] [--port P] [--retry] <game-number|handle> ...
 // Logs in to FICS (FICS_USER/FICS_PASSWORD if set, else as a guest), observes each game (a
 // handle means that player's current game) and prints one JSON line per game event: the game
 // object `npm run decode` prints, with `event` = start | move | end. Stops when every game has
-// ended, or on Ctrl-C. Bad arguments: one line on stderr, exit status 2; a failed login: 1.
+// ended, or on Ctrl-C. Bad arguments: one line on stderr, exit status 2; a failed login or a
+// server that cannot be reached: 1 (with --retry it keeps trying, saying so on stderr).
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
@@ -12,7 +13,7 @@ import type { TrackerUpdate } from '../game/tracker.js';
 import { createLogger } from '../log.js';
 import { gameJson } from './game-json.js';
 
-const USAGE = 'usage: npm run observe -- [--host HOST] [--port PORT] <game-number|handle> ...';
+const USAGE = 'usage: npm run observe -- [--host HOST] [--port PORT] [--retry] <game-number|handle> ...';
 
 function fail(message: string, status: number): never {
   process.stderr.write(`observe: ${message}\n`);
@@ -32,11 +33,14 @@ function parseTarget(arg: string): Target {
   );
 }
 
-function readArgs(): { values: { host?: string; port?: string }; positionals: string[] } {
+function readArgs(): {
+  values: { host?: string; port?: string; retry?: boolean };
+  positionals: string[];
+} {
   try {
     return parseArgs({
       args: process.argv.slice(2),
-      options: { host: { type: 'string' }, port: { type: 'string' } },
+      options: { host: { type: 'string' }, port: { type: 'string' }, retry: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
     });
@@ -72,7 +76,9 @@ if (!(maxConnections >= 1 && maxConnections <= 20)) {
 
 function createPool(): FicsPool {
   try {
-    return new FicsPool({ host, port, user, password, maxConnections, logger, startAttempts: 3 });
+    // Without --retry one failed connection ends it: a command-line tool says so and stops.
+    const startAttempts = values.retry === true ? undefined : 1;
+    return new FicsPool({ host, port, user, password, maxConnections, logger, startAttempts });
   } catch (error) {
     fail((error as Error).message, 2);
   }
@@ -109,14 +115,29 @@ function finish(status: number): void {
   process.exit(status);
 }
 
+// The pool's timers do not hold the process: this does, until finish() (a wait between two
+// connection attempts would otherwise end it with Node's "unsettled await" status 13).
+setInterval(() => undefined, 1 << 30);
+
+/** A failed connection in the words of a tool that does not try again by itself. */
+const said = (error: Error): string => error.message.replace(/\s*Kibitz will try again\.$/, '');
+if (values.retry === true) {
+  pool.on('error', (error) => {
+    if (error instanceof FicsLoginError) {
+      process.stderr.write(`observe: ${said(error).replace(/\.$/, '')}; trying again\n`);
+    }
+  });
+}
+
 process.once('SIGINT', () => finish(130));
 process.once('SIGTERM', () => finish(143));
 
 try {
   await pool.start();
 } catch (error) {
+  pool.close();
   fail(
-    error instanceof FicsLoginError ? error.message : `cannot log in to ${host}:${port}: ${String(error)}`,
+    error instanceof FicsLoginError ? said(error) : `cannot log in to ${host}:${port}: ${String(error)}`,
     1,
   );
 }

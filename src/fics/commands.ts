@@ -43,6 +43,8 @@ const REFUSALS: readonly [RegExp, CommandFailure][] = [
   [/^You are already observing the maximum number of games\.?\s*$/, 'observeLimit'],
   [/^\S+ is not logged in\.?\s*$/, 'notLoggedIn'],
   [/^\S+ is (?:not playing|neither playing nor examining)\b.*$/, 'notPlaying'],
+  // lasker's words for a handle not logged in now ("No user named "X" is logged in.").
+  [/^No (?:user|player) named "[^"]*" is (?:logged in|online)\b/, 'notLoggedIn'],
   [/^No (?:user|player) named "[^"]*"/, 'noSuchPlayer'],
   [/^\S+: Command not found\.?\s*$/, 'refused'],
   [/^Ambiguous (?:name|command)\b/, 'refused'],
@@ -154,9 +156,17 @@ export function observeGame(game: GameNumber): Command<Observed> {
   return { text, reply: (reply) => observed(text, reply), matcher: observeMatcher(text, game, new Set()) };
 }
 
-/** Observes the game a player is playing now; `observing` = the games observed when it is sent. */
-export function observePlayer(handle: Handle, observing: ReadonlySet<number>): Command<Observed> {
-  const text = `observe ${handle}`;
+/**
+ * Observes the game a player is playing now, or with `partner` the other board of the player's
+ * bughouse game (`pobserve`: freechess.org has it; lasker and FatICS answer "pobserve: Command not
+ * found."). `observing` = the games observed when it is sent.
+ */
+export function observePlayer(
+  handle: Handle,
+  observing: ReadonlySet<number>,
+  partner = false,
+): Command<Observed> {
+  const text = `${partner ? 'pobserve' : 'observe'} ${handle}`;
   return {
     text,
     reply: (reply) => observed(text, reply),

@@ -135,14 +135,17 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     return done;
   }
 
-  /** Observes the game a player is playing now; resolves with its number. */
-  async observePlayer(handle: Handle): Promise<number> {
+  /**
+   * Observes the game a player is playing now (or with `partner`, the other board of their
+   * bughouse game); resolves with its number.
+   */
+  async observePlayer(handle: Handle, partner = false): Promise<number> {
     if (this.load >= this.maxGames) throw this.limitError(`observe ${handle}`);
     this.reserved++;
     try {
       const session = await this.online();
       const observing = new Set([...this.entries.values()].filter((e) => e.observing).map((e) => e.game));
-      const { game, toggledOff } = await session.run(commands.observePlayer(handle, observing));
+      const { game, toggledOff } = await session.run(commands.observePlayer(handle, observing, partner));
       if (toggledOff) await session.run(commands.observeGame(game as GameNumber));
       this.observed(game);
       return game;

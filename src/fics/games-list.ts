@@ -80,12 +80,14 @@ const EXAMINED = new RegExp(
   String.raw`^\s*(\d+)\s+\((Exam\.|Setup)\s+${RATING}\s+([A-Za-z]+)\s+${RATING}\s+([A-Za-z]+)\s*\)\s+${SPEC}\s+([WB]):\s*(\d+)\s*$`,
 );
 const FOOTER = /^\s*(\d+) games? displayed\b/;
+/** The whole reply when nothing is being played (lasker and FatICS alike). */
+const NO_GAMES = /^\s*There are no games in progress\.?\s*$/;
 const WHITE_WIDTH = 11;
 const BLACK_WIDTH = 10;
 
-/** True for the line that ends a `games` reply. */
+/** True for the line that ends a `games` reply (the only line when no game is played). */
 export function isGamesFooter(line: string): boolean {
-  return FOOTER.test(line);
+  return FOOTER.test(line) || NO_GAMES.test(line);
 }
 
 /** True for a line that is a row of a `games` reply. */
@@ -106,6 +108,7 @@ export function parseGamesList(text: string): GamesList {
     }
     const footer = FOOTER.exec(line);
     if (footer !== null) displayed = Number(footer[1]);
+    else if (NO_GAMES.test(line)) displayed = 0;
     else skipped.push(line);
   }
   return { rows, displayed, skipped };
@@ -206,4 +209,24 @@ export function filterGames(rows: readonly GamesListRow[], filter: GamesFilter):
       (filter.types === undefined || (row.type !== null && filter.types.includes(row.type))) &&
       (player === undefined || named(row.white, row.whiteMaybeCut) || named(row.black, row.blackMaybeCut)),
   );
+}
+
+/**
+ * The other board of a bughouse game, from the `games` list where the server has no `pobserve`
+ * (lasker, FatICS): the one other bughouse game with the same time control and rating. Null when
+ * the list does not show the board, or shows no such game or several (the moves pair them then).
+ */
+export function bughousePartner(rows: readonly GamesListRow[], game: number): number | null {
+  const board = rows.find((row) => row.game === game);
+  if (board === undefined || board.type !== 'bughouse') return null;
+  const others = rows.filter(
+    (row) =>
+      row.game !== game &&
+      row.type === 'bughouse' &&
+      row.kind === 'played' &&
+      row.rated === board.rated &&
+      row.initialMinutes === board.initialMinutes &&
+      row.incrementSec === board.incrementSec,
+  );
+  return others.length === 1 ? others[0]!.game : null;
 }

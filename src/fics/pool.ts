@@ -11,7 +11,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
 import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';
-import { filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
+import { bughousePartner, filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
 import { DEFAULT_PACE, type PaceOptions } from './pacer.js';
@@ -87,12 +87,18 @@ export const FICS_DEFAULTS = {
 
 export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly connections: ObserverConnection[] = [];
-  private readonly tracker = new GameTracker();
+  private readonly tracker: GameTracker;
   /** The connection whose events count for each game (a game observed twice is reported once). */
   private readonly owners = new Map<number, ObserverConnection>();
   private readonly followed = new Map<string, Handle>();
   /** Games (by snapshot key) whose partner board was asked for, so each is asked once. */
   private readonly partnersAsked = new Set<string>();
+  /** Bughouse boards (by snapshot key) whose partner the server was asked to name, once each. */
+  private readonly partnersSought = new Set<string>();
+  /** Whether the server has `pobserve` (freechess.org does; lasker and FatICS do not); null untried. */
+  private pobserve: boolean | null = null;
+  /** Partner searches run one after the other: the board one finds must not search again. */
+  private partnerSearches: Promise<void> = Promise.resolve();
   /**
    * New games of followed players that found no place (every connection full, or every holder
    * that wants them at its share), oldest first: a freed place goes to the one whose holder holds
@@ -129,6 +135,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       user === null
         ? null
         : { user: orThrow(parseHandle(user)), password: orThrow(parsePassword(password!)) };
+    this.tracker = new GameTracker(options.host ?? FICS_DEFAULTS.host);
     this.settings = {
       host: options.host ?? FICS_DEFAULTS.host,
       port: options.port ?? FICS_DEFAULTS.port,
@@ -251,11 +258,19 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.shares.drop(game);
     const holders = this.connections.filter((c) => c.has(game));
     this.owners.delete(game);
+    // A bughouse board's partner was observed for its posts: it goes too unless someone holds it.
+    const partner = this.tracker.snapshot(game)?.partnerGame ?? null;
     const key = this.tracker.snapshot(game)?.key;
-    if (key !== undefined) this.partnersAsked.delete(key);
+    if (key !== undefined) {
+      this.partnersAsked.delete(key);
+      this.partnersSought.delete(key);
+    }
     this.tracker.forget(game);
     await Promise.all(holders.map((c) => c.unobserve(game)));
     if (holders.length > 0) this.placeFreed();
+    if (partner !== null && this.shares.holders(partner).length === 0 && this.owners.has(partner)) {
+      await this.unobserve(partner);
+    }
   }
 
   /**
@@ -265,6 +280,14 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * `wantedBy` names and has room.
    */
   async follow(input: unknown, holder?: string): Promise<number | null> {
+    return (await this.followPlayer(input, holder)).game;
+  }
+
+  /**
+   * `follow`, telling also whether the player is logged in now: an offline player is followed
+   * all the same, and their next game is posted.
+   */
+  async followPlayer(input: unknown, holder?: string): Promise<{ game: number | null; online: boolean }> {
     const handle = orThrow(parseHandle(input));
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
@@ -470,7 +493,21 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     const { key, partnerGame: partner } = update.snapshot;
     if (update.type === 'ended') {
       this.partnersAsked.delete(key);
+      this.partnersSought.delete(key);
       return;
+    }
+    if (
+      this.settings.observePartners &&
+      partner === null &&
+      update.snapshot.variant === 'bughouse' &&
+      !this.partnersSought.has(key) &&
+      this.owners.has(update.snapshot.game)
+    ) {
+      this.partnersSought.add(key);
+      const { game, white } = update.snapshot;
+      this.partnerSearches = this.partnerSearches
+        .then(() => this.findPartner(game, white))
+        .catch((error: Error) => this.background(`find the partner board of game ${game}`, error));
     }
     if (
       this.settings.observePartners &&
@@ -483,6 +520,36 @@ export class FicsPool extends EventEmitter<PoolEvents> {
         this.background(`observe partner game ${partner}`, error),
       );
     }
+  }
+
+  /**
+   * Asks the server which board is the partner of a bughouse board, with what it offers:
+   * `pobserve <white>` (which observes it too), else the `games` list. Failing both, the tracker
+   * still pairs the boards from their captures and passed pieces.
+   */
+  private async findPartner(game: number, white: string): Promise<void> {
+    const owner = this.owners.get(game);
+    const handle = parseHandle(white);
+    if (owner === undefined || !handle.ok || this.tracker.snapshot(game)?.partnerGame !== null) return;
+    if (this.pobserve !== false) {
+      try {
+        const partner = await owner.observePlayer(handle.value, true);
+        this.pobserve = true;
+        this.pairBoards(game, partner);
+        return;
+      } catch (error) {
+        if (!(error instanceof FicsCommandError && /: Command not found/.test(error.serverText ?? ''))) {
+          throw error;
+        }
+        this.pobserve = false;
+      }
+    }
+    const partner = bughousePartner((await this.watcher().listGames()).rows, game);
+    if (partner !== null && this.tracker.snapshot(game)?.partnerGame === null) this.pairBoards(game, partner);
+  }
+
+  private pairBoards(a: number, b: number): void {
+    for (const update of this.tracker.pair(a, b)) this.updated(update);
   }
 
   private created(created: GameCreated): void {
@@ -571,19 +638,28 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     return playing?.game ?? null;
   }
 
-  private async observeFollowed(handle: Handle, holder?: string): Promise<number | null> {
+  /**
+   * A followed player's game now, if any, held by `holder` or else by whoever `wantedBy` names
+   * and has room; an offline (or guest no longer known) player has none.
+   */
+  private async observeFollowed(
+    handle: Handle,
+    holder?: string,
+  ): Promise<{ game: number | null; online: boolean }> {
     try {
       if (holder !== undefined || this.settings.wantedBy === undefined) {
-        return await this.observePlayer(handle, holder);
+        return { game: await this.observePlayer(handle, holder), online: true };
       }
       const holders = this.settings.wantedBy([handle]).filter((h) => this.hasRoom(h));
-      if (holders.length === 0) return null;
+      if (holders.length === 0) return { game: null, online: true };
       const game = await this.observePlayer(handle, holders[0]);
       for (const other of holders.slice(1)) this.shares.claim(other, game);
-      return game;
+      return { game, online: true };
     } catch (error) {
-      if (error instanceof FicsCommandError && ['notPlaying', 'notLoggedIn'].includes(error.code))
-        return null;
+      if (!(error instanceof FicsCommandError)) throw error;
+      if (error.code === 'notPlaying') return { game: null, online: true };
+      // A guest exists only while logged in: lasker says "No user named ..." once one has left.
+      if (error.code === 'notLoggedIn' || error.code === 'noSuchPlayer') return { game: null, online: false };
       throw error;
     }
   }

@@ -317,8 +317,12 @@ export class FicsSession {
       const match = waiting.match(item);
       if (match === undefined) continue;
       if (match !== 'claimed') {
-        this.waiting = this.waiting.filter((w) => w !== waiting);
-        this.settle(waiting, match);
+        // The same command sent again gets the same answer: an earlier one still waiting (its
+        // answer came in a form not recognised) must not take the later one's and leave it to
+        // time out.
+        const same = this.waiting.filter((w) => w.command.text === waiting.command.text);
+        this.waiting = this.waiting.filter((w) => !same.includes(w));
+        for (const entry of same) this.settle(entry, match);
       }
       break;
     }

@@ -28,7 +28,8 @@ export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
         ? `FICS ${game.rated ? 'rated' : 'unrated'} ${game.type ?? game.variant} game`
         : game.source,
     ],
-    ['Site', options.site ?? (game.source === null ? 'freechess.org' : 'ChessLive!')],
+    // The server actually used; `?` (PGN's unknown) for a transcript read from a file.
+    ['Site', options.site ?? (game.source === null ? (game.server ?? '?') : 'ChessLive!')],
     ['Date', date.toISOString().slice(0, 10).replace(/-/g, '.')],
     ['Round', '-'],
     ['White', game.white],

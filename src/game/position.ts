@@ -1,5 +1,5 @@
 // chessops glue: positions from Style 12 boards, board comparison, moves from FICS notations.
-import type { Move, Role, Rules } from 'chessops';
+import type { Move, Piece, Role, Rules } from 'chessops';
 import { castlingSide, type Position } from 'chessops/chess';
 import { makeBoardFen, makeFen, parseBoardFen, parsePockets } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
@@ -48,6 +48,64 @@ export function boardKey(pos: Position): string {
 
 export function boardMatches(pos: Position, board: Style12): boolean {
   return boardKey(pos) === ranksToBoardFen(board.ranks);
+}
+
+/** Pieces in hand as FICS writes them (`PPN`), per side. */
+export function holdingsFrom(pockets: Material): Holdings {
+  const letters = (color: 'white' | 'black'): string =>
+    HAND_ROLES.map(([letter, role]) => letter.repeat(pockets[color][role])).join('');
+  return { white: letters('white'), black: letters('black') };
+}
+
+const HAND_ROLES = [
+  ['P', 'pawn'],
+  ['N', 'knight'],
+  ['B', 'bishop'],
+  ['R', 'rook'],
+  ['Q', 'queen'],
+] as const satisfies readonly (readonly [string, Role])[];
+
+/** The role of a hand piece letter (`P`, `N`, `B`, `R`, `Q`), if it is one. */
+export function handRole(letter: string): Role | undefined {
+  return HAND_ROLES.find(([l]) => l === letter.toUpperCase())?.[1];
+}
+
+/**
+ * lasker credits a phantom piece to the holdings when someone castles in crazyhouse and bughouse:
+ * the piece standing on g6 (short) or c4 (long) before the move, whoever castles.
+ */
+export function laskerPhantom(pos: Position, move: Move): Piece | undefined {
+  const side = 'from' in move ? castlingSide(pos, move) : undefined;
+  if (side === undefined) return undefined;
+  return pos.board.get(parseSquare(side === 'h' ? 'g6' : 'c4')!);
+}
+
+export function castles(pos: Position, move: Move): boolean {
+  return 'from' in move && castlingSide(pos, move) !== undefined;
+}
+
+/** The hand piece a capture yields (a promoted piece goes back as a pawn); null for no capture. */
+export function capturedRole(pos: Position, move: Move): Role | null {
+  if (!('from' in move) || castles(pos, move)) return null;
+  const victim = pos.board.get(move.to);
+  if (victim === undefined) {
+    const enPassant = pos.board.get(move.from)?.role === 'pawn' && move.to === pos.epSquare;
+    return enPassant ? 'pawn' : null;
+  }
+  return pos.board.promoted.has(move.to) ? 'pawn' : victim.role;
+}
+
+/**
+ * Plays a move on a bughouse board: a drop uses a piece in hand, but a capture goes to the
+ * partner board, not to the capturer's hand as in crazyhouse.
+ */
+export function playBughouse(pos: Position, move: Move): void {
+  const pockets = pos.pockets?.clone();
+  const mover = pos.turn;
+  pos.play(move);
+  if (pockets === undefined) return;
+  if ('role' in move) pockets[mover][move.role] = Math.max(0, pockets[mover][move.role] - 1);
+  pos.pockets = pockets;
 }
 
 export function pocketsFrom(holdings: Holdings): Material {

@@ -31,6 +31,11 @@ export interface GameSnapshot {
   moveTimesMs: (number | null)[];
   /** The mover's remaining clock after each ply, ms, where known. */
   clocksMs: (number | null)[];
+  /**
+   * Bughouse: the hands after each ply, pieces passed before the next move included, where known
+   * (a replay of one board cannot know what its partner board passed).
+   */
+  handsAfter?: (Holdings | null)[];
   /** FEN after the last move; crazyhouse/bughouse carry `[pockets]` and `~` for promoted pieces. */
   fen: string;
   sideToMove: 'white' | 'black';
@@ -51,6 +56,8 @@ export interface GameSnapshot {
   complete: boolean;
   /** Set while the state is out of sync and needs a `moves` or `refresh` reply. */
   needs: SyncNeed | null;
+  /** The FICS server the game was observed on (FICS_HOST), where known. */
+  server?: string;
   /** Where the game comes from when it is not a FICS game: the ChessLive! source's name. */
   source: string | null;
   /** Examined game, isolated position, or a played game. */

@@ -1,8 +1,10 @@
 // One game as an observer sees it, rebuilt from decoded events. Rules come from chessops: every
 // move is replayed and checked against the server's board, so where a server field is wrong
 // (castling flags, double-push file, holdings, halfmove clock) the state follows the moves.
-import type { Move } from 'chessops';
+import type { Move, Piece, Role } from 'chessops';
 import type { Position } from 'chessops/chess';
+import { Material } from 'chessops/setup';
+import { ROLES } from 'chessops/types';
 import { makeFen } from 'chessops/fen';
 import type {
   DeltaBoard,
@@ -18,11 +20,18 @@ import type {
 import {
   boardKey,
   boardMatches,
+  capturedRole,
+  castles,
+  handRole,
+  holdingsFrom,
+  laskerPhantom,
   moveFromSan,
   moveFromSquares,
   moveFromVerbose,
+  playBughouse,
   pocketsFrom,
   positionFromSetup,
+  rulesFor,
   setupFromStyle12,
   startPosition,
   sanOf,
@@ -37,6 +46,20 @@ export interface Ply {
   timeMs: number | null;
   /** The mover's clock after the move. */
   clockMs: number | null;
+  /** Bughouse: the hands after the move, and after the pieces passed before the next one. */
+  hands?: Holdings;
+}
+
+/** What one move did to the hands, to tell crazyhouse from bughouse by the server's holdings. */
+interface HandEffect {
+  /** The hands before the move, as the server's last holdings line gave them. */
+  before: Holdings;
+  ply: number;
+  mover: 'white' | 'black';
+  /** Crazyhouse credits the captured piece (a pawn if it was promoted) to the capturer. */
+  captured: Role | null;
+  dropped: Role | null;
+  castle: boolean;
 }
 
 /** What an event did to the game, for whoever forwards positions. */
@@ -58,7 +81,15 @@ export class GameState {
   whiteClockMs = 0;
   blackClockMs = 0;
   clockTicking = false;
-  holdings: Holdings | null = null;
+  /** The server's last `<b1>` holdings (lasker's stay wrong after a castle: see `phantom`). */
+  private serverHoldings: Holdings | null = null;
+  /** The server's last full holdings line (not a passing notice) and the ply it came after. */
+  private fullHoldings: { holdings: Holdings; ply: number } | null = null;
+  /** Pieces lasker credited to a bughouse hand for a castle, taken off its later holdings. */
+  private readonly phantom = Material.empty();
+  private lastHandEffect: HandEffect | null = null;
+  /** The piece lasker credits for the last move when it was a castle (see `laskerPhantom`). */
+  lastPhantom: Piece | undefined;
   result: GameResult = '*';
   reason: string | null = null;
   ended = false;
@@ -81,6 +112,8 @@ export class GameState {
     readonly game: number,
     white: string,
     black: string,
+    /** The FICS server it is observed on, for the PGN's Site. */
+    readonly server: string | null = null,
   ) {
     this.white = white;
     this.black = black;
@@ -109,7 +142,9 @@ export class GameState {
   /** Changes the rules, carrying the position over (lasker names the variant late or never). */
   private setVariant(variant: Variant): void {
     if (variant === this.variant) return;
+    const sameRules = rulesFor(variant) === rulesFor(this.variant);
     this.variant = variant;
+    if (sameRules) return;
     const convert = (pos: Position | null): Position | null =>
       pos === null ? null : positionFromSetup(pos.toSetup(), variant);
     this.base = convert(this.base);
@@ -139,15 +174,71 @@ export class GameState {
     return 'info';
   }
 
+  /**
+   * The hands shown are those after the move the board shows. A full `<b1>` line follows its
+   * `<12>` (both servers), so the move itself has already updated them; the line confirms.
+   * Crazyhouse hands follow the moves once the history is known from ply 1 (lasker's holdings go
+   * wrong after a castle). Bughouse hands are filled from the partner board: the server's lines
+   * say what arrived, less the pieces lasker made up.
+   */
   applyHoldings(line: HoldingsLine): Change {
-    this.holdings = line.holdings;
     if (this.variant === 'chess') this.setVariant('crazyhouse');
-    // Bughouse pockets are filled from the partner board: only the server knows them. In
-    // crazyhouse the moves decide (lasker's holdings go wrong after castling).
-    if (this.pos !== null && (this.variant === 'bughouse' || !this.fromStart)) {
-      this.pos.pockets = pocketsFrom(line.holdings);
+    if (line.passed === null) {
+      if (this.variant === 'crazyhouse' && !this.named && !this.crazyhouseExplains(line.holdings)) {
+        this.setVariant('bughouse');
+      }
+      this.fullHoldings = { holdings: line.holdings, ply: this.ply };
     }
-    return 'info';
+    this.serverHoldings = line.holdings;
+    const pos = this.pos;
+    if (pos === null) return 'info';
+    // In crazyhouse a passing notice announces the capture its board is about to show.
+    if (this.variant === 'crazyhouse' && (this.fromStart || line.passed !== null)) return 'info';
+    const before = holdingsFrom(pos.pockets ?? Material.empty());
+    pos.pockets = this.serverPockets();
+    this.noteHands();
+    return sameHoldings(before, holdingsFrom(pos.pockets)) ? 'info' : 'position';
+  }
+
+  /** The server's hands less lasker's phantom pieces. */
+  private serverPockets(): Material {
+    const pockets = pocketsFrom(this.serverHoldings ?? { white: '', black: '' });
+    for (const color of ['white', 'black'] as const) {
+      for (const role of ROLES) {
+        pockets[color][role] = Math.max(0, pockets[color][role] - this.phantom[color][role]);
+      }
+    }
+    return pockets;
+  }
+
+  /**
+   * lasker passed a piece to this board for a castle on the partner board (it took the piece
+   * on g6 or c4 for a capture): the piece never arrived.
+   */
+  discountPhantom(to: 'white' | 'black', piece: string): Change {
+    const role = handRole(piece);
+    if (role === undefined || this.variant !== 'bughouse') return 'none';
+    this.phantom[to][role]++;
+    if (this.pos === null) return 'none';
+    this.pos.pockets = this.serverPockets();
+    this.noteHands();
+    return 'position';
+  }
+
+  /**
+   * Whether the server's hands after the last move are what crazyhouse makes of the previous
+   * ones: a capture credits the capturer, a drop debits the dropper, nothing else changes them.
+   * A bughouse board breaks this at the first piece passed from its partner or captured away.
+   * A castle is not judged: lasker credits a phantom piece for it.
+   */
+  private crazyhouseExplains(after: Holdings): boolean {
+    const effect = this.lastHandEffect;
+    if (this.fullHoldings?.ply === this.ply) return sameHoldings(this.fullHoldings.holdings, after);
+    if (effect === null || effect.ply !== this.ply || effect.castle) return true;
+    const expected = pocketsFrom(effect.before);
+    if (effect.captured !== null) expected[effect.mover][effect.captured]++;
+    if (effect.dropped !== null) expected[effect.mover][effect.dropped]--;
+    return sameHoldings(holdingsFrom(expected), after);
   }
 
   applyEnd(end: GameEnd): Change {
@@ -156,6 +247,47 @@ export class GameState {
     this.result = end.result;
     this.reason = end.reason;
     return 'ended';
+  }
+
+  /** True once a line named the game's variant (a header, a move list, game info). */
+  private get named(): boolean {
+    return this.type !== null && variantFromType(this.type) !== 'chess';
+  }
+
+  /** Adjourned: the game may come back later, under a new number, from this position. */
+  get adjourned(): boolean {
+    return this.ended && this.result === '*' && /\badjourn/i.test(this.reason ?? '');
+  }
+
+  /** Whether a board is where this adjourned game stopped (same players, same position). */
+  resumesAt(board: Style12): boolean {
+    return (
+      this.adjourned &&
+      this.pos !== null &&
+      this.white === board.white &&
+      this.black === board.black &&
+      board.ply === this.ply &&
+      board.sideToMove === this.pos.turn &&
+      boardMatches(this.pos, board)
+    );
+  }
+
+  /** Takes the history of the adjourned game this one resumes, so it is whole from move 1. */
+  continueFrom(adjourned: GameState): void {
+    this.setVariant(adjourned.variant);
+    // What named the game before (lasker names it only in a move list's header).
+    this.type ??= adjourned.type;
+    this.rated ??= adjourned.rated;
+    this.whiteRating ??= adjourned.whiteRating;
+    this.blackRating ??= adjourned.blackRating;
+    this.partnerGame = adjourned.partnerGame;
+    this.base = adjourned.base?.clone() ?? null;
+    this.pos = adjourned.pos?.clone() ?? null;
+    this.basePly = adjourned.basePly;
+    this.plies = [...adjourned.plies];
+    this.fromStart = adjourned.fromStart;
+    this.serverHoldings = adjourned.serverHoldings;
+    this.needs = adjourned.fromStart ? null : 'moves';
   }
 
   applyBoard(board: Style12): Change {
@@ -235,6 +367,7 @@ export class GameState {
       }
       this.truncate(delta.ply - 1);
     }
+    this.admitDrop(this.pos, delta.san);
     const move =
       moveFromSan(this.pos, delta.san) ?? moveFromSquares(this.pos, delta.from, delta.to, delta.promotion);
     const expected = `${delta.from}${delta.to}${delta.promotion?.toLowerCase() ?? ''}`;
@@ -262,11 +395,11 @@ export class GameState {
     const positions: Position[] = [start.clone()];
     const pos = start.clone();
     for (const entry of list.moves) {
-      if (this.variant === 'bughouse') this.allowDrop(pos, entry.san);
+      this.admitDrop(pos, entry.san);
       const move = moveFromSan(pos, entry.san);
       if (move === undefined) return this.listFailed();
       listed.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs: entry.timeMs, clockMs: null });
-      pos.play(move);
+      this.playOn(pos, move);
       positions.push(pos.clone());
     }
     const known = this.pos === null ? null : { basePly: this.basePly, base: this.base!, plies: this.plies };
@@ -318,12 +451,13 @@ export class GameState {
       uci: this.plies.map((p) => p.uci),
       moveTimesMs: this.plies.map((p) => p.timeMs),
       clocksMs: this.plies.map((p) => p.clockMs),
+      ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
       fen,
       sideToMove: pos?.turn ?? 'white',
       whiteClockMs: this.whiteClockMs,
       blackClockMs: this.blackClockMs,
       clockTicking: this.clockTicking,
-      holdings: this.holdings,
+      holdings: pos?.pockets === undefined ? this.serverHoldings : holdingsFrom(pos.pockets),
       partnerGame: this.partnerGame,
       check: pos?.isCheck() ?? false,
       flip: this.flip,
@@ -332,22 +466,21 @@ export class GameState {
       ended: this.ended,
       complete: this.fromStart,
       needs: this.needs,
+      ...(this.server === null ? {} : { server: this.server }),
       source: null,
       mode: this.mode,
     };
   }
 
   private fen(pos: Position): string {
-    const setup = pos.toSetup();
-    if (this.variant === 'bughouse' && this.holdings !== null) setup.pockets = pocketsFrom(this.holdings);
-    return makeFen(setup);
+    return makeFen(pos.toSetup());
   }
 
   /** Plays the board's move from the current position; false when it does not lead to the board. */
   private playBoardMove(board: Style12): boolean {
     const pos = this.pos!;
     if (board.san === null && board.verboseMove === null) return false;
-    if (this.variant === 'bughouse' && board.san !== null) this.allowDrop(pos, board.san);
+    if (board.san !== null) this.admitDrop(pos, board.san);
     const candidates = [
       board.san === null ? undefined : moveFromSan(pos, board.san),
       board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san),
@@ -364,24 +497,60 @@ export class GameState {
     return false;
   }
 
-  /** In bughouse a dropped piece may come from the partner board before we heard of it. */
-  private allowDrop(pos: Position, san: string): void {
+  /**
+   * The server is the referee: a drop it accepted was legal. A piece not in hand came from the
+   * partner board before we heard of it, so the board is bughouse whatever it was taken for.
+   */
+  private admitDrop(pos: Position, san: string): void {
     const m = /^([PNBRQ])@/.exec(san);
     if (m === null || pos.pockets === undefined) return;
-    const role = ({ P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen' } as const)[m[1] as 'P'];
+    const role = handRole(m[1]!)!;
     const side = pos.pockets[pos.turn];
-    if (side[role] === 0) side[role] = 1;
+    if (side[role] > 0) return;
+    if (this.variant === 'crazyhouse' && !this.named) this.setVariant('bughouse');
+    side[role] = 1;
+  }
+
+  /** Plays a move by the rules of this board (bughouse captures go to the partner board). */
+  private playOn(pos: Position, move: Move): void {
+    if (this.variant === 'bughouse') playBughouse(pos, move);
+    else pos.play(move);
   }
 
   private play(move: Move, timeMs: number | null, clockMs: number | null): void {
     const pos = this.pos!;
     this.plies.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs, clockMs });
-    pos.play(move);
+    this.lastPhantom = pos.pockets === undefined ? undefined : laskerPhantom(pos, move);
+    const full = this.fullHoldings;
+    this.lastHandEffect =
+      pos.pockets === undefined || full === null || full.ply !== this.ply - 1
+        ? null
+        : {
+            before: full.holdings,
+            ply: this.ply,
+            mover: pos.turn,
+            captured: capturedRole(pos, move),
+            dropped: 'role' in move ? move.role : null,
+            castle: castles(pos, move),
+          };
+    this.playOn(pos, move);
+    this.noteHands();
+  }
+
+  /** Keeps the hands shown after the last move, for a bughouse board's whole-game replay. */
+  private noteHands(): void {
+    const last = this.plies.at(-1);
+    if (this.variant === 'bughouse' && last !== undefined && this.pos?.pockets !== undefined) {
+      last.hands = holdingsFrom(this.pos.pockets);
+    }
   }
 
   /** Starts the history again from a full board (first board seen, or a gap). */
   private restart(board: Style12, fromStart: boolean): void {
-    const setup = setupFromStyle12(board, this.holdings);
+    const setup = setupFromStyle12(
+      board,
+      this.serverHoldings === null ? null : holdingsFrom(this.serverPockets()),
+    );
     const pos = setup === null ? null : positionFromSetup(setup, this.variant);
     this.rawFen = setup === null ? null : makeFen(setup);
     this.base = pos;
@@ -389,7 +558,9 @@ export class GameState {
     this.basePly = board.ply;
     this.plies = [];
     this.fromStart = fromStart && pos !== null;
-    this.needs = pos === null ? 'refresh' : fromStart ? null : 'moves';
+    // Nothing named the game yet (lasker tells a first-move observer nothing but boards): the
+    // move list's header does, so the game has one title whatever the way in.
+    this.needs = pos === null ? 'refresh' : fromStart && this.type !== null ? null : 'moves';
     this.waiting = [];
   }
 
@@ -401,14 +572,16 @@ export class GameState {
     const pos = this.base!.clone();
     let played = 0;
     for (const ply of plies) {
-      if (this.variant === 'bughouse') this.allowDrop(pos, ply.san);
+      this.admitDrop(pos, ply.san);
       const move = moveFromSan(pos, ply.san);
       if (move === undefined) break;
-      pos.play(move);
+      this.playOn(pos, move);
       played++;
     }
     // The history ends where its moves stop being legal: never a position the moves do not reach.
     this.plies = plies.slice(0, played);
+    // Bughouse hands come from the partner board, which a replay of this board cannot know.
+    if (this.variant === 'bughouse' && this.serverHoldings !== null) pos.pockets = this.serverPockets();
     this.pos = pos;
   }
 
@@ -451,4 +624,9 @@ export class GameState {
     }
     return 'position';
   }
+}
+
+function sameHoldings(a: Holdings, b: Holdings): boolean {
+  const sorted = (s: string): string => [...s.toUpperCase()].sort().join('');
+  return sorted(a.white) === sorted(b.white) && sorted(a.black) === sorted(b.black);
 }

@@ -2,6 +2,7 @@
 // so an entry is a number plus players plus order, and a new game under an old number is a new
 // entry with its own key.
 import type { ServerEvent, Style12, Undecoded } from '../protocol/events.js';
+import { handRole } from './position.js';
 import { GameState, type Change } from './state.js';
 import type { GameSnapshot, SyncNeed } from './snapshot.js';
 
@@ -10,14 +11,26 @@ export type TrackerUpdate =
   | { type: 'needs'; game: number; need: SyncNeed }
   | { type: 'undecoded'; event: Undecoded };
 
+/** Adjourned games remembered for their resumption, and partners named for boards to come. */
+const MAX_REMEMBERED = 64;
+
 export class GameTracker {
   private readonly current = new Map<number, GameState>();
   /** Numbers whose next board belongs to a new game (the server announced one). */
   private readonly reused = new Set<number>();
   private serial = 0;
+
+  /** `server`: the FICS host the events come from, named in each game's PGN. */
+  constructor(private readonly server: string | null = null) {}
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
   private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
+  /** Partners told by the server for boards not seen yet (the pool observes them next). */
+  private readonly partnersToCome = new Map<number, number>();
+  /** Adjourned games, newest last, until they resume (bounded: most never do). */
+  private readonly adjourned: GameState[] = [];
+  /** A piece-passing notice not yet followed by a board: lasker sends it before the move. */
+  private pendingPass: { state: GameState; to: 'white' | 'black'; piece: string } | null = null;
   private readonly announced = new WeakSet<GameState>();
   /** The last need reported per game, so each is asked for once. */
   private readonly asked = new WeakMap<GameState, SyncNeed | null>();
@@ -37,6 +50,32 @@ export class GameTracker {
   forget(game: number): void {
     this.current.delete(game);
     this.reused.delete(game);
+    this.partnersToCome.delete(game);
+  }
+
+  /**
+   * Pairs two bughouse boards the server named as partners (`pobserve`, the `games` list): a
+   * board not seen yet is paired when its first board comes.
+   */
+  pair(a: number, b: number): TrackerUpdate[] {
+    const updates: TrackerUpdate[] = [];
+    for (const [game, partner] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const state = this.current.get(game);
+      if (state === undefined || state.ended) {
+        this.partnersToCome.set(game, partner);
+        // Boards that never came (their observe failed) are forgotten oldest first.
+        if (this.partnersToCome.size > MAX_REMEMBERED) {
+          this.partnersToCome.delete(this.partnersToCome.keys().next().value!);
+        }
+      } else if (state.partnerGame !== partner) {
+        state.pairWith(partner);
+        updates.push(...this.after(state, 'position'));
+      }
+    }
+    return updates;
   }
 
   apply(event: ServerEvent): TrackerUpdate[] {
@@ -72,7 +111,9 @@ export class GameTracker {
         const state = this.current.get(event.game);
         if (state === undefined) return [];
         if (event.passed !== null) this.pairBughouse(state, 'pass');
-        return this.after(state, state.applyHoldings(event));
+        const updates = this.after(state, state.applyHoldings(event));
+        this.pendingPass = event.passed === null ? null : { state, ...event.passed };
+        return updates;
       }
       case 'gameinfo': {
         const state = this.current.get(event.game);
@@ -83,7 +124,12 @@ export class GameTracker {
         if (state === undefined || (event.white !== null && !samePlayers(state, event.white, event.black!))) {
           return [];
         }
-        return this.after(state, state.applyEnd(event));
+        const updates = this.after(state, state.applyEnd(event));
+        if (state.adjourned && !this.adjourned.includes(state)) {
+          this.adjourned.push(state);
+          if (this.adjourned.length > MAX_REMEMBERED) this.adjourned.shift();
+        }
+        return updates;
       }
       case 'moveList': {
         const state = this.moveListTarget(event.game, event.white, event.black);
@@ -103,8 +149,20 @@ export class GameTracker {
       samePlayers(known, board.white, board.black) &&
       !(known.ended && board.ply < known.ply);
     const state = same ? known : this.create(board);
-    const updates = this.after(state, state.applyBoard(board));
+    if (!state.hasBoard) this.resume(state, board);
+    const change = state.applyBoard(board);
+    const updates = this.after(state, change);
     if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
+    const pass = this.pendingPass;
+    this.pendingPass = null;
+    const partners = state.partnerGame === null || state.partnerGame === pass?.state.game;
+    if (pass !== null && pass.state !== state && partners && change === 'position') {
+      // lasker passes the piece on g6 or c4 to the partner board when someone castles there.
+      const phantom = state.lastPhantom;
+      if (phantom !== undefined && phantom.color === pass.to && phantom.role === handRole(pass.piece)) {
+        updates.push(...this.after(pass.state, pass.state.discountPhantom(pass.to, pass.piece)));
+      }
+    }
     return updates;
   }
 
@@ -131,10 +189,29 @@ export class GameTracker {
     other.pairWith(state.game);
   }
 
+  /** A game resumed from an adjournment (often under a new number) carries its first part. */
+  private resume(state: GameState, board: Style12): void {
+    const at = this.adjourned.findIndex((a) => a.resumesAt(board));
+    if (at < 0) return;
+    state.continueFrom(this.adjourned[at]!);
+    this.adjourned.splice(at, 1);
+  }
+
   private create(first: { game: number; white: string; black: string }): GameState {
     this.reused.delete(first.game);
-    const state = new GameState(`${first.game}:${++this.serial}`, first.game, first.white, first.black);
+    const state = new GameState(
+      `${first.game}:${++this.serial}`,
+      first.game,
+      first.white,
+      first.black,
+      this.server,
+    );
     this.current.set(first.game, state);
+    const partner = this.partnersToCome.get(first.game);
+    if (partner !== undefined) {
+      this.partnersToCome.delete(first.game);
+      state.pairWith(partner);
+    }
     return state;
   }
 

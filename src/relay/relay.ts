@@ -339,7 +339,9 @@ export class Relay {
     else if (
       now.fen !== posted.fen ||
       now.whiteClockMs !== posted.whiteClockMs ||
-      now.blackClockMs !== posted.blackClockMs
+      now.blackClockMs !== posted.blackClockMs ||
+      // A bughouse post shows the partner board too, often found while the first message was out.
+      now.partnerGame !== null
     ) {
       this.sender(postId).push({ snapshot: now, files: null });
     }

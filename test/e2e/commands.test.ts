@@ -65,6 +65,22 @@ describe('/games', () => {
   });
 });
 
+describe('/observe player autocomplete', () => {
+  it('is answered, with no game on the server (one sentence from the server) and with games', async () => {
+    const typed = (text: string) =>
+      world.fake.autocomplete(world.guildId, world.channelId, 'observe', { player: text }, 'player').reply();
+    expect((await typed('')).choices).toEqual([]);
+    // /games too is answered at once, not after the command timeout.
+    expect((await world.command('games').reply()).content).toBe('No game on FICS matches that right now.');
+    const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Anand', black: 'Aronian' }));
+    expect((await typed('a')).choices).toEqual([
+      { name: 'Anand', value: 'Anand' },
+      { name: 'Aronian', value: 'Aronian' },
+    ]);
+    world.fics.endGame(game);
+  });
+});
+
 describe('/follow', () => {
   it("posts the followed player's next game here, with their colour at the bottom", async () => {
     const channel = world.fake.createChannel(world.guildId, { name: 'carlsen-fans' });
@@ -72,7 +88,10 @@ describe('/follow', () => {
       .command('follow', { player: 'Carlsen' }, { user: world.fake.owner }, channel.id)
       .reply();
     expect(reply.ephemeral).toBe(true);
-    expect(reply.content).toBe('Following Carlsen: their games are posted here live.');
+    // Carlsen is not logged in: followed all the same, and told so (not "no such player").
+    expect(reply.content).toBe(
+      'Following Carlsen: their games are posted here live. Carlsen is not logged in to FICS now: their next game will be posted here.',
+    );
     expect(world.livePosts(channel.id)).toEqual([]);
 
     const game = world.fics.addGame(

@@ -48,9 +48,12 @@ describe('bad arguments', () => {
     expect(await say('observe', { player: 'a;quit' })).toMatch(/is not a FICS handle/);
 
     expect(await say('position', { fen: 'rnbqkbnr/pppppppp/9/8 w - - 0 1' })).toMatch(
-      /^I cannot draw that: invalid FEN "rnbqkbnr\/pppppppp\/9\/8 w - - 0 1" \(ERR_BOARD\)\. A FEN has six fields/,
+      /^I cannot draw that: invalid FEN "rnbqkbnr\/pppppppp\/9\/8 w - - 0 1": the pieces are wrong: eight ranks from 8 to 1 .*\. A FEN has six fields/,
     );
-    expect(await say('position', { fen: START_WITH_BAD_TURN })).toMatch(/\(ERR_TURN\)/);
+    // Said in words, never as an internal code.
+    const badTurn = await say('position', { fen: START_WITH_BAD_TURN });
+    expect(badTurn).toMatch(/: the side to move is neither "w" nor "b"\. A FEN has six fields/);
+    expect(badTurn).not.toMatch(/ERR_/);
     expect(await say('position', { style12: '<12> not a board' })).toMatch(
       /^I cannot draw that: not a Style 12 line: \d+ fields, at least 31 expected/,
     );

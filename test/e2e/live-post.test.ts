@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { STOPPED_FOOTER } from '../../src/relay/relay.js';
 import type { FakeMessage } from '../fake-discord/index.js';
-import { decodeGif, expectBoard } from '../render/pixels.js';
+import { bughouseFixture } from '../fake-fics/fixture-games.js';
+import { decodeGif, decodePng, expectBoard } from '../render/pixels.js';
 import { START_FEN, expectImageShows } from './images.js';
 import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
 
@@ -199,4 +200,34 @@ describe('the buttons of a live post', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(world.fake.message(post.id)!.revisions.length).toBe(after.revisions.length);
   });
+});
+
+describe('a bughouse game', () => {
+  for (const dialect of ['lasker', 'fatics'] as const) {
+    it(`one /observe posts both boards, before any piece is passed (${dialect})`, async () => {
+      const world = (w = await World.start({ discord: NO_EDIT_LIMIT, fics: { dialect } }));
+      const [a, b] = bughouseFixture.boards;
+      const tc = {
+        initialMinutes: bughouseFixture.initialMinutes,
+        incrementSec: bughouseFixture.incrementSec,
+      };
+      const [ga] = world.fics.addBughouse(
+        { white: a!.white, black: a!.black, san: a!.san, ...tc },
+        { white: b!.white, black: b!.black, san: b!.san, ...tc },
+      );
+      await world.startBot();
+      const post = await observe(world, ga);
+      const both = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
+      const shown = await world.waitForMessage(
+        post.id,
+        (m) => m.attachments.length > 0 && boardPng(m).readUInt32BE(16) === both.width,
+        'the post with both boards',
+      );
+      expect(world.livePosts(world.channelId)).toHaveLength(1);
+      const img = await decodePng(boardPng(shown));
+      expect([img.width, img.height]).toEqual([both.width, both.height]);
+      expectBoard(img, both.columns[0]!.board, START_FEN, 'white');
+      expectBoard(img, both.columns[1]!.board, START_FEN, 'black');
+    });
+  }
 });

@@ -239,11 +239,11 @@ export class ScriptedGame {
     return `Game ${this.number}: ${this.script.white} (${this.rating('white')}) ${this.script.black} (${this.rating('black')}) ${this.rated ? 'rated' : 'unrated'} ${this.type} ${this.initialMinutes} ${this.incrementSec}`;
   }
 
-  /** `<g1>` game-info line (`iset gameinfo 1`). */
+  /** `<g1>` game-info line (`iset gameinfo 1`); FatICS names no partner board (`pt=0`). */
   gameInfo(): string {
     const seconds = this.initialMinutes * 60;
     const registered = (color: Color): number => (this.rating(color) === '++++' ? 0 : 1);
-    return `<g1> ${this.number} p=0 t=${this.type} r=${this.rated ? 1 : 0} u=${registered('white')},${registered('black')} it=${seconds},${this.incrementSec} i=${seconds},${this.incrementSec} pt=${this.partner?.number ?? 0} rt=0,0 ts=0,0 m=2 n=0`;
+    return `<g1> ${this.number} p=0 t=${this.type} r=${this.rated ? 1 : 0} u=${registered('white')},${registered('black')} it=${seconds},${this.incrementSec} i=${seconds},${this.incrementSec} pt=0 rt=0,0 ts=0,0 m=2 n=0`;
   }
 
   /** `{Game N (White vs. Black) reason} result` */

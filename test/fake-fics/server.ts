@@ -28,6 +28,16 @@ export interface FakeFicsOptions {
   gluePrompts?: boolean;
   /** Answer each command this long after it came (a slow or distant server); at once by default. */
   replyDelayMs?: number;
+  /**
+   * Know `pobserve <player>` (observe the other board of the player's bughouse game), as
+   * freechess.org documents it. lasker and FatICS answer "pobserve: Command not found." (default).
+   */
+  pobserve?: boolean;
+  /**
+   * Answers a command in a form of the test's choosing (lines), or as usual when it returns
+   * undefined: a reply Kibitz does not recognise, as another server version might send.
+   */
+  answer?: (command: string) => string[] | undefined;
 }
 
 export interface Received {
@@ -410,6 +420,11 @@ export class FakeFics {
     }
     const [word = '', ...args] = line.split(/\s+/);
     const reply = (code: number, lines: string[]): void => this.reply(session, id, code, lines);
+    const answer = this.options.answer?.(line);
+    if (answer !== undefined) {
+      reply(CODE.badCommand, answer);
+      return;
+    }
     switch (word.toLowerCase()) {
       case '':
         this.send(session, PROMPT);
@@ -425,6 +440,10 @@ export class FakeFics {
       }
       case 'observe':
         reply(CODE.observe, this.observe(session, args[0] ?? ''));
+        return;
+      case 'pobserve':
+        if (this.options.pobserve !== true) break;
+        reply(CODE.observe, this.observe(session, args[0] ?? '', true));
         return;
       case 'unobserve': {
         const game = Number(args[0]);
@@ -449,7 +468,9 @@ export class FakeFics {
       }
       case 'games': {
         const rows = [...this.games.values()].sort((a, b) => a.number - b.number).map((g) => g.gamesRow());
-        reply(CODE.games, [...rows, '', this.dialect.gamesFooter(rows.length, rows.length)]);
+        // Both servers say only this when nothing is played.
+        if (rows.length === 0) reply(CODE.games, ['There are no games in progress.']);
+        else reply(CODE.games, [...rows, '', this.dialect.gamesFooter(rows.length, rows.length)]);
         return;
       }
       case 'date':
@@ -465,9 +486,8 @@ export class FakeFics {
         session.socket.end();
         return;
       }
-      default:
-        reply(CODE.badCommand, [`${word}: Command not found.`]);
     }
+    reply(CODE.badCommand, [`${word}: Command not found.`]);
   }
 
   private iset(session: FakeSession, id: number | null, name: string, value: string): void {
@@ -484,7 +504,7 @@ export class FakeFics {
     if (name === 'block') session.block = value === '1';
   }
 
-  private observe(session: FakeSession, target: string): string[] {
+  private observe(session: FakeSession, target: string, partner = false): string[] {
     let game: ScriptedGame | undefined;
     if (/^\d+$/.test(target)) {
       game = this.games.get(Number(target));
@@ -498,6 +518,10 @@ export class FakeFics {
         const known =
           this.idlePlayers.has(name) || this.loggedInSessions().some((s) => s.name?.toLowerCase() === name);
         return [known ? this.dialect.notPlaying(target) : `${target} is not logged in.`];
+      }
+      if (partner) {
+        if (game.partner === null) return [`${target} is not playing a bughouse game.`];
+        game = game.partner;
       }
     }
     const number = game.number;

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { filterGames, parseGamesList, parseGamesRow } from '../../src/fics/games-list.js';
+import { games } from '../../src/fics/commands.js';
+import {
+  bughousePartner,
+  filterGames,
+  parseGamesList,
+  parseGamesRow,
+  type GamesList,
+} from '../../src/fics/games-list.js';
+import { ObserverDecoder } from '../../src/protocol/decode.js';
 import { Framer } from '../../src/protocol/framer.js';
 import { ScriptedGame } from '../fake-fics/game.js';
 
@@ -13,6 +21,57 @@ function replyText(file: string): string {
     .map((frame) => frame.text)
     .join('\n');
 }
+
+/** What a capture client received after it sent `games` (up to its next command), as framed lines. */
+function gamesReply(capture: string): string[] {
+  const dir = new URL('../fixtures/fics/extra-captures/lasker_misc/', import.meta.url);
+  const bytes = readFileSync(new URL(`${capture}.raw`, dir));
+  const sent = readFileSync(new URL(`${capture}.sent.jsonl`, dir), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { raw_offset: number; sent: string });
+  const at = sent.findIndex((s) => s.sent === 'games');
+  const framer = new Framer();
+  const part = bytes.subarray(sent[at]!.raw_offset, sent[at + 1]!.raw_offset);
+  return [...framer.push(part), ...framer.flush()].flatMap((f) => (f.type === 'line' ? [f.text] : []));
+}
+
+/** The games command's answer as the session recognises it without block mode (lasker). */
+function unframed(lines: string[]): GamesList | 'unanswered' {
+  const match = games().matcher()!;
+  for (const event of new ObserverDecoder().lines(lines)) {
+    if (event.kind === 'reply') continue;
+    const outcome = match(event);
+    if (outcome !== undefined && outcome !== 'claimed') return outcome.ok ? outcome.value : 'unanswered';
+  }
+  return 'unanswered';
+}
+
+describe('the games replies both servers really send', () => {
+  for (const server of ['lasker', 'fatics']) {
+    it(`${server}: no game in progress is a whole answer, not a silence`, () => {
+      const lines = gamesReply(`${server}_games_empty`);
+      expect(lines.some((l) => l.includes('There are no games in progress.'))).toBe(true);
+      expect(unframed(lines)).toEqual({ rows: [], displayed: 0, skipped: [] });
+      expect(parseGamesList(lines.join('\n'))).toEqual({ rows: [], displayed: 0, skipped: [] });
+    });
+
+    it(`${server}: a running bughouse game shows both boards, which pair as partners`, () => {
+      const list = unframed(gamesReply(`${server}_pobserve_bughouse`));
+      if (list === 'unanswered') throw new Error('the games list was not recognised');
+      expect(list.skipped).toEqual([]);
+      expect(list.rows.map((r) => [r.game, r.type, r.initialMinutes])).toEqual([
+        [1, 'bughouse', 5],
+        [2, 'bughouse', 5],
+      ]);
+      expect(bughousePartner(list.rows, 1)).toBe(2);
+      expect(bughousePartner(list.rows, 2)).toBe(1);
+      // A board the list does not show, or a game that is not bughouse, has no partner from it.
+      expect(bughousePartner(list.rows, 3)).toBeNull();
+      expect(bughousePartner([list.rows[0]!, { ...list.rows[1]!, incrementSec: 2 }], 1)).toBeNull();
+    });
+  }
+});
 
 describe('parseGamesList', () => {
   it('reads a real lasker games reply', () => {

@@ -1,5 +1,6 @@
 // `npm run observe` from outside: a child process against the fake server.
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixture, scriptOf, startFake } from './harness.js';
@@ -46,6 +47,45 @@ function observe(args: string[], env: Record<string, string> = {}): Run {
   );
   return { status, stdout, stderr: () => err, kill: () => child.kill('SIGKILL') };
 }
+
+/** A port nobody listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('npm run observe with no server listening', () => {
+  it('says it cannot connect and exits 1', async () => {
+    const port = await closedPort();
+    const run = observe(['--host', '127.0.0.1', '--port', String(port), '5']);
+    expect(await run.status).toBe(1);
+    expect(run.stderr()).toMatch(
+      new RegExp(`^observe: cannot reach FICS at 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`, 'm'),
+    );
+    // Its own last word does not promise another attempt (the log above it may).
+    expect(run.stderr().trim().split('\n').at(-1)).not.toMatch(/try again/);
+    expect(run.stdout).toEqual([]);
+  });
+
+  it('with --retry keeps trying, and says so each time', async () => {
+    const port = await closedPort();
+    const run = observe(['--retry', '--host', '127.0.0.1', '--port', String(port), '5'], {
+      LOG_LEVEL: 'fatal',
+    });
+    const tries = (): number =>
+      run
+        .stderr()
+        .split('\n')
+        .filter((l) => l.endsWith('; trying again')).length;
+    for (let i = 0; i < 200 && tries() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(tries()).toBeGreaterThanOrEqual(2);
+    run.kill();
+    expect(await run.status).toBeNull();
+  });
+});
 
 describe('npm run observe', () => {
   it('prints one JSON line per move and an end line, then exits 0', async () => {

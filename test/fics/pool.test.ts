@@ -2,6 +2,9 @@
 // followed players, bughouse partner boards, the games list.
 import { describe, expect, it } from 'vitest';
 import { FicsCapacityError, FicsCommandError } from '../../src/fics/errors.js';
+import { toPgn } from '../../src/game/pgn.js';
+import type { GameSnapshot } from '../../src/game/snapshot.js';
+import { liveMessage } from '../../src/relay/message.js';
 import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
 
 /** Distinct players for game i, so every game is its own. */
@@ -90,6 +93,9 @@ describe('following players', () => {
     await h.pool.start();
     expect(await h.pool.follow('Alice')).toBeNull();
     expect(fake.commands().map(withoutId)).toContain('set gin 1');
+    // Logged in and idle, or not logged in: followed either way, and the answer tells which.
+    expect(await h.pool.followPlayer('Alice')).toEqual({ game: null, online: true });
+    expect(await h.pool.followPlayer('Ghost')).toEqual({ game: null, online: false });
 
     fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
     const next = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
@@ -169,6 +175,104 @@ describe('bughouse', () => {
     expect(endA.san).toEqual(a!.san);
     expect(endB.san).toEqual(b!.san);
     expect(endA.complete && endB.complete).toBe(true);
+  });
+});
+
+describe('both boards of a bughouse game from one observe, before any piece is passed', () => {
+  const boards = () => {
+    const [a, b] = bughouseFixture.boards;
+    const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
+    return [a!, b!].map((board) => ({ white: board.white, black: board.black, san: board.san, ...tc }));
+  };
+
+  for (const [server, options] of [
+    ['lasker (no pobserve, no header: the move list names the variant)', { dialect: 'lasker' }],
+    ['FatICS (no pobserve, <g1> pt=0)', { dialect: 'fatics' }],
+    ['a server with pobserve (freechess.org)', { dialect: 'fatics', pobserve: true }],
+  ] as const) {
+    it(server, async () => {
+      const fake = await startFake(options);
+      const [a, b] = boards();
+      const [ga, gb] = fake.addBughouse(a!, b!);
+      const h = poolOn(fake);
+      await h.pool.start();
+      await h.pool.observeGame(ga);
+      await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
+      const paired = await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
+      expect(paired.san).toEqual([]);
+      expect(paired.variant).toBe('bughouse');
+      expect((await h.until(gb, (s) => s.partnerGame === ga, 'board B paired')).san).toEqual([]);
+      const sent = fake.commands().map(withoutId);
+      expect(sent.filter((c) => c.startsWith('pobserve'))).toEqual([`pobserve ${a!.white}`]);
+      expect(sent.includes('games')).toBe(!('pobserve' in options));
+      expect(h.errors).toEqual([]);
+    });
+  }
+
+  it('lets the partner board go when the board it was observed for is unobserved', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    const [a, b] = boards();
+    const [ga, gb] = fake.addBughouse(a!, b!);
+    const h = poolOn(fake);
+    await h.pool.start();
+    await h.pool.observeGame(ga, 'guild');
+    await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
+    await h.pool.unobserve(ga, 'guild');
+    await fake.waitFor(() => fake.observers(gb).length === 0, 'the partner board to be let go');
+    expect(fake.observers(ga)).toEqual([]);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('answers /games on a server with no game in progress at once (both servers say only one sentence)', async () => {
+    for (const dialect of ['lasker', 'fatics'] as const) {
+      const fake = await startFake({ dialect });
+      const h = poolOn(fake, { commandTimeoutMs: 60_000 });
+      await h.pool.start();
+      // Unrecognised, this would wait the 60 s and fail the test's own time limit first.
+      expect(await Promise.all([h.pool.listGames(), h.pool.listGames()])).toEqual([[], []]);
+    }
+  });
+});
+
+describe('a reply Kibitz does not recognise', () => {
+  it('does not hold the same command sent after it (lasker, no block mode)', async () => {
+    let games = 0;
+    const fake = await startFake({
+      dialect: 'lasker',
+      answer: (command) =>
+        command === 'games' && ++games === 1 ? ['Counting the games, please wait.'] : undefined,
+    });
+    fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Alice', black: 'Bob' }));
+    const h = poolOn(fake, { commandTimeoutMs: 60_000 });
+    await h.pool.start();
+    const first = h.pool.listGames();
+    await fake.waitFor(() => games === 1, 'the first games to be answered oddly');
+    // Unshared, the first would take the second's answer and leave it the 60 s to wait.
+    const [a, b] = await Promise.all([first, h.pool.listGames()]);
+    expect(a.map((r) => r.white)).toEqual(['Alice']);
+    expect(b).toEqual(a);
+  });
+});
+
+describe('one title whatever the way in', () => {
+  it('lasker: a game observed from move 1 (no header) and one joined late read the same', async () => {
+    const fake = await startFake({ dialect: 'lasker' });
+    const first = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Alice', black: 'Bob' }));
+    const late = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Carol', black: 'Dave' }));
+    fake.playMoves(late, 6);
+    const h = poolOn(fake);
+    await h.pool.start();
+    // By player (as /observe player: and /follow do) and by number.
+    await h.pool.observePlayer('Alice');
+    await h.pool.observeGame(late);
+    const kind = (s: GameSnapshot): string =>
+      liveMessage(s, { name: 'x.png', data: Buffer.alloc(0) }).lines[0]!;
+    const a = await h.until(first, (s) => s.type !== null && s.needs === null, 'the first game named');
+    const b = await h.until(late, (s) => s.type !== null && s.needs === null, 'the late game named');
+    expect(kind(a)).toBe('unrated lightning 1 0');
+    expect(kind(b)).toBe(kind(a));
+    // The PGN names the server actually used, not always freechess.org.
+    expect(toPgn(a)).toContain('[Site "127.0.0.1"]');
   });
 });
 

@@ -17,7 +17,7 @@ function run(tracker: GameTracker, list: ServerEvent[]): TrackerUpdate[] {
   return list.flatMap((e) => tracker.apply(e));
 }
 
-const truth = (scenario: string, id: string) =>
+const truthOf = (scenario: string, id: string) =>
   scenarios()
     .find((s) => s.name === scenario)!
     .truths.find((t) => t.id === id)!;
@@ -33,7 +33,7 @@ describe('where a server field is wrong, the state follows the moves', () => {
     const tracker = new GameTracker();
     run(tracker, all);
     // ...the state follows the moves.
-    const fen = truth('lasker_flag', 'F01').fen_final;
+    const fen = truthOf('lasker_flag', 'F01').fen_final;
     expect(fen.split(' ')[2]).toBe('KQq');
     expect(tracker.games().find((g) => g.white === 'GuestSZJW')!.fen).toBe(fen);
   });
@@ -225,10 +225,120 @@ describe('bughouse', () => {
     }
   });
 
+  it('pairs lasker boards observed from move 1, which no line names bughouse', () => {
+    const tracker = new GameTracker();
+    const pairs = new Map<string, number | null>();
+    for (const u of run(tracker, events(transcript('lasker_bughouse_b', 'obs_both.raw')))) {
+      if (u.type === 'ended') pairs.set(`${u.snapshot.key}`, u.snapshot.partnerGame);
+    }
+    expect([...pairs.values()].sort()).toEqual([1, 1, 2, 2]);
+  });
+
+  it('recognises a lasker bughouse board observed alone, and takes every drop the server accepted', () => {
+    const truths = scenarios().find((s) => s.name === 'lasker_bughouse_b')!.truths;
+    const tracker = new GameTracker();
+    const ended = run(tracker, events(transcript('lasker_bughouse_b', 'obs_plain.raw'))).flatMap((u) =>
+      u.type === 'ended' ? [u.snapshot] : [],
+    );
+    expect(ended.map((g) => g.variant)).toEqual(['bughouse', 'bughouse']);
+    expect(ended.map((g) => g.san)).toEqual(truths.filter((t) => t.id.endsWith('/0')).map((t) => t.san));
+  });
+
+  it('takes off the piece lasker passes to a board when its partner board castles', () => {
+    const all = events(transcript('lasker_bughouse_b', 'obs_both.raw'));
+    const truth = truthOf('lasker_bughouse_b', 'B05/0');
+    const lastHands = all.filter((e) => e.kind === 'holdings' && e.game === 1).at(-1);
+    // The server's last word on board 0 has a second black pawn; the true hands have one.
+    expect(lastHands).toMatchObject({ holdings: { white: 'PPBB', black: 'PP' } });
+    const tracker = new GameTracker();
+    run(tracker, all);
+    const board0 = tracker.games().find((g) => g.game === 1)!;
+    expect(board0.fen).toBe(truth.fen_final);
+    expect(board0.holdings).toEqual({ white: 'PPBB', black: 'P' });
+  });
+
+  it('writes a bughouse board as a game from the standard position, the variant tagged', () => {
+    for (const file of ['obs_both.raw', 'obs_late.raw']) {
+      const tracker = new GameTracker();
+      run(tracker, events(transcript('lasker_bughouse_b', file)));
+      for (const game of tracker.games()) {
+        const pgn = toPgn(game);
+        expect(pgn).toContain('[Variant "Bughouse"]');
+        expect(pgn).not.toContain('[SetUp');
+        expect(pgn).not.toContain('[FEN');
+        expect(pgn.replace(/ \{[^}]*\}/g, '')).toMatch(/^1\. [a-h]/m);
+      }
+    }
+  });
+
   it('does not pair two crazyhouse games that run side by side', () => {
     const tracker = new GameTracker();
     run(tracker, events(transcript('lasker_crazyhouse', 'obs_multi.raw')));
     expect(tracker.games().every((g) => g.partnerGame === null && g.variant === 'crazyhouse')).toBe(true);
+  });
+});
+
+describe('an adjourned game', () => {
+  for (const scenario of ['lasker_adjourn_b', 'fatics_adjourn_b']) {
+    it(`resumed, holds every move from move 1 without asking the server (${scenario})`, () => {
+      const whole = scenarios()
+        .find((s) => s.name === scenario)!
+        .truths.at(-1)!;
+      const tracker = new GameTracker();
+      const all = events(transcript(scenario, 'obs_start.raw'));
+      const adjourned = all.findIndex((e) => e.kind === 'gameEnd');
+      const first = run(tracker, all.slice(0, adjourned + 1));
+      const second = run(tracker, all.slice(adjourned + 1));
+      const updates = [...first, ...second];
+      const ended = updates.flatMap((u) => (u.type === 'ended' ? [u.snapshot] : []));
+      expect(ended.map((g) => [g.result, g.san.length])).toEqual([
+        ['*', 26],
+        ['1/2-1/2', 70],
+      ]);
+      const resumed = ended[1]!;
+      expect(resumed.key).not.toBe(ended[0]!.key);
+      expect(resumed).toMatchObject({ complete: true, needs: null, san: whole.san, fen: whole.fen_final });
+      // The resumed game asked for nothing: its first part came from the adjourned one.
+      expect(second.filter((u) => u.type === 'needs')).toEqual([]);
+      const pgn = toPgn(resumed);
+      expect(pgn).not.toContain('[SetUp');
+      expect(pgn.replace(/ \{[^}]*\}/g, '')).toContain(`1. ${whole.san[0]} ${whole.san[1]}`);
+    });
+  }
+
+  it('resumed under a new game number, still holds every move from move 1', () => {
+    const whole = scenarios()
+      .find((s) => s.name === 'fatics_adjourn_b')!
+      .truths.at(-1)!;
+    const all = events(transcript('fatics_adjourn_b', 'obs_start.raw'));
+    const adjourned = all.findIndex((e) => e.kind === 'gameEnd');
+    const renumbered = all
+      .slice(adjourned + 1)
+      .map((e) => ('game' in e && e.game === 1 ? ({ ...e, game: 57 } as ServerEvent) : e));
+    const tracker = new GameTracker();
+    run(tracker, all.slice(0, adjourned + 1));
+    const ended = run(tracker, renumbered).find((u) => u.type === 'ended');
+    expect(ended?.type === 'ended' && ended.snapshot).toMatchObject({
+      game: 57,
+      complete: true,
+      san: whole.san,
+    });
+  });
+
+  it('is not continued by another pair, or from another position', () => {
+    const all = events(transcript('lasker_adjourn_b', 'obs_start.raw'));
+    const end = all.findIndex((e) => e.kind === 'gameEnd');
+    const resumedBoard = all.slice(end).find((e) => e.kind === 'style12')!;
+    if (resumedBoard.kind !== 'style12') throw new Error('no board');
+    for (const other of [
+      { ...resumedBoard, white: 'Someone' },
+      { ...resumedBoard, ranks: [...resumedBoard.ranks.slice(0, 7), 'RNB-K---'] },
+    ]) {
+      const tracker = new GameTracker();
+      run(tracker, all.slice(0, end + 1));
+      run(tracker, [{ kind: 'observing', game: 1 }, other]);
+      expect(tracker.snapshot(1)).toMatchObject({ complete: false, needs: 'moves' });
+    }
   });
 });
 
@@ -238,6 +348,15 @@ describe('PGN', () => {
     run(tracker, events(transcript('fatics_takeback', 'obs_start.raw')));
     const pgn = toPgn(tracker.games()[0]!, { date: new Date('2026-11-21T00:00:00Z') });
     expect(pgn).toContain('[White "GuestCDCR"]');
+    // Read from a file, the server is not known: PGN's "?" rather than a guess.
+    expect(pgn).toContain('[Site "?"]');
+    expect(
+      toPgn(
+        new GameTracker('lasker.example')
+          .apply(events(transcript('fatics_takeback', 'obs_start.raw')).find((e) => e.kind === 'style12')!)
+          .flatMap((u) => (u.type === 'started' ? [u.snapshot] : []))[0]!,
+      ),
+    ).toContain('[Site "lasker.example"]');
     expect(pgn).toContain('[Date "2026.11.21"]');
     expect(pgn).toContain('[TimeControl "120+12"]');
     expect(pgn).toMatch(/1\. d4 \{ \[%clk 0:02:00\] \}/);

@@ -81,7 +81,7 @@ describe('render CLI', () => {
     [
       ['--fen', 'rnbqkbnr/pppppppp/9/8 w - - 0 1', '--out', 'x.png'],
       1,
-      /^render: invalid FEN "rnbqkbnr\/pppppppp\/9\/8 w - - 0 1" \(ERR_BOARD\)\n$/,
+      /^render: invalid FEN "rnbqkbnr\/pppppppp\/9\/8 w - - 0 1": the pieces are wrong: [^\n]*\n$/,
     ],
     [
       ['--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--out', 'x.png', '--last', 'e9e4'],

@@ -82,13 +82,20 @@ describe('scenes from snapshots', () => {
     expect(scenes.value[2]!.black.clockMs).toBe(snap.clocksMs[1]);
   });
 
-  it('replays a bughouse board whose drops came from the partner, holdings on the last frame', () => {
+  it('replays a bughouse board whose drops came from the partner, with the hands seen after each move', () => {
     for (const snap of bughouse) {
       const scenes = gameScenes(snap);
       if (!scenes.ok) throw new Error(scenes.error);
       expect(boardOf(scenes.value.at(-1)!.fen)).toBe(boardOf(snap.fen));
       expect(scenes.value.at(-1)!.holdings).toEqual(snap.holdings);
-      expect(scenes.value[1]!.holdings).toEqual({ white: '', black: '' });
+      expect(snap.handsAfter).toHaveLength(snap.uci.length);
+      snap.handsAfter!.forEach((hands, i) =>
+        expect(scenes.value[i + 1]!.holdings).toEqual(hands ?? { white: '', black: '' }),
+      );
+      // Pieces were in hand before the end, and the replay shows them where they were.
+      expect(
+        scenes.value.slice(1, -1).some((scene) => scene.holdings!.white + scene.holdings!.black !== ''),
+      ).toBe(true);
       const gif = renderGif(scenes.value);
       if (!gif.ok) throw new Error(gif.error);
       expect(new GifReader(gif.value).numFrames()).toBe(snap.uci.length + 1);
