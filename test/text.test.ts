@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, truncate } from '../../src/text.js';
+import { cleanText, truncate } from '../src/text.js';
 
 describe('cleanText', () => {
   it('turns line breaks, tabs and escapes into single spaces and trims', () => {
