@@ -2,6 +2,7 @@
 // 30 games), behind one stream of tracker updates. The pool validates what users ask for, picks a
 // connection for each game, answers the tracker's requests for move lists and boards, observes
 // bughouse partner boards, and watches followed players for their next games.
+import type { FramingLimits } from '../protocol/framer.js';
 import { EventEmitter } from 'node:events';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { GameSnapshot } from '../game/snapshot.js';
@@ -49,6 +50,8 @@ export interface PoolOptions {
   observePartners?: boolean;
   /** Failed first logins before `start()` gives up; unlimited when omitted. */
   startAttempts?: number;
+  /** Line, reply and telnet subnegotiation size limits; FRAMING_LIMITS when omitted. */
+  framing?: Partial<FramingLimits>;
 }
 
 export interface PoolEvents {
@@ -119,6 +122,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       interfaceName: options.interfaceName ?? `Kibitz ${packageJson.version}`,
       observePartners: options.observePartners ?? true,
       startAttempts: options.startAttempts,
+      framing: options.framing ?? {},
     };
   }
 
@@ -281,6 +285,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       commandTimeoutMs: s.commandTimeoutMs,
       keepAliveMs: s.keepAliveMs,
       startAttempts: s.startAttempts,
+      framing: s.framing,
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));

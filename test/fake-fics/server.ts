@@ -26,6 +26,8 @@ export interface FakeFicsOptions {
   chunkSize?: number;
   /** Glue pushed lines to the prompt (`fics% <12> ...`) instead of starting a new line. */
   gluePrompts?: boolean;
+  /** Bytes sent on connecting, before the banner (a hostile or broken server's). */
+  preamble?: string | Uint8Array;
 }
 
 export interface Received {
@@ -277,6 +279,7 @@ export class FakeFics {
       session.observed.clear();
     });
     const { eol } = this.dialect;
+    if (this.options.preamble !== undefined) this.send(session, this.options.preamble);
     this.send(session, `${this.dialect.banner.join(eol)}${eol}login: `);
   }
 
