@@ -68,6 +68,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     user: firstShard ? config.fics.user : null,
     password: firstShard ? config.fics.password : null,
     maxConnections: config.fics.maxConnections,
+    maxPlies: config.maxPlies,
     logger: logger.child({ component: 'fics' }),
     ...options.fics,
   });
@@ -77,6 +78,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const chesslive = new ChessLiveFeed({
     sources: config.chesslive.sources,
     pollMs: config.chesslive.pollMs,
+    read: { maxBytes: config.chesslive.maxBytes },
+    maxPlies: config.maxPlies,
     logger: logger.child({ component: 'chesslive' }),
   });
   const feed = new CombinedFeed(fics, chesslive);

@@ -52,6 +52,8 @@ export interface PoolOptions {
   startAttempts?: number;
   /** Line, reply and telnet subnegotiation size limits; FRAMING_LIMITS when omitted. */
   framing?: Partial<FramingLimits>;
+  /** KIBITZ_MAX_PLIES: a game longer than this ends as not supported. */
+  maxPlies?: number;
 }
 
 export interface PoolEvents {
@@ -76,7 +78,7 @@ export const FICS_DEFAULTS = {
 
 export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly connections: ObserverConnection[] = [];
-  private readonly tracker = new GameTracker();
+  private readonly tracker: GameTracker;
   /** The connection whose events count for each game (a game observed twice is reported once). */
   private readonly owners = new Map<number, ObserverConnection>();
   private readonly followed = new Map<string, Handle>();
@@ -89,7 +91,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly waitingForRoom = new Map<number, GameCreated>();
   private readonly credentials: Credentials | null;
   private readonly settings: Required<
-    Omit<PoolOptions, 'user' | 'password' | 'backoff' | 'startAttempts'>
+    Omit<PoolOptions, 'user' | 'password' | 'backoff' | 'startAttempts' | 'maxPlies'>
   > & {
     backoff: BackoffOptions;
     startAttempts: number | undefined;
@@ -107,6 +109,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       user === null
         ? null
         : { user: orThrow(parseHandle(user)), password: orThrow(parsePassword(password!)) };
+    this.tracker = new GameTracker(options.maxPlies);
     this.settings = {
       host: options.host ?? FICS_DEFAULTS.host,
       port: options.port ?? FICS_DEFAULTS.port,

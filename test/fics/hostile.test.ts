@@ -60,6 +60,27 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     expect(warnings(h, 'line')).toHaveLength(1);
   });
 
+  it('a game past the ply limit ends as not supported, and its later moves are not taken', async () => {
+    const fake = await startFake({ dialect });
+    const game = fixture('fatics_master_seq#0');
+    const n = fake.addGame(scriptOf(game));
+    const h = poolOn(fake, { maxPlies: 10 });
+    await h.pool.start();
+    await h.pool.observeGame(n);
+    fake.playMoves(n, 11);
+    const end = await h.ended(n);
+    expect(end.san).toEqual(game.san.slice(0, 11));
+    expect(end.reason).toBe('more than 10 moves (plies): Kibitz does not follow games that long');
+    const seen = h.updates.length;
+    fake.playMoves(n, 4);
+    const other = fake.addGame(scriptOf(fixture('lasker_flag#0')));
+    await h.pool.observeGame(other);
+    fake.playMove(other);
+    // Waited for a later game's move: the long game's moves, sent before it, were dropped.
+    await h.until(other, (s) => s.san.length >= 1, 'a move of the other game');
+    expect(h.updates.slice(seen).filter((u) => 'snapshot' in u && u.snapshot.game === n)).toEqual([]);
+  });
+
   it('an exception while reading drops the connection, which reconnects and goes on', async () => {
     const fake = await startFake({ dialect });
     const game = fixture('lasker_flag#0');
