@@ -5,6 +5,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { makeFen, parseFen } from 'chessops/fen';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { GameSnapshot, Variant } from '../game/snapshot.js';
+import { cleanText } from '../text.js';
 import type { LiveGame, LiveVariant, Result } from './model.js';
 import { err, ok } from './model.js';
 import type { ChessLiveRead } from './read.js';
@@ -297,8 +298,9 @@ export function snapshotOfRead(
   return {
     key: id.key,
     game: id.game,
-    white: game.white,
-    black: game.black,
+    // A file's names and reason may hold line breaks: they would break PGN tags and messages.
+    white: cleanText(game.white),
+    black: cleanText(game.black),
     whiteRating: null,
     blackRating: null,
     variant: VARIANT[game.variant],
@@ -321,7 +323,7 @@ export function snapshotOfRead(
     check: inCheck(game, read.fen),
     flip: false,
     result: game.result,
-    reason: game.result === '*' ? null : (game.reason ?? null),
+    reason: game.result === '*' ? null : cleanText(game.reason ?? '') || null,
     ended: game.result !== '*',
     complete: true,
     needs: null,

@@ -2,12 +2,12 @@
 // 30 games), behind one stream of tracker updates. The pool validates what users ask for, picks a
 // connection for each game, answers the tracker's requests for move lists and boards, observes
 // bughouse partner boards, and watches followed players for their next games.
-import type { FramingLimits } from '../protocol/framer.js';
 import { EventEmitter } from 'node:events';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { GameSnapshot } from '../game/snapshot.js';
 import { GameTracker, type TrackerUpdate } from '../game/tracker.js';
 import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
+import type { FramingLimits } from '../protocol/framer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';

@@ -17,6 +17,7 @@ import {
 } from '../chesslive/source.js';
 import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
+import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import type { GameFeed } from './relay.js';
@@ -177,7 +178,8 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     }
     entry.problem = null;
     const before = entry.snapshot;
-    const { white, black } = read.value.game;
+    const white = cleanText(read.value.game.white);
+    const black = cleanText(read.value.game.black);
     if (white !== before.white || black !== before.black) {
       // Another game was written over this one: this one ends here, unfinished.
       entry.snapshot = { ...before, ended: true, reason: `the source now shows ${white} vs ${black}` };
