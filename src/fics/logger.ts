@@ -1,5 +1,5 @@
 // The logging the FICS code needs: a pino logger fits, and so does anything with these methods.
-import { cleanText, truncate } from '../text.js';
+import { shortened } from '../log.js';
 
 type LogMethod = (fields: object, message: string) => void;
 
@@ -34,11 +34,6 @@ export const SKIPPED_LINE_LIMITS: SkippedLineLimits = { burst: 10, windowMs: 60_
 
 /** Characters of a skipped line (and of its reason) that reach the log. */
 const SHOWN_CHARS = 120;
-
-/** At most `max` characters of outside text, cleaned for a log line without reading all of it. */
-export function shortened(text: string, max = SHOWN_CHARS): string {
-  return truncate(cleanText(text.slice(0, max + 1)), max);
-}
 
 /**
  * Logs skipped server lines, each as its kind, length and first characters, at most `burst` per

@@ -3,7 +3,7 @@
 // we answer, so both complete lines and the unterminated text are offered; each prompt is answered
 // once. Texts are those of lasker 2.2 and FatICS (fixtures) and freechess.org (notes).
 import { FicsLoginError } from './errors.js';
-import { shortened } from './logger.js';
+import { shortened } from '../log.js';
 
 export interface Credentials {
   user: string;

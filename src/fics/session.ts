@@ -15,7 +15,8 @@ import {
   type Outcome,
 } from './commands.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
-import { shortened, SkippedLineLog, type FicsLogger } from './logger.js';
+import { shortened } from '../log.js';
+import { SkippedLineLog, type FicsLogger } from './logger.js';
 import { LoginMachine, type Credentials, type LoginStep } from './login.js';
 import { assertWireLine } from './validate.js';
 

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
-import type { Logger } from '../log.js';
+import { shortened, type Logger } from '../log.js';
 import type { GameFeed } from './relay.js';
 
 export interface ChessLiveFeedOptions {
@@ -271,7 +271,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     if (entry.problem === message) return;
     entry.problem = message;
     this.o.logger.warn(
-      { source: entry.source.name, error: message },
+      { source: entry.source.name, error: shortened(message, 300) },
       'ChessLive! source unreadable; retrying',
     );
   }
