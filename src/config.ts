@@ -2,6 +2,7 @@
 // message naming the variable, so the operator sees all of them at once.
 import { DEFAULT_READ, parseChessLiveSources, type ChessLiveSource } from './chesslive/source.js';
 import { DEFAULT_MAX_PLIES } from './game/snapshot.js';
+import { MAX_LIST_PLIES } from './protocol/movelist.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -123,7 +124,7 @@ export function loadConfig(env: Env): ConfigResult {
     1_024,
     64 << 20,
   );
-  const maxPlies = integer('KIBITZ_MAX_PLIES', DEFAULTS.maxPlies, 100, 100_000);
+  const maxPlies = integer('KIBITZ_MAX_PLIES', DEFAULTS.maxPlies, 100, MAX_LIST_PLIES);
   const chessLiveSources = parseChessLiveSources(read('KIBITZ_CHESSLIVE_SOURCES') ?? '');
   if (!chessLiveSources.ok) {
     errors.push(
