@@ -114,9 +114,9 @@ export async function readSourceFrom(
   const limits = { ...DEFAULT_READ, ...options };
   const fail = (what: string): Error =>
     new Error(`ChessLive! source "${source.name}" cannot be read: ${what}`);
-  const tooLarge = (size: string): SourceTooLargeError =>
+  const tooLarge = (size: number | null): SourceTooLargeError =>
     new SourceTooLargeError(
-      `ChessLive! source "${source.name}" cannot be read: it is ${size} bytes, more than the ${limits.maxBytes} allowed`,
+      `ChessLive! source "${source.name}" cannot be read: ${size === null ? `it is larger than the ${limits.maxBytes} bytes allowed` : `it is ${size} bytes, more than the ${limits.maxBytes} allowed`}`,
     );
   return source.kind === 'file'
     ? readFileFrom(source.location, from, limits, fail, tooLarge)
@@ -124,7 +124,8 @@ export async function readSourceFrom(
 }
 
 type Failure = (what: string) => Error;
-type TooLarge = (size: string) => SourceTooLargeError;
+/** `size` when known. */
+type TooLarge = (size: number | null) => SourceTooLargeError;
 
 async function readFileFrom(
   path: string,
@@ -141,7 +142,7 @@ async function readFileFrom(
   }
   try {
     const { size } = await file.stat();
-    if (size > limits.maxBytes) throw tooLarge(String(size));
+    if (size > limits.maxBytes) throw tooLarge(size);
     const start = from <= size ? from : 0;
     // Only what the file held when asked: what is written meanwhile comes with the next read.
     const bytes = Buffer.alloc(size - start);
@@ -193,13 +194,11 @@ async function readUrlFrom(
     const total = range?.total ?? (Number.isFinite(length) ? start + length : null);
     if (total !== null && total > limits.maxBytes) {
       await response.body?.cancel();
-      throw tooLarge(String(total));
+      throw tooLarge(total);
     }
     return {
       from: start,
-      bytes: await readCapped(response, limits.maxBytes - start, () =>
-        tooLarge(`more than ${limits.maxBytes}`),
-      ),
+      bytes: await readCapped(response, limits.maxBytes - start, () => tooLarge(null)),
     };
   } catch (error) {
     throw failed(error);

@@ -84,7 +84,7 @@ describe('reading a source within limits', () => {
       flood(response);
     });
     await expect(readSource(url(`${server.url}/stream`), { maxBytes: 64 * KIB })).rejects.toThrow(
-      `more than ${64 * KIB} bytes, more than the ${64 * KIB} allowed`,
+      `it is larger than the ${64 * KIB} bytes allowed`,
     );
     expect(server.sent()).toBeLessThan(8 << 20);
   });
