@@ -88,7 +88,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   constructor(private readonly options: ConnectionOptions) {
     super();
     this.maxGames = options.maxGames;
-    this.skippedLines = new SkippedLineLog(options.logger, () => options.clock.now());
+    this.skippedLines = new SkippedLineLog(options.logger, options.clock);
   }
 
   get name(): string {

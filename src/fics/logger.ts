@@ -1,5 +1,6 @@
 // The logging the FICS code needs: a pino logger fits, and so does anything with these methods.
 import { shortened } from '../log.js';
+import type { Clock } from './clock.js';
 
 type LogMethod = (fields: object, message: string) => void;
 
@@ -38,32 +39,34 @@ const SHOWN_CHARS = 120;
 /**
  * Logs skipped server lines, each as its kind, length and first characters, at most `burst` per
  * window: a hostile or broken server cannot fill the disk or the logger's memory. Lines not
- * logged are counted, and the count goes with the next line logged.
+ * logged are counted; the count is logged when their window ends.
  */
 export class SkippedLineLog {
   private windowStart = Number.NEGATIVE_INFINITY;
   private logged = 0;
   private suppressed = 0;
+  private from = '';
 
   constructor(
     private readonly logger: FicsLogger,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly limits: SkippedLineLimits = SKIPPED_LINE_LIMITS,
   ) {}
 
   skipped(line: SkippedLine): void {
-    const now = this.now();
+    const now = this.clock.now();
     if (now - this.windowStart >= this.limits.windowMs) {
       this.windowStart = now;
       this.logged = 0;
     }
     if (this.logged >= this.limits.burst) {
-      this.suppressed++;
+      if (this.suppressed++ === 0) {
+        this.from = line.from;
+        this.clock.after(this.windowStart + this.limits.windowMs - now, () => this.reportSuppressed());
+      }
       return;
     }
     this.logged++;
-    const suppressed = this.suppressed;
-    this.suppressed = 0;
     this.logger.warn(
       {
         from: line.from,
@@ -71,9 +74,17 @@ export class SkippedLineLog {
         reason: shortened(line.reason, 2 * SHOWN_CHARS),
         length: line.line.length,
         start: shortened(line.line),
-        ...(suppressed > 0 ? { suppressed } : {}),
       },
       'skipped a server line that could not be decoded',
+    );
+  }
+
+  private reportSuppressed(): void {
+    const suppressed = this.suppressed;
+    this.suppressed = 0;
+    this.logger.warn(
+      { from: this.from, suppressed, windowMs: this.limits.windowMs },
+      'skipped more server lines that could not be decoded; not logged one by one',
     );
   }
 }

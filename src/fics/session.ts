@@ -109,7 +109,7 @@ export class FicsSession {
     this.server = `${options.host}:${options.port}`;
     this.login = new LoginMachine(options.credentials, this.server);
     this.decoder = new ObserverDecoder(options.framing);
-    this.skippedLines = options.skippedLines ?? new SkippedLineLog(options.logger, () => options.clock.now());
+    this.skippedLines = options.skippedLines ?? new SkippedLineLog(options.logger, options.clock);
   }
 
   /** Connects, logs in and sets the interface variables. Rejects with FicsLoginError. */

@@ -34,6 +34,21 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     expect(h.errors).toEqual([]);
   });
 
+  it('a flood of undecodable lines is logged ten at a time, shortened', async () => {
+    const fake = await startFake({ dialect });
+    const game = fixture('lasker_flag#0');
+    const n = fake.addGame(scriptOf(game));
+    const h = poolOn(fake);
+    await h.pool.start();
+    await h.pool.observeGame(n);
+    fake.sendRaw(`${eol}<12> not a board ${'\u0001'.repeat(5_000)}`.repeat(200) + `${eol}fics% `);
+    fake.playAll(n);
+    expect((await h.ended(n)).san).toEqual(game.san);
+    const logged = warnings(h, 'style12');
+    expect(logged).toHaveLength(10);
+    for (const fields of logged) expect(JSON.stringify(fields).length).toBeLessThan(600);
+  });
+
   it('a telnet subnegotiation never closed does not swallow the game', async () => {
     const fake = await startFake({ dialect });
     const game = fixture('lasker_flag#0');
