@@ -154,9 +154,9 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   private async poll(game: number, entry: Watched): Promise<void> {
     entry.timer = null;
-    let grew: boolean;
+    let change: 'same' | 'shorter' | 'grew';
     try {
-      grew = await this.readMore(entry);
+      change = await this.readMore(entry);
     } catch (error) {
       if (this.watched.get(game) !== entry) return;
       if (error instanceof SourceTooLargeError) return this.outgrown(game, entry, error);
@@ -164,8 +164,8 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
       return this.next(game, entry);
     }
     if (this.watched.get(game) !== entry) return;
-    if (!grew) {
-      if (entry.ending) return this.end(game, entry);
+    if (change !== 'grew') {
+      if (change === 'same' && entry.ending) return this.end(game, entry);
       return this.next(game, entry);
     }
     await readFields(entry.reader);
@@ -203,11 +203,11 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 
   /**
-   * Reads what the source gained since the last read into its reader; false when nothing
-   * changed (or a rewrite is still half written). Only the new bytes are read and parsed, unless
-   * the source was rewritten: then it is read whole, and a different text is read from the start.
+   * Reads what the source gained since the last read into its reader: `same` when nothing
+   * changed, `shorter` while a rewrite is half written. Only the new bytes are read and parsed,
+   * unless the source was rewritten: then it is read whole, and a different text from the start.
    */
-  private async readMore(entry: Watched): Promise<boolean> {
+  private async readMore(entry: Watched): Promise<'same' | 'shorter' | 'grew'> {
     const from = Math.max(0, entry.length - OVERLAP);
     const got = await readSourceFrom(entry.source, from, this.o.read);
     const overlap = entry.length - from;
@@ -222,24 +222,25 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     const fresh = startReading(whole.bytes);
     const before = entry.reader.textRead;
     const now = fresh.reader.textRead;
+    if (now === before) return 'same';
     // A file rewritten in place can be read half written: wait for the rest.
-    if (before.startsWith(now)) return false;
+    if (before.startsWith(now)) return 'shorter';
     if (now.startsWith(before)) {
       // The server sent it whole: only the rest is new.
       entry.reader.append(now.slice(before.length));
       Object.assign(entry, { decoder: fresh.decoder, length: fresh.length, tail: fresh.tail });
-      return true;
+      return 'grew';
     }
     Object.assign(entry, fresh);
-    return true;
+    return 'grew';
   }
 
-  private append(entry: Watched, bytes: Buffer): boolean {
-    if (bytes.length === 0) return false;
+  private append(entry: Watched, bytes: Buffer): 'same' | 'grew' {
+    if (bytes.length === 0) return 'same';
     entry.reader.append(entry.decoder.write(bytes));
     entry.length += bytes.length;
     entry.tail = lastBytes(Buffer.concat([entry.tail, bytes]));
-    return true;
+    return 'grew';
   }
 
   /** The source grew past what Kibitz reads: said once, and the game ends there. */

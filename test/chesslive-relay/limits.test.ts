@@ -162,6 +162,24 @@ describe('relaying a source within limits', () => {
     expect(updates.at(-1)?.type).toBe('moved');
   });
 
+  it('waits while a file that just got its result is rewritten and read half written', async () => {
+    const served = await GrowingUrl.start(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 4)));
+    closing.push(() => served.close());
+    // Polls far apart, so the rewrite below comes between two of them.
+    const { feed, updates } = feedOf({ sources: [url(served.url())], pollMs: 200 });
+    const game = await feed.observeGame(feed.gameOf('web'));
+    served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Black resigns');
+    await until(() => updates.some((u) => u.type === 'moved'), 'the last move and the result');
+    // The writer starts the file again: the next reads see less than before.
+    served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2));
+    const reads = served.requests;
+    await until(() => served.requests >= reads + 2, 'two reads of the half-written file');
+    expect(updates.map((u) => u.type)).toEqual(['started', 'moved']);
+    served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Black resigns');
+    await until(() => updates.some((u) => u.type === 'ended'), 'the end');
+    expect(feed.snapshot(game)).toMatchObject({ san: { length: 5 }, result: '1-0', reason: 'Black resigns' });
+  });
+
   it('reports a source that grows past the limit once, and relays it no more', async () => {
     const big = await GrowingUrl.start(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
     const other = await GrowingUrl.start(chessLiveText('Ding', 'Gukesh', RUY_LOPEZ.slice(0, 2)));
