@@ -1,10 +1,11 @@
-// npm run limits [-- --line-mib 520 --banner-mib 40 --body-mib 1024 --source-kib 1024
-//   --moves 100 --poll-ms 100]
+// npm run limits [-- --line-mib 520 --reply-mib 560 --banner-mib 40 --body-mib 1024
+//   --source-kib 1024 --moves 100 --poll-ms 100]
 // Measures what the input bounds hold, each in a child process of its own (limits-child.ts) with
-// the default limits: resident memory while a FICS line of 520 MiB without a line end arrives
-// from the fake FICS server, time and CPU to log in past a 40 MiB banner without a line end,
-// resident memory while a ChessLive! URL answers a 1 GiB body (with and without a
-// Content-Length); event-loop delay while a 1 MiB ChessLive! move file grows one move per poll.
+// the default limits: resident memory while a FICS line of 520 MiB without a line end, or a
+// block-mode reply of 560 MiB, arrives from the fake FICS server; time and CPU to log in past a
+// 40 MiB banner without a line end; resident memory while a ChessLive! URL answers a 1 GiB body
+// (with and without a Content-Length); event-loop delay while a 1 MiB ChessLive! move file grows
+// one move per poll.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { machine, MB, round, table } from './stats.js';
 const { values: args } = parseArgs({
   options: {
     'line-mib': { type: 'string', default: '520' },
+    'reply-mib': { type: 'string', default: '560' },
     'banner-mib': { type: 'string', default: '40' },
     'body-mib': { type: 'string', default: '1024' },
     'source-kib': { type: 'string', default: '1024' },
@@ -58,23 +60,27 @@ async function measure(
   return done;
 }
 
-async function lineScenario(mib: number): Promise<(string | number)[]> {
+/** A line of `mib` MiB without a line end, or a block-mode reply of `mib` MiB of short lines. */
+async function lineScenario(mib: number, reply: boolean): Promise<(string | number)[]> {
   const fake = await FakeFics.start({ dialect: 'fatics' });
   const game = fake.addGame(scriptOf(fixture('fatics_master_seq#0')));
   fake.playMove(game);
   try {
     const done = await measure({ kind: 'line', port: fake.port, game }, async () => {
-      fake.sendRaw('\r\n<12> ');
-      const piece = Buffer.alloc(MB, 'x');
+      fake.sendRaw(reply ? '\r\n\x15999\x1643\x16' : '\r\n<12> ');
+      const piece = reply ? Buffer.from(`${'r'.repeat(79)}\r\n`.repeat(MB / 81 + 1)) : Buffer.alloc(MB, 'x');
       for (let i = 0; i < mib; i++) {
         fake.sendRaw(piece);
         // Let the socket drain: the sender's memory is not what is measured.
         if (i % 8 === 7) await new Promise((resolve) => setTimeout(resolve, 1));
       }
-      fake.sendRaw('\r\nfics% ');
+      fake.sendRaw(reply ? '\x17\r\nfics% ' : '\r\nfics% ');
       fake.playMove(game);
     });
-    return row(`FICS line of ${mib} MiB without a line end, then a move`, done);
+    const what = reply
+      ? `FICS block-mode reply of ${mib} MiB (80-byte lines)`
+      : `FICS line of ${mib} MiB without a line end`;
+    return row(`${what}, then a move`, done);
   } finally {
     await fake.close();
   }
@@ -179,7 +185,8 @@ function row(label: string, done: ChildReport & { type: 'done' }, note = ''): (s
 }
 
 const memory = [
-  await lineScenario(Number(args['line-mib'])),
+  await lineScenario(Number(args['line-mib']), false),
+  await lineScenario(Number(args['reply-mib']), true),
   await bannerScenario(Number(args['banner-mib'])),
   await bodyScenario(Number(args['body-mib']), false),
   await bodyScenario(Number(args['body-mib']), true),
