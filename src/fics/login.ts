@@ -2,8 +2,8 @@
 // Prompts (`login: `, `password: `, `Press return ... "GuestXXXX":`) often have no line end until
 // we answer, so both complete lines and the unterminated text are offered; each prompt is answered
 // once. Texts are those of lasker 2.2 and FatICS (fixtures) and freechess.org (notes).
-import { FicsLoginError } from './errors.js';
 import { shortened } from '../log.js';
+import { FicsLoginError } from './errors.js';
 
 export interface Credentials {
   user: string;

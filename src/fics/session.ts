@@ -2,6 +2,7 @@
 // expect, then carry commands and pushed events until the socket closes. A session never
 // reconnects; the connection (connection.ts) makes new ones.
 import { connect, type Socket } from 'node:net';
+import { shortened } from '../log.js';
 import { droppedForSize, ObserverDecoder, type Decoded } from '../protocol/decode.js';
 import type { FramingLimits } from '../protocol/framer.js';
 import type { ServerEvent, Undecoded } from '../protocol/events.js';
@@ -15,7 +16,6 @@ import {
   type Outcome,
 } from './commands.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
-import { shortened } from '../log.js';
 import { SkippedLineLog, type FicsLogger } from './logger.js';
 import { LoginMachine, type Credentials, type LoginStep } from './login.js';
 import { assertWireLine } from './validate.js';
