@@ -1,6 +1,8 @@
 // Typed configuration read from the environment. Parsing never throws: every problem becomes a
 // message naming the variable, so the operator sees all of them at once.
-import { parseChessLiveSources, type ChessLiveSource } from './chesslive/source.js';
+import { DEFAULT_READ, parseChessLiveSources, type ChessLiveSource } from './chesslive/source.js';
+import { DEFAULT_MAX_PLIES } from './game/snapshot.js';
+import { MAX_LIST_PLIES } from './protocol/movelist.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -26,6 +28,8 @@ export interface ChessLiveConfig {
   sources: ChessLiveSource[];
   /** KIBITZ_CHESSLIVE_POLL_MS: time between two reads of a relayed source. */
   pollMs: number;
+  /** KIBITZ_CHESSLIVE_MAX_BYTES: a larger source is refused, or no longer relayed once it grows past it. */
+  maxBytes: number;
 }
 
 export interface Config {
@@ -36,6 +40,8 @@ export interface Config {
   fics: FicsConfig;
   /** Default cap on live games per guild; a guild's own setting overrides it. */
   maxLivePerGuild: number;
+  /** KIBITZ_MAX_PLIES: a game longer than this (FICS or ChessLive!) ends as not supported. */
+  maxPlies: number;
   chesslive: ChessLiveConfig;
 }
 
@@ -51,6 +57,8 @@ export const DEFAULTS = {
   ficsMaxConnections: 2,
   maxLivePerGuild: 10,
   chessLivePollMs: 2_000,
+  chessLiveMaxBytes: DEFAULT_READ.maxBytes,
+  maxPlies: DEFAULT_MAX_PLIES,
 } as const;
 
 export const MISSING_TOKEN_HELP =
@@ -110,6 +118,13 @@ export function loadConfig(env: Env): ConfigResult {
   const maxConnections = integer('FICS_MAX_CONNECTIONS', DEFAULTS.ficsMaxConnections, 1, 20);
   const maxLivePerGuild = integer('KIBITZ_MAX_LIVE_PER_GUILD', DEFAULTS.maxLivePerGuild, 1, 100);
   const chessLivePollMs = integer('KIBITZ_CHESSLIVE_POLL_MS', DEFAULTS.chessLivePollMs, 100, 600_000);
+  const chessLiveMaxBytes = integer(
+    'KIBITZ_CHESSLIVE_MAX_BYTES',
+    DEFAULTS.chessLiveMaxBytes,
+    1_024,
+    64 << 20,
+  );
+  const maxPlies = integer('KIBITZ_MAX_PLIES', DEFAULTS.maxPlies, 100, MAX_LIST_PLIES);
   const chessLiveSources = parseChessLiveSources(read('KIBITZ_CHESSLIVE_SOURCES') ?? '');
   if (!chessLiveSources.ok) {
     errors.push(
@@ -143,7 +158,8 @@ export function loadConfig(env: Env): ConfigResult {
       logLevel,
       fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
       maxLivePerGuild,
-      chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs },
+      maxPlies,
+      chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
     },
   };
 }

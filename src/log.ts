@@ -4,6 +4,7 @@
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import type { LogLevel } from './config.js';
+import { cleanText, truncate } from './text.js';
 
 export type { Logger } from 'pino';
 
@@ -41,6 +42,14 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     secrets.length === 0 ? destination : scrubbing(destination, secrets),
   );
+}
+
+/**
+ * Outside text (a server line, a file's field, an error quoting either) for a log field: one line,
+ * at most `max` characters, and only that much of it is looked at however long it is.
+ */
+export function shortened(text: string, max = 120): string {
+  return truncate(cleanText(text.slice(0, max + 1)), max);
 }
 
 /** Wraps a destination so that no written line contains any of `secrets`. */

@@ -4,6 +4,7 @@
 // where FICS puts it (`{GuestX resigns} 1-0`).
 import { defaultGame, extend, makeComment, makePgn, parseComment, parsePgn } from 'chessops/pgn';
 import type { Game, PgnNodeData } from 'chessops/pgn';
+import { cleanText } from '../text.js';
 import type { LiveGame, LiveMove, LiveResult, LiveVariant, Result } from './model.js';
 import { err, ok } from './model.js';
 import { findUnreadPgn } from './pgn-check.js';
@@ -33,8 +34,8 @@ export function toPgn(game: LiveGame): Result<string> {
   if (!start.ok) return start;
   const replay = start.value;
   const pgn: Game<PgnNodeData> = defaultGame();
-  pgn.headers.set('White', game.white);
-  pgn.headers.set('Black', game.black);
+  pgn.headers.set('White', cleanText(game.white));
+  pgn.headers.set('Black', cleanText(game.black));
   pgn.headers.set('Result', game.result);
   const variant = VARIANT_HEADER[game.variant];
   if (variant) pgn.headers.set('Variant', variant);
@@ -43,7 +44,7 @@ export function toPgn(game: LiveGame): Result<string> {
     pgn.headers.set('SetUp', '1');
     pgn.headers.set('FEN', game.startFen ?? replayFen(replay));
   }
-  if (game.reason !== undefined) pgn.headers.set('Termination', game.reason);
+  if (game.reason !== undefined) pgn.headers.set('Termination', cleanText(game.reason));
   const nodes: PgnNodeData[] = [];
   for (const [i, m] of game.moves.entries()) {
     const move = gameMove(replay, m, i);

@@ -55,72 +55,155 @@ const RESULTS = new Map<string, Exclude<LiveResult, '*'>>([
   ['-', '0-1'],
 ]);
 
+/** Reads a whole file (or, `growing`, the file as far as it has been written). */
 export function parseChessLive(
   text: string,
   options: ReadOptions = {},
 ): Result<ChessLiveRead, ChessLiveError> {
-  const fail = (
-    at: number,
-    field: number | null,
-    move: number | null,
-    what: string,
-  ): { ok: false; error: ChessLiveError } => {
-    const { line, column } = lineColumn(text, at);
-    const where =
-      move !== null ? `move ${move} (field ${field}): ` : field !== null ? `field ${field}: ` : '';
-    return err({ line, column, field, move, message: `line ${line}, column ${column}: ${where}${what}` });
-  };
+  const reader = new ChessLiveReader(options);
+  reader.append(options.growing ? text : text.replace(/[\r\n]+$/, ''));
+  if (!options.growing) reader.end();
+  while (reader.advance(Number.POSITIVE_INFINITY));
+  return reader.read();
+}
 
-  const start = startReplay(options.variant ?? 'chess', options.startFen);
-  if (!start.ok) return fail(0, null, null, start.error);
-  const replay = start.value;
+type Phase = 'white' | 'black' | 'moves' | 'reason' | 'after';
 
-  const growing = options.growing ?? false;
-  const fields = split(growing ? text : text.replace(/[\r\n]+$/, ''), ';', 0);
-  const pending = growing ? (fields.pop()?.text ?? '') : '';
-  const game: LiveGame = {
-    white: fields[0]?.text ?? '',
-    black: fields[1]?.text ?? '',
-    variant: replay.variant,
-    moves: [],
-    result: '*',
-  };
-  if (options.startFen !== undefined) game.startFen = options.startFen;
-  const done = (): { ok: true; value: ChessLiveRead } =>
-    ok({ game, completeMoves: game.moves.length, pending, fen: replayFen(replay) });
+/**
+ * A move file read as it grows: `append` what was added, `advance` over the new fields (a few at a
+ * time, so a caller can yield between slices), `read` the game so far. Each field is read once,
+ * so a long file growing by one move costs one move's work, not the whole file's.
+ */
+export class ChessLiveReader {
+  private text = '';
+  /** Where the first field not read yet starts. */
+  private next = 0;
+  /** Fields read (1-based number of the last one). */
+  private fields = 0;
+  private phase: Phase = 'white';
+  private ended = false;
+  /** The final unterminated field was read (`end`). */
+  private finalRead = false;
+  private resultField: Token | null = null;
+  private reason: string | null = null;
+  private error: ChessLiveError | null = null;
+  private readonly replay: Replay | null;
+  private readonly game: LiveGame;
 
-  if (fields.length < 2 && !growing) {
-    return fail(text.length, fields.length + 1, null, 'the file ends before "WhitePlayer;BlackPlayer;"');
+  constructor(options: Omit<ReadOptions, 'growing'> = {}) {
+    const start = startReplay(options.variant ?? 'chess', options.startFen);
+    this.replay = start.ok ? start.value : null;
+    this.game = { white: '', black: '', variant: options.variant ?? 'chess', moves: [], result: '*' };
+    if (options.startFen !== undefined) this.game.startFen = options.startFen;
+    if (!start.ok) this.error = this.failure(0, null, null, start.error);
   }
-  for (let i = 2; i < fields.length; i++) {
-    const field = fields[i]!;
-    const fieldNo = i + 1;
+
+  /** Both player names have been read (each ended by ";"). */
+  get namesRead(): boolean {
+    return this.phase !== 'white' && this.phase !== 'black';
+  }
+
+  /** The text appended so far. */
+  get textRead(): string {
+    return this.text;
+  }
+
+  append(text: string): void {
+    if (this.ended) throw new Error('ChessLiveReader: append after end');
+    this.text += text;
+  }
+
+  /** No more text comes: the tail after the last ";" is a field too. */
+  end(): void {
+    this.ended = true;
+  }
+
+  /** Reads at most `maxFields` more fields; true while complete fields are left to read. */
+  advance(maxFields: number): boolean {
+    for (let n = 0; n < maxFields; n++) {
+      if (this.error !== null || this.finalRead) return false;
+      const end = this.text.indexOf(';', this.next);
+      if (end < 0 && !this.ended) return false;
+      const field: Token = { text: this.text.slice(this.next, end < 0 ? undefined : end), at: this.next };
+      if (end < 0) this.finalRead = true;
+      else this.next = end + 1;
+      this.fields++;
+      this.field(field, end < 0);
+    }
+    return this.error === null && !this.finalRead && this.text.indexOf(';', this.next) >= 0;
+  }
+
+  read(): Result<ChessLiveRead, ChessLiveError> {
+    if (this.error !== null) return err(this.error);
+    const pending = this.finalRead ? '' : this.text.slice(this.next);
+    if (this.ended && this.finalRead && this.fields < 2) {
+      return err(
+        this.failure(
+          this.text.length,
+          this.fields + 1,
+          null,
+          'the file ends before "WhitePlayer;BlackPlayer;"',
+        ),
+      );
+    }
+    if (this.ended && this.phase === 'reason') {
+      const spec = this.resultField!;
+      return err(
+        this.failure(
+          spec.at + spec.text.length,
+          this.fields + 1,
+          null,
+          `result "${spec.text.trim()}" needs ";" and a text after it`,
+        ),
+      );
+    }
+    const game: LiveGame = { ...this.game, moves: [...this.game.moves] };
+    if (game.result !== '*') game.reason = this.reason ?? this.text.slice(this.next);
+    return ok({ game, completeMoves: game.moves.length, pending, fen: replayFen(this.replay!) });
+  }
+
+  private field(field: Token, last: boolean): void {
+    switch (this.phase) {
+      case 'white':
+        this.game.white = field.text;
+        this.phase = 'black';
+        return;
+      case 'black':
+        this.game.black = field.text;
+        this.phase = 'moves';
+        return;
+      case 'reason':
+        this.reason = field.text;
+        this.phase = 'after';
+        return;
+      case 'after':
+        this.error = this.failure(field.at, this.fields, null, 'nothing may follow the result text');
+        return;
+      case 'moves':
+        break;
+    }
     const spec = trimToken(field);
     const result = RESULTS.get(spec.text);
     if (result) {
-      const reason = fields[i + 1];
-      if (!reason && !growing) {
-        return fail(
-          field.at + field.text.length,
-          fieldNo + 1,
-          null,
-          `result "${spec.text}" needs ";" and a text after it`,
-        );
-      }
-      const extra = fields[i + 2];
-      if (extra) return fail(extra.at, fieldNo + 2, null, 'nothing may follow the result text');
-      game.result = result;
-      game.reason = reason ? reason.text : pending;
-      return done();
+      this.game.result = result;
+      this.resultField = field;
+      this.phase = 'reason';
+      return;
     }
     // A complete file may end its last MoveSpec with ";" as a growing one does.
-    if (spec.text === '' && i === fields.length - 1 && !growing) break;
-    const moveNo = i - 1;
-    const read = readMoveSpec(spec, replay);
-    if (!read.ok) return fail(read.error.at, fieldNo, moveNo, read.error.what);
-    game.moves.push(read.value);
+    if (spec.text === '' && last) return;
+    const moveNo = this.fields - 2;
+    const read = readMoveSpec(spec, this.replay!);
+    if (!read.ok) this.error = this.failure(read.error.at, this.fields, moveNo, read.error.what);
+    else this.game.moves.push(read.value);
   }
-  return done();
+
+  private failure(at: number, field: number | null, move: number | null, what: string): ChessLiveError {
+    const { line, column } = lineColumn(this.text, at);
+    const where =
+      move !== null ? `move ${move} (field ${field}): ` : field !== null ? `field ${field}: ` : '';
+    return { line, column, field, move, message: `line ${line}, column ${column}: ${where}${what}` };
+  }
 }
 
 type SpecError = { at: number; what: string };

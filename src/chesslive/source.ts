@@ -1,10 +1,11 @@
 // ChessLive! sources: named move files an administrator configures (KIBITZ_CHESSLIVE_SOURCES),
 // read from disk or over HTTP(S), and one read of such a (possibly still growing) file as the
 // GameSnapshot the relay and the renderer already understand.
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { makeFen, parseFen } from 'chessops/fen';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { GameSnapshot, Variant } from '../game/snapshot.js';
+import { cleanText } from '../text.js';
 import type { LiveGame, LiveVariant, Result } from './model.js';
 import { err, ok } from './model.js';
 import type { ChessLiveRead } from './read.js';
@@ -69,43 +70,186 @@ function isUrl(text: string): boolean {
 }
 
 export interface ReadSourceOptions {
-  /** A URL that has not answered by then is given up for this poll. */
+  /** The whole read (redirects and body included) is given up after this long. */
   timeoutMs?: number;
-  /** Larger files are refused: a move file of a long game is a few kilobytes. */
+  /** Larger sources are refused, before reading when the size is known, else once past it. */
   maxBytes?: number;
+  /** Redirects followed at most. */
+  maxRedirects?: number;
 }
 
-const DEFAULT_READ: Required<ReadSourceOptions> = { timeoutMs: 10_000, maxBytes: 1 << 20 };
+export const DEFAULT_READ: Required<ReadSourceOptions> = {
+  timeoutMs: 10_000,
+  // A move file of a long game with clocks and SAN tags is some tens of kilobytes.
+  maxBytes: 1 << 20,
+  maxRedirects: 5,
+};
+
+/** The source is larger than `maxBytes`: it was not read, or not past the limit. */
+export class SourceTooLargeError extends Error {
+  override readonly name = 'SourceTooLargeError';
+}
+
+/** Bytes of a source: from `from` to its end (`from` is 0 when the whole source was read). */
+export interface SourceBytes {
+  from: number;
+  bytes: Buffer;
+}
 
 /** The source's text now; rejects with a message naming the source and what went wrong. */
 export async function readSource(source: ChessLiveSource, options: ReadSourceOptions = {}): Promise<string> {
-  const { timeoutMs, maxBytes } = { ...DEFAULT_READ, ...options };
+  return (await readSourceFrom(source, 0, options)).bytes.toString('utf8');
+}
+
+/**
+ * The source from byte `from` on (a file read from there, a URL asked for that range), or the
+ * whole of it when it is now shorter than `from` or the server sends it whole. Never holds more
+ * than `maxBytes`; rejects with SourceTooLargeError past it, with a plain Error otherwise.
+ */
+export async function readSourceFrom(
+  source: ChessLiveSource,
+  from: number,
+  options: ReadSourceOptions = {},
+): Promise<SourceBytes> {
+  const limits = { ...DEFAULT_READ, ...options };
   const fail = (what: string): Error =>
     new Error(`ChessLive! source "${source.name}" cannot be read: ${what}`);
-  let bytes: Buffer;
-  if (source.kind === 'file') {
-    try {
-      bytes = await readFile(source.location);
-    } catch (error) {
-      throw fail((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  const tooLarge = (size: number | null): SourceTooLargeError =>
+    new SourceTooLargeError(
+      `ChessLive! source "${source.name}" cannot be read: ${size === null ? `it is larger than the ${limits.maxBytes} bytes allowed` : `it is ${size} bytes, more than the ${limits.maxBytes} allowed`}`,
+    );
+  return source.kind === 'file'
+    ? readFileFrom(source.location, from, limits, fail, tooLarge)
+    : readUrlFrom(source.location, from, limits, fail, tooLarge);
+}
+
+type Failure = (what: string) => Error;
+/** `size` when known. */
+type TooLarge = (size: number | null) => SourceTooLargeError;
+
+async function readFileFrom(
+  path: string,
+  from: number,
+  limits: Required<ReadSourceOptions>,
+  fail: Failure,
+  tooLarge: TooLarge,
+): Promise<SourceBytes> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    throw fail((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  }
+  try {
+    const { size } = await file.stat();
+    if (size > limits.maxBytes) throw tooLarge(size);
+    const start = from <= size ? from : 0;
+    // Only what the file held when asked: what is written meanwhile comes with the next read.
+    const bytes = Buffer.alloc(size - start);
+    let got = 0;
+    while (got < bytes.length) {
+      const { bytesRead } = await file.read(bytes, got, bytes.length - got, start + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
     }
-  } else {
-    let response: Response;
-    try {
-      response = await fetch(source.location, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      const cause =
-        (error as Error).name === 'TimeoutError' ? `no answer in ${timeoutMs} ms` : (error as Error).message;
-      throw fail(cause);
+    return { from: start, bytes: bytes.subarray(0, got) };
+  } catch (error) {
+    if (error instanceof SourceTooLargeError) throw error;
+    throw fail((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  } finally {
+    await file.close();
+  }
+}
+
+async function readUrlFrom(
+  location: string,
+  from: number,
+  limits: Required<ReadSourceOptions>,
+  fail: Failure,
+  tooLarge: TooLarge,
+): Promise<SourceBytes> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const failed = (error: unknown): Error =>
+    error instanceof SourceTooLargeError
+      ? error
+      : fail(
+          (error as Error).name === 'TimeoutError'
+            ? `no complete answer in ${limits.timeoutMs} ms`
+            : (error as Error).message,
+        );
+  try {
+    let response = await fetchFollowing(location, from, signal, limits.maxRedirects, fail);
+    if (response.status === 416 && from > 0) {
+      // Shorter than before: rewritten. Read it whole.
+      await response.body?.cancel();
+      response = await fetchFollowing(location, 0, signal, limits.maxRedirects, fail);
     }
     if (!response.ok) {
       await response.body?.cancel();
       throw fail(`HTTP ${response.status} ${response.statusText}`.trim());
     }
-    bytes = Buffer.from(await response.arrayBuffer());
+    const range = response.status === 206 ? contentRange(response.headers.get('content-range')) : null;
+    const start = range?.start ?? 0;
+    const length = Number(response.headers.get('content-length') ?? Number.NaN);
+    const total = range?.total ?? (Number.isFinite(length) ? start + length : null);
+    if (total !== null && total > limits.maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge(total);
+    }
+    return {
+      from: start,
+      bytes: await readCapped(response, limits.maxBytes - start, () => tooLarge(null)),
+    };
+  } catch (error) {
+    throw failed(error);
   }
-  if (bytes.length > maxBytes) throw fail(`it is ${bytes.length} bytes, more than the ${maxBytes} allowed`);
-  return bytes.toString('utf8');
+}
+
+/** Follows at most `maxRedirects` redirects, to http(s) only, asking for the bytes from `from`. */
+async function fetchFollowing(
+  location: string,
+  from: number,
+  signal: AbortSignal,
+  maxRedirects: number,
+  fail: Failure,
+): Promise<Response> {
+  let url = location;
+  for (let redirects = 0; ; redirects++) {
+    const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-` } : {};
+    const response = await fetch(url, { signal, redirect: 'manual', headers });
+    const target = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || target === null) return response;
+    await response.body?.cancel();
+    if (redirects >= maxRedirects) throw fail(`more than ${maxRedirects} redirects`);
+    const next = new URL(target, url);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw fail(`redirected to ${next.protocol}`);
+    url = next.href;
+  }
+}
+
+/** `bytes start-end/total` (total may be `*`). */
+function contentRange(header: string | null): { start: number; total: number | null } | null {
+  const m = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(header?.trim() ?? '');
+  if (m === null) return null;
+  return { start: Number(m[1]), total: m[2] === '*' ? null : Number(m[2]) };
+}
+
+/** The body, read as it streams in and abandoned as soon as it passes `max` bytes. */
+async function readCapped(response: Response, max: number, tooLarge: () => Error): Promise<Buffer> {
+  if (response.body === null) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
 }
 
 const VARIANT: Record<LiveVariant, Variant> = {
@@ -153,8 +297,9 @@ export function snapshotOfRead(
   return {
     key: id.key,
     game: id.game,
-    white: game.white,
-    black: game.black,
+    // A file's names and reason may hold line breaks: they would break PGN tags and messages.
+    white: cleanText(game.white),
+    black: cleanText(game.black),
     whiteRating: null,
     blackRating: null,
     variant: VARIANT[game.variant],
@@ -177,7 +322,7 @@ export function snapshotOfRead(
     check: inCheck(game, read.fen),
     flip: false,
     result: game.result,
-    reason: game.result === '*' ? null : (game.reason ?? null),
+    reason: game.result === '*' ? null : cleanText(game.reason ?? '') || null,
     ended: game.result !== '*',
     complete: true,
     needs: null,

@@ -11,6 +11,7 @@
 //   from the position (as parseChessLive does), so nothing is lost.
 // - Piece ids are lower case as the grammar says; a dropped piece takes the mover's colour.
 import { makeSquare } from 'chessops/util';
+import { cleanText } from '../text.js';
 import type { LiveGame, Result } from './model.js';
 import { err, ok } from './model.js';
 import { gameMove, play, startReplay } from './rules.js';
@@ -20,10 +21,14 @@ import { formatSteps, stepsFor } from './steps.js';
 const RESULT_SIGN = { '1-0': '+', '1/2-1/2': '=', '0-1': '-' } as const;
 
 export function writeChessLive(game: LiveGame): Result<string> {
+  // Names and reasons come from a server or a file: one line each, without control characters.
+  const white = cleanText(game.white);
+  const black = cleanText(game.black);
+  const reason = cleanText(game.reason ?? '');
   for (const [what, text] of [
-    ['White player', game.white],
-    ['Black player', game.black],
-    ['result text', game.reason ?? ''],
+    ['White player', white],
+    ['Black player', black],
+    ['result text', reason],
   ] as const) {
     if (text.includes(';')) return err(`${what} "${text}" contains ";", which ends a field in a move file`);
   }
@@ -44,8 +49,8 @@ export function writeChessLive(game: LiveGame): Result<string> {
         : `${spec}/0/0/${Math.floor(Math.max(0, clockMs) / 1000)}/${sanTag(san, steps)}`,
     );
   }
-  const fields = [game.white, game.black, ...specs];
-  if (game.result !== '*') fields.push(RESULT_SIGN[game.result], game.reason ?? '');
+  const fields = [white, black, ...specs];
+  if (game.result !== '*') fields.push(RESULT_SIGN[game.result], reason);
   // A game with no moves yet still ends its header with ";" (an empty MoveList, as a growing file starts).
   else if (specs.length === 0) fields.push('');
   return ok(fields.join(';'));

@@ -80,6 +80,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     user: firstShard ? config.fics.user : null,
     password: firstShard ? config.fics.password : null,
     maxConnections: config.fics.maxConnections,
+    maxPlies: config.maxPlies,
     logger: logger.child({ component: 'fics' }),
     // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
     // followed player's new game is held by the servers of this shard that follow them or have
@@ -106,6 +107,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const chesslive = new ChessLiveFeed({
     sources: config.chesslive.sources,
     pollMs: config.chesslive.pollMs,
+    read: { maxBytes: config.chesslive.maxBytes },
+    maxPlies: config.maxPlies,
     logger: logger.child({ component: 'chesslive' }),
   });
   const feed = new CombinedFeed(fics, chesslive);

@@ -9,11 +9,12 @@ import type { Timer } from './clock.js';
 import * as commands from './commands.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { GamesList } from './games-list.js';
+import { SkippedLineLog } from './logger.js';
 import { FicsSession, type SessionOptions } from './session.js';
 import type { GameNumber, Handle } from './validate.js';
 
 /** A session's settings (server, login, timeouts) plus what reconnecting needs. */
-export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onClose'> {
+export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onClose' | 'skippedLines'> {
   /** For log lines (`fics#1`). */
   name: string;
   backoff: BackoffOptions;
@@ -83,10 +84,13 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private wasOnline = false;
   private droppedAt: number | null = null;
   private onlineWaiters: { resolve(): void; reject(error: Error): void }[] = [];
+  /** One rate limit for the skipped lines of every session, so reconnecting does not reset it. */
+  private readonly skippedLines: SkippedLineLog;
 
   constructor(private readonly options: ConnectionOptions) {
     super();
     this.maxGames = options.maxGames;
+    this.skippedLines = new SkippedLineLog(options.logger, options.clock);
   }
 
   get name(): string {
@@ -199,10 +203,12 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   async listGames(): Promise<GamesList> {
     const list = await (await this.online()).run(commands.games());
     for (const line of list.skipped) {
-      this.options.logger.warn(
-        { kind: 'games', reason: 'not a row of the games list', line },
-        'skipped server line',
-      );
+      this.skippedLines.skipped({
+        from: this.name,
+        kind: 'games',
+        reason: 'not a row of the games list',
+        line,
+      });
     }
     return list;
   }
@@ -240,6 +246,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     try {
       session = await FicsSession.open({
         ...this.options,
+        skippedLines: this.skippedLines,
         onEvent: (event) => this.receive(event),
         onClose: (error) => this.dropped(session, error),
       });
@@ -344,10 +351,12 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
       case 'other':
         return;
       case 'undecoded':
-        this.options.logger.warn(
-          { connection: this.options.name, kind: event.lineKind, reason: event.reason, line: event.line },
-          'skipped a server line that could not be decoded',
-        );
+        this.skippedLines.skipped({
+          from: this.name,
+          kind: event.lineKind,
+          reason: event.reason,
+          line: event.line,
+        });
         this.emit('event', event);
         return;
       case 'observing':

@@ -2,6 +2,7 @@
 // Prompts (`login: `, `password: `, `Press return ... "GuestXXXX":`) often have no line end until
 // we answer, so both complete lines and the unterminated text are offered; each prompt is answered
 // once. Texts are those of lasker 2.2 and FatICS (fixtures) and freechess.org (notes).
+import { shortened } from '../log.js';
 import { FicsLoginError } from './errors.js';
 
 export interface Credentials {
@@ -56,7 +57,8 @@ export class LoginMachine {
       return [];
     }
     if (text.trim() !== '') {
-      this.recent.push(text.trim());
+      // Kept for error messages: a server's text goes in shortened and on one line.
+      this.recent.push(shortened(text));
       if (this.recent.length > 6) this.recent.shift();
     }
     return this.read(text);
@@ -92,9 +94,9 @@ export class LoginMachine {
 
   private read(text: string): LoginStep[] {
     for (const [pattern, code] of FAILURES) {
-      if (pattern.test(text)) return this.failure(code, text.trim());
+      if (pattern.test(text)) return this.failure(code, shortened(text));
     }
-    if (KICKING.test(text)) return [{ type: 'notice', text: text.trim() }];
+    if (KICKING.test(text)) return [{ type: 'notice', text: shortened(text) }];
     const started = STARTING.exec(text);
     if (started !== null) {
       this.phase = 'done';
@@ -112,7 +114,7 @@ export class LoginMachine {
         return this.fail(
           'notRegistered',
           `FICS_USER "${this.credentials.user}" is not a registered handle on ${this.server} (the server offered to log in as an unregistered guest "${press[1]}"). Check FICS_USER, or unset FICS_USER and FICS_PASSWORD to log in as a guest.`,
-          text.trim(),
+          shortened(text),
         );
       }
       this.phase = 'return';
@@ -124,7 +126,7 @@ export class LoginMachine {
         return this.fail(
           'badHandle',
           `${this.server} asked for a password for the guest login.`,
-          text.trim(),
+          shortened(text),
         );
       }
       this.phase = 'password';

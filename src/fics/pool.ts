@@ -7,6 +7,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import type { GameSnapshot } from '../game/snapshot.js';
 import { GameTracker, type TrackerUpdate } from '../game/tracker.js';
 import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
+import type { FramingLimits } from '../protocol/framer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
@@ -61,6 +62,10 @@ export interface PoolOptions {
   limitOf?: (holder: string) => number;
   /** How fast each connection sends commands (src/fics/pacer.ts); DEFAULT_PACE otherwise. */
   commandPace?: Partial<PaceOptions>;
+  /** Line, reply and telnet subnegotiation size limits; FRAMING_LIMITS when omitted. */
+  framing?: Partial<FramingLimits>;
+  /** KIBITZ_MAX_PLIES: a game longer than this ends as not supported. */
+  maxPlies?: number;
 }
 
 export interface PoolEvents {
@@ -114,7 +119,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly settings: Required<
     Omit<
       PoolOptions,
-      'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf' | 'commandPace'
+      'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf' | 'commandPace' | 'maxPlies'
     >
   > & {
     pace: PaceOptions;
@@ -135,7 +140,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       user === null
         ? null
         : { user: orThrow(parseHandle(user)), password: orThrow(parsePassword(password!)) };
-    this.tracker = new GameTracker(options.host ?? FICS_DEFAULTS.host);
+    this.tracker = new GameTracker({
+      server: options.host ?? FICS_DEFAULTS.host,
+      maxPlies: options.maxPlies,
+    });
     this.settings = {
       host: options.host ?? FICS_DEFAULTS.host,
       port: options.port ?? FICS_DEFAULTS.port,
@@ -153,6 +161,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       startAttempts: options.startAttempts,
       wantedBy: options.wantedBy,
       pace: { ...DEFAULT_PACE, ...options.commandPace },
+      framing: options.framing ?? {},
     };
     this.shares = new Shares(options.limitOf === undefined ? {} : { limitOf: options.limitOf });
   }
@@ -424,6 +433,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       keepAliveMs: s.keepAliveMs,
       startAttempts: s.startAttempts,
       pace: s.pace,
+      framing: s.framing,
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));

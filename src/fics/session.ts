@@ -2,8 +2,10 @@
 // expect, then carry commands and pushed events until the socket closes. A session never
 // reconnects; the connection (connection.ts) makes new ones.
 import { connect, type Socket } from 'node:net';
-import { ObserverDecoder, type Decoded } from '../protocol/decode.js';
-import type { ServerEvent } from '../protocol/events.js';
+import { shortened } from '../log.js';
+import { droppedForSize, ObserverDecoder, type Decoded } from '../protocol/decode.js';
+import type { FramingLimits } from '../protocol/framer.js';
+import type { ServerEvent, Undecoded } from '../protocol/events.js';
 import type { Clock, Timer } from './clock.js';
 import {
   keepAlive,
@@ -14,7 +16,7 @@ import {
   type Outcome,
 } from './commands.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
-import type { FicsLogger } from './logger.js';
+import { SkippedLineLog, type FicsLogger } from './logger.js';
 import { LoginMachine, type Credentials, type LoginStep } from './login.js';
 import { CommandPacer, DEFAULT_PACE, type PaceOptions } from './pacer.js';
 import { assertWireLine } from './validate.js';
@@ -52,6 +54,10 @@ export interface SessionOptions {
   keepAliveMs: number;
   /** How fast commands go out (src/fics/pacer.ts); DEFAULT_PACE when omitted. */
   pace?: PaceOptions;
+  /** Limits of the framing (line, reply and telnet subnegotiation sizes); defaults when omitted. */
+  framing?: Partial<FramingLimits>;
+  /** Where lines dropped for their size are logged; one of its own when omitted. */
+  skippedLines?: SkippedLineLog;
   /** Every event after the login, in order. */
   onEvent(event: ServerEvent): void;
   /** Once, when the socket is gone (after `open` resolved). `error` is null after `close()`. */
@@ -87,7 +93,8 @@ export class FicsSession {
     startpos: false,
     defprompt: false,
   };
-  private readonly decoder = new ObserverDecoder();
+  private readonly decoder: ObserverDecoder;
+  private readonly skippedLines: SkippedLineLog;
   private readonly server: string;
   private socket: Socket | null = null;
   private login: LoginMachine;
@@ -106,6 +113,8 @@ export class FicsSession {
     this.server = `${options.host}:${options.port}`;
     this.login = new LoginMachine(options.credentials, this.server);
     this.pacer = new CommandPacer(options.pace ?? DEFAULT_PACE, options.clock);
+    this.decoder = new ObserverDecoder(options.framing);
+    this.skippedLines = options.skippedLines ?? new SkippedLineLog(options.logger, options.clock);
   }
 
   /** Connects, logs in and sets the interface variables. Rejects with FicsLoginError. */
@@ -216,7 +225,7 @@ export class FicsSession {
       this.socket = socket;
       socket.setNoDelay(true);
       socket.setKeepAlive(true, 60_000);
-      socket.on('data', (chunk: Buffer) => this.receive(chunk));
+      socket.on('data', (chunk: Buffer) => this.guard(() => this.receive(chunk)));
       socket.on('error', (error) => {
         if (this.loginDone !== null) {
           this.loginDone(
@@ -227,10 +236,12 @@ export class FicsSession {
           );
         } else this.finish(error);
       });
-      socket.on('close', () => {
-        if (this.loginDone !== null) this.loginSteps(this.login.closed());
-        else this.finish(this.closedByUs ? null : new Error(`${this.server} closed the connection`));
-      });
+      socket.on('close', () =>
+        this.guard(() => {
+          if (this.loginDone !== null) this.loginSteps(this.login.closed());
+          else this.finish(this.closedByUs ? null : new Error(`${this.server} closed the connection`));
+        }),
+      );
     });
   }
 
@@ -265,12 +276,35 @@ export class FicsSession {
     this.armKeepAlive();
   }
 
+  /**
+   * Runs a socket handler. Whatever it throws (a bug, or input no limit foresaw) drops this
+   * connection, which the connection then makes again, instead of ending the process.
+   */
+  private guard(handler: () => void): void {
+    try {
+      handler();
+    } catch (caught) {
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      this.options.logger.error(
+        { server: this.server, error: shortened(error.message), stack: error.stack?.slice(0, 2_000) },
+        'FICS connection failed while reading; reconnecting',
+      );
+      this.socket?.destroy();
+      const failure = new Error(`reading from ${this.server} failed: ${shortened(error.message)}`);
+      if (this.loginDone !== null)
+        this.loginDone(new FicsLoginError('closed', `${failure.message}. Kibitz will try again.`));
+      else this.finish(failure);
+    }
+  }
+
   private receive(chunk: Buffer): void {
     const decoded = this.decoder.push(chunk);
     for (let i = 0; i < decoded.length; i++) {
       const item = decoded[i]!;
       if (this.loginDone !== null) {
-        if (item.kind === 'other' || item.kind === 'undecoded') this.loginSteps(this.login.line(item.line));
+        if (item.kind === 'undecoded' && droppedForSize(item)) this.skipped(item);
+        else if (item.kind === 'other' || item.kind === 'undecoded')
+          this.loginSteps(this.login.line(item.line));
       } else if (!this.ended) {
         this.deliver(item);
       }
@@ -285,7 +319,7 @@ export class FicsSession {
           this.write(step.text, step.secret);
           break;
         case 'notice':
-          this.options.logger.warn({ server: this.server, said: step.text }, 'FICS login notice');
+          this.options.logger.warn({ server: this.server, said: shortened(step.text) }, 'FICS login notice');
           break;
         case 'loggedIn':
           this.handle = step.handle;
@@ -299,18 +333,40 @@ export class FicsSession {
     }
   }
 
+  private skipped(item: Undecoded): void {
+    this.skippedLines.skipped({
+      from: this.server,
+      kind: item.lineKind,
+      reason: item.reason,
+      line: item.line,
+    });
+  }
+
   private deliver(item: Decoded): void {
     if (item.kind === 'reply') {
       const pending = this.pending.get(item.id);
       if (pending === undefined) {
         this.options.logger.debug(
-          { id: item.id, code: item.code, text: item.text },
+          { id: item.id, code: item.code, length: item.text.length, start: shortened(item.text) },
           'FICS reply to no waiting command',
         );
         return;
       }
       this.pending.delete(item.id);
-      this.settle(pending, pending.command.reply(item.text));
+      const text = pending.command.text;
+      this.settle(
+        pending,
+        item.dropped
+          ? {
+              ok: false,
+              error: new FicsCommandError(
+                'refused',
+                text,
+                `the FICS reply to "${text}" was too large and was dropped`,
+              ),
+            }
+          : pending.command.reply(item.text),
+      );
       return;
     }
     for (const waiting of this.waiting) {

@@ -2,6 +2,7 @@
 // the movetext (numbering, wrapping, escaping).
 import { makeFen } from 'chessops/fen';
 import { defaultGame, extend, makeComment, makePgn, type PgnNodeData } from 'chessops/pgn';
+import { cleanText } from '../text.js';
 import { startPosition } from './position.js';
 import type { GameSnapshot } from './snapshot.js';
 
@@ -48,6 +49,8 @@ export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
     headers.set('FEN', game.startFen);
   }
   if (game.reason !== null) headers.set('Termination', game.reason);
+  // Names and reasons come from a server or a file: a line break in a tag would end the header.
+  for (const [tag, value] of headers) headers.set(tag, cleanText(value));
   const pgn = defaultGame<PgnNodeData>(() => headers);
   extend(
     pgn.moves,

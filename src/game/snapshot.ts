@@ -4,6 +4,12 @@ import type { GameResult, Holdings } from '../protocol/events.js';
 
 export type Variant = 'chess' | 'crazyhouse' | 'bughouse' | 'wild' | 'suicide' | 'atomic' | 'losers';
 
+/**
+ * Plies a game may have: far above any real game (the longest tournament games have some 550),
+ * far below what a game's images, move lists and memory can bear. Longer games end as unsupported.
+ */
+export const DEFAULT_MAX_PLIES = 2_000;
+
 /** What the state needs from the server to be exact again. */
 export type SyncNeed = 'moves' | 'refresh';
 

@@ -4,7 +4,7 @@
 import type { ServerEvent, Style12, Undecoded } from '../protocol/events.js';
 import { handRole } from './position.js';
 import { GameState, type Change } from './state.js';
-import type { GameSnapshot, SyncNeed } from './snapshot.js';
+import { DEFAULT_MAX_PLIES, type GameSnapshot, type SyncNeed } from './snapshot.js';
 
 export type TrackerUpdate =
   | { type: 'started' | 'moved' | 'ended'; snapshot: GameSnapshot }
@@ -20,8 +20,6 @@ export class GameTracker {
   private readonly reused = new Set<number>();
   private serial = 0;
 
-  /** `server`: the FICS host the events come from, named in each game's PGN. */
-  constructor(private readonly server: string | null = null) {}
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
   private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
@@ -34,8 +32,19 @@ export class GameTracker {
   private readonly announced = new WeakSet<GameState>();
   /** The last need reported per game, so each is asked for once. */
   private readonly asked = new WeakMap<GameState, SyncNeed | null>();
+  /** Games ended for going past `maxPlies`: nothing more of them is taken. */
+  private readonly tooLong = new WeakSet<GameState>();
 
-  /** The latest entry under a server game number. */
+  /** The FICS host the events come from, named in each game's PGN (null: not known). */
+  private readonly server: string | null;
+  /** A game longer than this ends as not supported (KIBITZ_MAX_PLIES). */
+  private readonly maxPlies: number;
+
+  constructor(options: { server?: string | null; maxPlies?: number } = {}) {
+    this.server = options.server ?? null;
+    this.maxPlies = options.maxPlies ?? DEFAULT_MAX_PLIES;
+  }
+
   /** The latest game under a server number, once it has a board (a header alone shows nothing). */
   snapshot(game: number): GameSnapshot | undefined {
     const state = this.current.get(game);
@@ -79,6 +88,7 @@ export class GameTracker {
   }
 
   apply(event: ServerEvent): TrackerUpdate[] {
+    if (this.ofTooLong(event)) return [];
     switch (event.kind) {
       case 'undecoded':
         return [{ type: 'undecoded', event }];
@@ -230,7 +240,27 @@ export class GameTracker {
     return best;
   }
 
+  /** An event of a game ended for its length (a new game under its number is not). */
+  private ofTooLong(event: ServerEvent): boolean {
+    if (!('game' in event) || event.game === null || event.kind === 'gameCreated') return false;
+    const state = this.current.get(event.game);
+    if (state === undefined || !this.tooLong.has(state) || this.reused.has(event.game)) return false;
+    return !('white' in event && event.white !== null && !samePlayers(state, event.white, event.black!));
+  }
+
   private after(state: GameState, change: Change): TrackerUpdate[] {
+    if (change === 'position' && state.ply > this.maxPlies && !state.ended) {
+      this.tooLong.add(state);
+      const reason = `more than ${this.maxPlies} moves (plies): Kibitz does not follow games that long`;
+      change = state.applyEnd({
+        kind: 'gameEnd',
+        game: state.game,
+        white: null,
+        black: null,
+        result: '*',
+        reason,
+      });
+    }
     const updates: TrackerUpdate[] = [];
     // A game is announced at its first board: a header before it has nothing to show yet.
     if (state.hasBoard && !this.announced.has(state)) {

@@ -1,6 +1,6 @@
 // From bytes or lines to typed events: the one entry point the connection and the CLIs use.
 import type { MoveList, ServerEvent, Undecoded } from './events.js';
-import { Framer } from './framer.js';
+import { Framer, type Discarded, type FramingLimits } from './framer.js';
 import { decodeDelta } from './delta.js';
 import { decodeGameInfo } from './gameinfo.js';
 import { decodeHoldings } from './holdings.js';
@@ -52,17 +52,31 @@ export interface BlockReply {
   id: number;
   code: number;
   text: string;
+  /** The reply went over its limit and was dropped: `text` is empty. */
+  dropped?: true;
 }
 
 export type Decoded = ServerEvent | BlockReply;
+
+/** The kinds of undecodable lines the framing limits produce (the text is only the start). */
+const DROPPED_KINDS: ReadonlySet<string> = new Set<Discarded['what']>(['line', 'reply', 'subnegotiation']);
+
+/** An undecodable "line" that is what the framing dropped for its size. */
+export function droppedForSize(event: Undecoded): boolean {
+  return DROPPED_KINDS.has(event.lineKind);
+}
 
 /**
  * Everything an observer connection receives, in order: bytes in, events out.
  * Keeps only what must span reads: the framer's partial line and an unfinished move list.
  */
 export class ObserverDecoder {
-  private readonly framer = new Framer();
+  private readonly framer: Framer;
   private readonly moveList = new MoveListAssembler();
+
+  constructor(limits: Partial<FramingLimits> = {}) {
+    this.framer = new Framer(limits);
+  }
 
   /** Text received after the last line end (login prompts have none). */
   get partial(): string {
@@ -90,9 +104,18 @@ export class ObserverDecoder {
     for (const frame of frames) {
       if (frame.type === 'reply')
         out.push({ kind: 'reply', id: frame.id, code: frame.code, text: frame.text });
+      else if (frame.type === 'discarded') this.discarded(frame, out);
       else this.line(frame.text, out);
     }
     return out;
+  }
+
+  /** Reported as an undecodable line (its start only); a dropped reply also answers its command. */
+  private discarded(frame: Discarded, out: Decoded[]): void {
+    const what = frame.what === 'subnegotiation' ? 'telnet subnegotiation' : frame.what;
+    out.push(undecoded(frame.what, `a ${what} over the limit of ${frame.limit} bytes: dropped`, frame.head));
+    if (frame.what === 'reply' && frame.blockId !== null)
+      out.push({ kind: 'reply', id: frame.blockId, code: 0, text: '', dropped: true });
   }
 
   private line(line: string, out: Decoded[]): void {

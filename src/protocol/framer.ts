@@ -25,7 +25,46 @@ export type Frame =
   /** One logical line: telnet bytes, prompts and line ends removed, continuations joined. */
   | { type: 'line'; text: string; blockId: number | null }
   /** A whole block-mode reply; its lines were emitted just before as `line` frames. */
-  | { type: 'reply'; id: number; code: number; text: string };
+  | { type: 'reply'; id: number; code: number; text: string }
+  /** Something over its limit was dropped; framing goes on after it. */
+  | Discarded;
+
+/** What a limit dropped: `limit` is the limit (bytes) it went over, `head` its start. */
+export interface Discarded {
+  type: 'discarded';
+  what: 'line' | 'reply' | 'subnegotiation';
+  limit: number;
+  head: string;
+  /** The block a dropped reply or line belonged to. */
+  blockId: number | null;
+}
+
+/**
+ * Far above what FICS sends (a style 12 line is under 300 bytes, the longest move list some tens
+ * of KB, the games list of a busy server under 100 KB) and far below what strains memory or the
+ * longest string Node can make.
+ */
+export interface FramingLimits {
+  /** Longest line kept (continuation lines joined count as one), in bytes. */
+  maxLineBytes: number;
+  /** Largest block-mode reply kept, in bytes. */
+  maxReplyBytes: number;
+  /** Longest telnet subnegotiation (`IAC SB ... IAC SE`) skipped; FICS sends none, telnet's are a few bytes. */
+  maxSubnegotiationBytes: number;
+}
+
+export const FRAMING_LIMITS: FramingLimits = {
+  maxLineBytes: 256 * 1024,
+  maxReplyBytes: 4 * 1024 * 1024,
+  maxSubnegotiationBytes: 64,
+};
+
+/** How much of a dropped line `Discarded.head` keeps. */
+const HEAD_BYTES = 64;
+/** How much of the unterminated text `partial` gives: prompts are short and end it. */
+const PARTIAL_BYTES = 1024;
+/** Block ids and codes have at most this many digits. */
+const MAX_HEADER_DIGITS = 9;
 
 const PROMPT = /^(?:fics% )+/;
 const CONTINUATION = /^\\ +/;
@@ -36,22 +75,39 @@ export function stripPrompt(text: string): string {
 }
 
 type TelnetState = 'data' | 'iac' | 'option' | 'sub' | 'subIac';
-type BlockPhase = 'none' | 'id' | 'code' | 'text';
+/** `discard`: a reply over its limit, dropped up to its end. */
+type BlockPhase = 'none' | 'id' | 'code' | 'text' | 'discard';
 
 export class Framer {
+  private readonly limits: FramingLimits;
   private telnet: TelnetState = 'data';
+  private subnegotiation = 0;
   private bytes = new Uint8Array(256);
   private length = 0;
+  /** The line being received went over the limit: its bytes are dropped up to its end. */
+  private discardingLine = false;
   private held: string | null = null;
+  /** The held line was dropped for length: its continuation lines are dropped too. */
+  private discardingContinuations = false;
   private block: BlockPhase = 'none';
   private blockId = 0;
   private blockCode = 0;
+  private headerDigits = 0;
   private blockLines: string[] = [];
+  private blockBytes = 0;
   private out: Frame[] = [];
 
-  /** The text of the line still being received (e.g. `login: `, which has no line end). */
+  constructor(limits: Partial<FramingLimits> = {}) {
+    this.limits = { ...FRAMING_LIMITS, ...limits };
+  }
+
+  /**
+   * The end of the line still being received (e.g. `login: `, which has no line end): at most
+   * the last kilobyte, so that asking after every read stays cheap however long the line grows.
+   */
   get partial(): string {
-    return stripPrompt(Buffer.from(this.bytes.subarray(0, this.length)).toString('utf8'));
+    const from = Math.max(0, this.length - PARTIAL_BYTES);
+    return stripPrompt(Buffer.from(this.bytes.subarray(from, this.length)).toString('utf8'));
   }
 
   /** True while inside a block-mode reply. */
@@ -83,16 +139,22 @@ export class Framer {
       case 'iac':
         // IAC IAC is a literal 0xFF; WILL/WONT/DO/DONT take one option byte; SB runs to IAC SE.
         this.telnet = b >= WILL && b <= DONT ? 'option' : b === SB ? 'sub' : 'data';
+        this.subnegotiation = 0;
         if (b === IAC) this.data(b);
         return;
       case 'option':
         this.telnet = 'data';
         return;
       case 'sub':
-        if (b === IAC) this.telnet = 'subIac';
-        return;
       case 'subIac':
-        this.telnet = b === SE ? 'data' : 'sub';
+        if (++this.subnegotiation > this.limits.maxSubnegotiationBytes) {
+          // Never closed: what follows is data again rather than swallowed.
+          this.discard('subnegotiation', this.limits.maxSubnegotiationBytes, '', null);
+          this.telnet = 'data';
+          this.data(b);
+        } else if (this.telnet === 'sub') {
+          if (b === IAC) this.telnet = 'subIac';
+        } else this.telnet = b === SE ? 'data' : 'sub';
         return;
       case 'data':
         if (b === IAC) this.telnet = 'iac';
@@ -107,7 +169,8 @@ export class Framer {
     }
     switch (b) {
       case LF:
-        this.endLine();
+        if (this.discardingLine) this.discardingLine = false;
+        else if (this.block !== 'discard') this.endLine();
         return;
       case CR:
       case BEL:
@@ -119,10 +182,20 @@ export class Framer {
         return;
       case BLOCK_END:
         if (this.block === 'text') this.endBlock();
+        else if (this.block === 'discard') this.closeBlock();
         return;
       default:
+        if (this.discardingLine || this.block === 'discard') return;
+        if (this.length === this.limits.maxLineBytes) {
+          this.release();
+          // Releasing the held line may itself have put the reply over its limit.
+          if ((this.block as BlockPhase) !== 'discard') this.overlong(this.head(this.length));
+          this.length = 0;
+          this.discardingLine = this.block === 'none';
+          return;
+        }
         if (this.length === this.bytes.length) {
-          const grown = new Uint8Array(this.bytes.length * 2);
+          const grown = new Uint8Array(Math.min(this.bytes.length * 2, this.limits.maxLineBytes));
           grown.set(this.bytes);
           this.bytes = grown;
         }
@@ -133,7 +206,8 @@ export class Framer {
   private header(b: number): void {
     if (b === BLOCK_SEPARATOR) {
       this.block = this.block === 'id' ? 'code' : 'text';
-    } else if (b >= 0x30 && b <= 0x39) {
+      this.headerDigits = 0;
+    } else if (b >= 0x30 && b <= 0x39 && ++this.headerDigits <= MAX_HEADER_DIGITS) {
       if (this.block === 'id') this.blockId = this.blockId * 10 + (b - 0x30);
       else this.blockCode = this.blockCode * 10 + (b - 0x30);
     } else {
@@ -150,23 +224,38 @@ export class Framer {
       if (stripPrompt(pending).trim() !== '') this.line(pending);
     }
     this.release();
+    this.discardingLine = false;
     this.block = 'id';
     this.blockId = 0;
     this.blockCode = 0;
+    this.headerDigits = 0;
     this.blockLines = [];
+    this.blockBytes = 0;
   }
 
   private endBlock(): void {
     if (this.length > 0) this.endLine();
     this.release();
+    if (this.block !== 'text') {
+      // The reply went over its limit while its last line was released.
+      this.closeBlock();
+      return;
+    }
     const id = this.blockId;
-    this.block = 'none';
     // A trailing prompt inside the block is not part of the reply.
     while (this.blockLines.length > 0 && this.blockLines[this.blockLines.length - 1] === '') {
       this.blockLines.pop();
     }
     this.out.push({ type: 'reply', id, code: this.blockCode, text: this.blockLines.join('\n') });
+    this.closeBlock();
+  }
+
+  private closeBlock(): void {
+    this.block = 'none';
     this.blockLines = [];
+    this.blockBytes = 0;
+    this.length = 0;
+    this.discardingLine = false;
   }
 
   private take(): string {
@@ -175,16 +264,30 @@ export class Framer {
     return text;
   }
 
+  private head(length: number): string {
+    return Buffer.from(this.bytes.subarray(0, Math.min(length, HEAD_BYTES))).toString('utf8');
+  }
+
   private endLine(): void {
     this.line(this.take());
   }
 
   private line(raw: string): void {
     const text = stripPrompt(raw);
-    if (this.held !== null && CONTINUATION.test(text)) {
-      this.held += text.replace(CONTINUATION, '');
-      return;
+    if (CONTINUATION.test(text)) {
+      if (this.discardingContinuations) return;
+      if (this.held !== null) {
+        const rest = text.replace(CONTINUATION, '');
+        if (this.held.length + rest.length > this.limits.maxLineBytes) {
+          const head = this.held.slice(0, HEAD_BYTES);
+          this.held = null;
+          this.discardingContinuations = true;
+          this.overlong(head);
+        } else this.held += rest;
+        return;
+      }
     }
+    this.discardingContinuations = false;
     this.release();
     this.held = text;
   }
@@ -194,7 +297,33 @@ export class Framer {
     const text = this.held;
     this.held = null;
     const inBlock = this.block === 'text';
-    if (inBlock) this.blockLines.push(text);
+    if (inBlock) {
+      this.blockBytes += text.length + 1;
+      if (this.blockBytes > this.limits.maxReplyBytes) {
+        // The lines already out stay out; the rest of the reply is dropped.
+        this.blockBytes -= text.length + 1;
+        this.overlong(text.slice(0, HEAD_BYTES));
+        this.length = 0;
+        return;
+      }
+      this.blockLines.push(text);
+    }
     this.out.push({ type: 'line', text, blockId: inBlock ? this.blockId : null });
+  }
+
+  /** A line over the limit: dropped, and inside a reply the whole reply with it. */
+  private overlong(head: string): void {
+    if (this.block !== 'text') {
+      this.discard('line', this.limits.maxLineBytes, head, null);
+      return;
+    }
+    const first = this.blockLines[0]?.slice(0, HEAD_BYTES) ?? head;
+    this.discard('reply', this.limits.maxReplyBytes, first, this.blockId);
+    this.blockLines = [];
+    this.block = 'discard';
+  }
+
+  private discard(what: Discarded['what'], limit: number, head: string, blockId: number | null): void {
+    this.out.push({ type: 'discarded', what, limit, head, blockId });
   }
 }

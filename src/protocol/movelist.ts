@@ -15,6 +15,9 @@ const FOOTER = /^\s*\{([^}]*)\}\s*(1-0|0-1|1\/2-1\/2|\*)\s*$/;
 
 type Phase = 'title' | 'players' | 'match' | 'columns' | 'moves';
 
+/** Plies a move list may have: above the longest game Kibitz follows (KIBITZ_MAX_PLIES at most). */
+export const MAX_LIST_PLIES = 100_000;
+
 /** Feeds lines one at a time; says whether each belonged to a move list and hands back the list at its end. */
 export class MoveListAssembler {
   private phase: Phase | null = null;
@@ -80,6 +83,8 @@ export class MoveListAssembler {
         }
         const row = MOVE_ROW.exec(line);
         if (row === null) return { consumed: false };
+        // Without block mode nothing else ends a list a broken server never closes.
+        if (list.moves.length >= MAX_LIST_PLIES) return this.abandon(`more than ${MAX_LIST_PLIES} plies`);
         const expected = Math.floor(list.moves.length / 2) + 1;
         if (Number(row[1]) !== expected && !(list.moves.length === 0 && row[2] === undefined)) {
           return this.abandon(`move number ${row[1]} where ${expected} was expected`);

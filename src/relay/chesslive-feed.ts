@@ -2,18 +2,24 @@
 // file has grown by a move (or a result) the relay hears an update, exactly as from FICS. So the
 // relay, the renderer and the live messages serve both without knowing where a game comes from.
 import { EventEmitter } from 'node:events';
-import { parseChessLive } from '../chesslive/read.js';
+import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ChessLiveReader } from '../chesslive/read.js';
 import {
+  DEFAULT_READ,
   FIRST_CHESSLIVE_GAME,
   isChessLiveGame,
-  readSource,
+  readSourceFrom,
   snapshotOfRead,
+  SourceTooLargeError,
   type ChessLiveSource,
   type ReadSourceOptions,
 } from '../chesslive/source.js';
+import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
+import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
-import type { Logger } from '../log.js';
+import { shortened, type Logger } from '../log.js';
 import type { GameFeed } from './relay.js';
 
 export interface ChessLiveFeedOptions {
@@ -22,13 +28,29 @@ export interface ChessLiveFeedOptions {
   pollMs: number;
   logger: Logger;
   read?: ReadSourceOptions;
+  /** Plies a game may have; past it the game ends as not supported. */
+  maxPlies?: number;
 }
 
-interface Watched {
+/** A source as read so far. */
+interface Reading {
+  reader: ChessLiveReader;
+  /** Decodes what is appended (a character may be split between two reads). */
+  decoder: StringDecoder;
+  /** Bytes read so far. */
+  length: number;
+  /** The last of them, to tell a file that grew from one that was rewritten. */
+  tail: Buffer;
+}
+
+/** Bytes compared at the end of what was read to see that a source only grew. */
+const OVERLAP = 64;
+/** Fields read between two turns of the event loop: a few milliseconds of work. */
+const FIELDS_PER_TURN = 64;
+
+interface Watched extends Reading {
   source: ChessLiveSource;
   snapshot: GameSnapshot;
-  /** The text the snapshot was read from. */
-  text: string;
   timer: NodeJS.Timeout | null;
   /** The last problem logged, so a source that stays broken is logged once. */
   problem: string | null;
@@ -45,8 +67,11 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   private serial = 0;
   private closed = false;
 
+  private readonly maxPlies: number;
+
   constructor(private readonly o: ChessLiveFeedOptions) {
     super();
+    this.maxPlies = o.maxPlies ?? DEFAULT_MAX_PLIES;
   }
 
   /** The configured source names, in configuration order. */
@@ -66,12 +91,18 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     const source = this.o.sources[game - FIRST_CHESSLIVE_GAME];
     if (source === undefined) throw new Error(`No ChessLive! source has game number ${String(input)}.`);
     if (this.watched.has(game)) return game;
-    const text = await readSource(source, this.o.read);
+    const reading = startReading((await readSourceFrom(source, 0, this.o.read)).bytes);
+    await readFields(reading.reader);
     if (this.watched.has(game)) return game;
-    const read = parseChessLive(text, { growing: true });
+    const read = reading.reader.read();
     if (!read.ok) throw new Error(`ChessLive! source "${source.name}": ${read.error.message}`);
-    if (!namesBoth(text)) {
+    if (!reading.reader.namesRead) {
       throw new Error(`ChessLive! source "${source.name}" holds no game yet: it does not name both players.`);
+    }
+    if (read.value.completeMoves > this.maxPlies) {
+      throw new Error(
+        `ChessLive! source "${source.name}" has ${read.value.completeMoves} moves (plies), more than the ${this.maxPlies} Kibitz relays.`,
+      );
     }
     const snapshot = snapshotOfRead(read.value, {
       key: `chesslive:${source.name}:${++this.serial}`,
@@ -79,7 +110,14 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
       source: source.name,
     });
     this.finished.delete(game);
-    const entry: Watched = { source, snapshot, text, timer: null, problem: null, ending: snapshot.ended };
+    const entry: Watched = {
+      ...reading,
+      source,
+      snapshot,
+      timer: null,
+      problem: null,
+      ending: snapshot.ended,
+    };
     this.watched.set(game, entry);
     this.emit('update', { type: 'started', snapshot });
     // A finished file is shown as it is, and not read again.
@@ -116,32 +154,42 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   private async poll(game: number, entry: Watched): Promise<void> {
     entry.timer = null;
-    let text: string;
+    let change: 'same' | 'shorter' | 'grew';
     try {
-      text = await readSource(entry.source, this.o.read);
+      change = await this.readMore(entry);
     } catch (error) {
+      if (this.watched.get(game) !== entry) return;
+      if (error instanceof SourceTooLargeError) return this.outgrown(game, entry, error);
       this.problem(entry, (error as Error).message);
       return this.next(game, entry);
     }
     if (this.watched.get(game) !== entry) return;
-    if (text === entry.text) {
-      if (entry.ending) return this.end(game, entry);
+    if (change !== 'grew') {
+      if (change === 'same' && entry.ending) return this.end(game, entry);
       return this.next(game, entry);
     }
-    // A file rewritten in place can be read half written: wait for the rest.
-    if (entry.text.startsWith(text) || !namesBoth(text)) return this.next(game, entry);
-    const read = parseChessLive(text, { growing: true });
+    await readFields(entry.reader);
+    if (this.watched.get(game) !== entry) return;
+    if (!entry.reader.namesRead) return this.next(game, entry);
+    const read = entry.reader.read();
     if (!read.ok) {
       this.problem(entry, `ChessLive! source "${entry.source.name}": ${read.error.message}`);
       return this.next(game, entry);
     }
     entry.problem = null;
-    entry.text = text;
     const before = entry.snapshot;
-    const { white, black } = read.value.game;
+    const white = cleanText(read.value.game.white);
+    const black = cleanText(read.value.game.black);
     if (white !== before.white || black !== before.black) {
       // Another game was written over this one: this one ends here, unfinished.
       entry.snapshot = { ...before, ended: true, reason: `the source now shows ${white} vs ${black}` };
+      return this.end(game, entry);
+    }
+    if (read.value.completeMoves > this.maxPlies) {
+      entry.snapshot = {
+        ...before,
+        reason: `more than ${this.maxPlies} moves (plies): Kibitz does not relay games that long`,
+      };
       return this.end(game, entry);
     }
     const snapshot = snapshotOfRead(read.value, { key: before.key, game, source: before.source! });
@@ -152,6 +200,61 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
       snapshot.uci.length !== before.uci.length || snapshot.uci.some((uci, i) => uci !== before.uci[i]);
     if (moved) this.emit('update', { type: 'moved', snapshot: entry.snapshot });
     return this.next(game, entry);
+  }
+
+  /**
+   * Reads what the source gained since the last read into its reader: `same` when nothing
+   * changed, `shorter` while a rewrite is half written. Only the new bytes are read and parsed,
+   * unless the source was rewritten: then it is read whole, and a different text from the start.
+   */
+  private async readMore(entry: Watched): Promise<'same' | 'shorter' | 'grew'> {
+    const from = Math.max(0, entry.length - OVERLAP);
+    const got = await readSourceFrom(entry.source, from, this.o.read);
+    const overlap = entry.length - from;
+    if (
+      got.from === from &&
+      got.bytes.length >= overlap &&
+      got.bytes.subarray(0, overlap).equals(entry.tail)
+    ) {
+      return this.append(entry, got.bytes.subarray(overlap));
+    }
+    const whole = got.from === 0 ? got : await readSourceFrom(entry.source, 0, this.o.read);
+    const fresh = startReading(whole.bytes);
+    const before = entry.reader.textRead;
+    const now = fresh.reader.textRead;
+    if (now === before) return 'same';
+    // A file rewritten in place can be read half written: wait for the rest.
+    if (before.startsWith(now)) return 'shorter';
+    if (now.startsWith(before)) {
+      // The server sent it whole: only the rest is new.
+      entry.reader.append(now.slice(before.length));
+      Object.assign(entry, { decoder: fresh.decoder, length: fresh.length, tail: fresh.tail });
+      return 'grew';
+    }
+    Object.assign(entry, fresh);
+    return 'grew';
+  }
+
+  private append(entry: Watched, bytes: Buffer): 'same' | 'grew' {
+    if (bytes.length === 0) return 'same';
+    entry.reader.append(entry.decoder.write(bytes));
+    entry.length += bytes.length;
+    entry.tail = lastBytes(Buffer.concat([entry.tail, bytes]));
+    return 'grew';
+  }
+
+  /** The source grew past what Kibitz reads: said once, and the game ends there. */
+  private outgrown(game: number, entry: Watched, error: SourceTooLargeError): void {
+    const limit = this.o.read?.maxBytes ?? DEFAULT_READ.maxBytes;
+    this.o.logger.warn(
+      { source: entry.source.name, error: error.message },
+      'ChessLive! source too large; no longer relayed',
+    );
+    entry.snapshot = {
+      ...entry.snapshot,
+      reason: `the source grew past the ${limit} bytes Kibitz reads: it is no longer relayed`,
+    };
+    this.end(game, entry);
   }
 
   /** The final update: the relay writes the result, the PGN and the GIF. */
@@ -169,7 +272,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     if (entry.problem === message) return;
     entry.problem = message;
     this.o.logger.warn(
-      { source: entry.source.name, error: message },
+      { source: entry.source.name, error: shortened(message, 300) },
       'ChessLive! source unreadable; retrying',
     );
   }
@@ -217,7 +320,19 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   }
 }
 
-/** Both player names are complete (each ends with ";"). */
-function namesBoth(text: string): boolean {
-  return text.split(';').length > 2;
+/** A reader holding `bytes`, not read yet. */
+function startReading(bytes: Buffer): Reading {
+  const decoder = new StringDecoder('utf8');
+  const reader = new ChessLiveReader();
+  reader.append(decoder.write(bytes));
+  return { reader, decoder, length: bytes.length, tail: lastBytes(bytes) };
+}
+
+function lastBytes(bytes: Buffer): Buffer {
+  return Buffer.from(bytes.subarray(Math.max(0, bytes.length - OVERLAP)));
+}
+
+/** Reads every complete field, yielding to other work between slices. */
+async function readFields(reader: ChessLiveReader): Promise<void> {
+  while (reader.advance(FIELDS_PER_TURN)) await nextTurn();
 }

@@ -7,7 +7,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { ChessLiveFeed, CombinedFeed } from '../../src/relay/chesslive-feed.js';
 import type { GameFeed } from '../../src/relay/relay.js';
-import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
+import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText, until } from './serve.js';
 
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -21,15 +21,6 @@ function feedOf(sources: ChessLiveSource[], lines: string[] = []) {
   const updates: TrackerUpdate[] = [];
   feed.on('update', (u) => updates.push(u));
   return { feed, updates };
-}
-
-/** Bounded wait on a condition (the feed polls every 5 ms). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const summary = (updates: TrackerUpdate[]) =>

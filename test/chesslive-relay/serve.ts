@@ -44,10 +44,14 @@ export class GrowingFile {
   }
 }
 
-/** Serves `text` (changeable) at /game.txt; other paths are 404. */
+/** Serves `text` (changeable) at /game.txt, byte ranges too as web servers do; other paths are 404. */
 export class GrowingUrl {
   text = '';
   requests = 0;
+  /** The Range header of each request (null without one). */
+  readonly ranges: (string | null)[] = [];
+  /** Body bytes sent. */
+  sent = 0;
 
   private constructor(private readonly server: Server) {}
 
@@ -61,7 +65,24 @@ export class GrowingUrl {
         response.writeHead(404).end('not here');
         return;
       }
-      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(served.text);
+      served.ranges.push(request.headers.range ?? null);
+      const body = Buffer.from(served.text);
+      const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '');
+      const type = { 'content-type': 'text/plain; charset=utf-8' };
+      if (range === null) {
+        served.sent += body.length;
+        response.writeHead(200, type).end(body);
+        return;
+      }
+      const start = Number(range[1]);
+      if (start >= body.length) {
+        response.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+        return;
+      }
+      served.sent += body.length - start;
+      response
+        .writeHead(206, { ...type, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` })
+        .end(body.subarray(start));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return served;
@@ -76,5 +97,14 @@ export class GrowingUrl {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Bounded wait on a condition (the feed polls every 5 ms). */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -55,6 +55,7 @@ describe('KIBITZ_CHESSLIVE_SOURCES', () => {
     expect(good.ok && good.config.chesslive).toEqual({
       sources: [{ name: 'round1', kind: 'file', location: '/srv/r1.txt' }],
       pollMs: 500,
+      maxBytes: 1_048_576,
     });
     const bad = loadConfig({
       DISCORD_TOKEN: 'token',

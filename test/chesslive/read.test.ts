@@ -1,6 +1,7 @@
 // Reading: precise errors for malformed files, and files that are still being written.
 import { describe, expect, it } from 'vitest';
 import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { ChessLiveReader } from '../../src/chesslive/read.js';
 import { liveGame, truthGames } from './fics-games.js';
 
 function errorOf(text: string, options: Parameters<typeof parseChessLive>[1] = {}) {
@@ -86,6 +87,34 @@ describe('growing files', () => {
       expect(read.value.game.moves.map((m) => m.uci)).toEqual(truth.uci.slice(0, moves));
       if (resultAt < 0) expect(read.value.pending).toBe(fields.at(-1));
     }
+  });
+
+  it('read piece by piece and a few fields at a time, gives what a whole read of the text so far gives', () => {
+    const reader = new ChessLiveReader({ variant: 'crazyhouse' });
+    let at = 0;
+    for (let piece = 1; at < file.length; piece = (piece * 7 + 3) % 61) {
+      reader.append(file.slice(at, at + piece));
+      at += piece;
+      while (reader.advance(2));
+      expect(reader.read()).toEqual(
+        parseChessLive(file.slice(0, at), { variant: 'crazyhouse', growing: true }),
+      );
+    }
+    reader.end();
+    while (reader.advance(2));
+    expect(reader.read()).toEqual(parseChessLive(file, { variant: 'crazyhouse' }));
+  });
+
+  it('reads each field once however often it is asked', () => {
+    const reader = new ChessLiveReader();
+    reader.append('W;B;e2:e4;e7:e5;');
+    expect(reader.advance(3)).toBe(true);
+    expect(reader.advance(3)).toBe(false);
+    expect(reader.advance(3)).toBe(false);
+    reader.append('g1:f3;');
+    expect(reader.advance(3)).toBe(false);
+    const read = reader.read();
+    expect(read.ok && read.value.game.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3']);
   });
 
   it('keeps a MoveSpec whose Time may still be growing out until its ";" arrives', () => {

@@ -26,7 +26,8 @@ describe('loadConfig', () => {
           maxConnections: DEFAULTS.ficsMaxConnections,
         },
         maxLivePerGuild: 10,
-        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs },
+        maxPlies: 2_000,
+        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 1_048_576 },
       },
     });
   });
@@ -44,6 +45,8 @@ describe('loadConfig', () => {
       FICS_PASSWORD: 'hunter2',
       FICS_MAX_CONNECTIONS: '3',
       KIBITZ_MAX_LIVE_PER_GUILD: '4',
+      KIBITZ_MAX_PLIES: '500',
+      KIBITZ_CHESSLIVE_MAX_BYTES: '65536',
     });
     expect(result).toEqual({
       ok: true,
@@ -53,7 +56,8 @@ describe('loadConfig', () => {
         logLevel: 'debug',
         fics: { host: 'localhost', port: 5001, user: 'kibitzbot', password: 'hunter2', maxConnections: 3 },
         maxLivePerGuild: 4,
-        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs },
+        maxPlies: 500,
+        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 65_536 },
       },
     });
     if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);

@@ -38,6 +38,8 @@ export interface FakeFicsOptions {
    * undefined: a reply Kibitz does not recognise, as another server version might send.
    */
   answer?: (command: string) => string[] | undefined;
+  /** Bytes sent on connecting, before the banner (a hostile or broken server's). */
+  preamble?: string | Uint8Array;
 }
 
 export interface Received {
@@ -289,6 +291,7 @@ export class FakeFics {
       session.observed.clear();
     });
     const { eol } = this.dialect;
+    if (this.options.preamble !== undefined) this.send(session, this.options.preamble);
     this.send(session, `${this.dialect.banner.join(eol)}${eol}login: `);
   }
 

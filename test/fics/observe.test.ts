@@ -76,7 +76,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     expect(end.complete).toBe(true);
     const skipped = h.logger.records.filter((r) => r.level === 'warn' && r.fields.kind === 'style12');
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]!.fields).toMatchObject({ line: '<12> this is no board at all' });
+    expect(skipped[0]!.fields).toMatchObject({ start: '<12> this is no board at all', length: 28 });
     expect(skipped[0]!.fields.reason).toEqual(expect.any(String));
   });
 });

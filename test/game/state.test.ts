@@ -352,7 +352,7 @@ describe('PGN', () => {
     expect(pgn).toContain('[Site "?"]');
     expect(
       toPgn(
-        new GameTracker('lasker.example')
+        new GameTracker({ server: 'lasker.example' })
           .apply(events(transcript('fatics_takeback', 'obs_start.raw')).find((e) => e.kind === 'style12')!)
           .flatMap((u) => (u.type === 'started' ? [u.snapshot] : []))[0]!,
       ),

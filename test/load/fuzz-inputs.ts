@@ -236,3 +236,66 @@ export function chunks(dice: Dice, bytes: Buffer): Buffer[] {
   }
   return out;
 }
+
+/** Small framing limits for the hostile-size inputs, so that a few kilobytes go over them. */
+export const SMALL_FRAMING = { maxLineBytes: 2048, maxReplyBytes: 8192, maxSubnegotiationBytes: 64 } as const;
+
+/**
+ * The start of a real transcript with one oversized thing put in after a line end outside any
+ * block reply: a line far over the line limit, a telnet subnegotiation never closed, a flood of
+ * continuation lines, a reply over the reply limit, a block header of endless digits. Each ends
+ * with a line end, so what follows it is real output that must still be read. `after` is where
+ * that output starts.
+ */
+export function oversizedBytes(dice: Dice, transcripts: readonly Buffer[]): { bytes: Buffer; after: number } {
+  const source = dice.pick(transcripts);
+  const window = source.subarray(0, 2048 + dice.int(8192));
+  const places: number[] = [0];
+  let depth = 0;
+  for (let i = 0; i < window.length; i++) {
+    if (window[i] === 0x15) depth++;
+    else if (window[i] === 0x17) depth = Math.max(0, depth - 1);
+    else if (window[i] === 0x0a && depth === 0) places.push(i + 1);
+  }
+  const at = dice.pick(places);
+  const junk = (length: number, avoid: readonly number[]): Buffer => {
+    const bytes = Buffer.alloc(length);
+    for (let i = 0; i < length; i++) {
+      let b = dice.int(256);
+      while (avoid.includes(b)) b = dice.int(256);
+      bytes[i] = b;
+    }
+    return bytes;
+  };
+  const { maxLineBytes, maxReplyBytes } = SMALL_FRAMING;
+  const framing = [0x0a, 0x15, 0x16, 0x17, 0xff];
+  let injected: Buffer;
+  switch (dice.int(5)) {
+    case 0:
+      injected = Buffer.concat([junk(maxLineBytes + dice.int(4 * maxLineBytes), framing), Buffer.from('\n')]);
+      break;
+    case 1:
+      injected = Buffer.concat([
+        Buffer.from([0xff, 0xfa]),
+        junk(dice.int(300), framing),
+        Buffer.alloc(64, 'x'),
+        Buffer.from('\n'),
+      ]);
+      break;
+    case 2:
+      injected = Buffer.from(`<12> x\n${`\\   ${'y'.repeat(100)}\n`.repeat(20 + dice.int(100))}z\n`);
+      break;
+    case 3: {
+      const row = `${'r'.repeat(60)} ${dice.int(1000)}\r\n`;
+      const rows = row.repeat(Math.ceil((maxReplyBytes * (1 + dice.int(4))) / row.length));
+      injected = Buffer.from(`\x15${1 + dice.int(9999)}\x16${dice.int(200)}\x16${rows}\x17\n`);
+      break;
+    }
+    default:
+      injected = Buffer.from(`\x15${'9'.repeat(20 + dice.int(100))}\x16\n`);
+  }
+  return {
+    bytes: Buffer.concat([window.subarray(0, at), injected, window.subarray(at)]),
+    after: at + injected.length,
+  };
+}

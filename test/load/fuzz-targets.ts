@@ -5,14 +5,26 @@
 import { parseFen, makeFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
-import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { fromPgn, parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { ChessLiveReader } from '../../src/chesslive/read.js';
+import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { parseGameNumber, parseHandle } from '../../src/fics/validate.js';
 import { rulesFor } from '../../src/game/position.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
+import { toPgn } from '../../src/game/pgn.js';
+import { cleanText } from '../../src/text.js';
 import { GameTracker } from '../../src/game/tracker.js';
 import { decodeLine, ObserverDecoder, type Decoded } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
-import { chunks, damagedBytes, mutate, randomOrMutated, randomText } from './fuzz-inputs.js';
+import {
+  chunks,
+  damagedBytes,
+  mutate,
+  oversizedBytes,
+  randomOrMutated,
+  randomText,
+  SMALL_FRAMING,
+} from './fuzz-inputs.js';
 import type { Dice } from './random.js';
 
 export interface Finding {
@@ -285,6 +297,107 @@ function chessLiveTarget(corpus: Corpus): FuzzTarget {
   };
 }
 
+/**
+ * The byte decoder at small limits on real output with something oversized put in: nothing it
+ * gives may be over a limit, and every board of the real output after it must still be read.
+ */
+function oversizedTarget(corpus: Corpus): FuzzTarget {
+  const name = 'ObserverDecoder (oversized input)';
+  const boards = (events: Decoded[]): string[] =>
+    events.flatMap((e) => (e.kind === 'style12' ? [JSON.stringify(e)] : []));
+  return {
+    name,
+    run(dice) {
+      const { bytes, after } = oversizedBytes(dice, corpus.transcripts);
+      try {
+        const decoder = new ObserverDecoder(SMALL_FRAMING);
+        const events = [...chunks(dice, bytes).flatMap((chunk) => decoder.push(chunk)), ...decoder.end()];
+        for (const event of events) {
+          const finding = eventFinding(name, event, bytes);
+          if (finding !== null) return finding;
+          const text = event.kind === 'reply' ? event.text : 'line' in event ? event.line : '';
+          const limit = event.kind === 'reply' ? SMALL_FRAMING.maxReplyBytes : SMALL_FRAMING.maxLineBytes;
+          // A byte decodes to at most one UTF-16 unit (an invalid one to U+FFFD).
+          if (text.length > limit) return fail(name, `${event.kind} of ${text.length} characters`, bytes);
+        }
+        const plain = new ObserverDecoder();
+        const expected = boards([...plain.push(bytes.subarray(after)), ...plain.end()]);
+        const got = boards(events);
+        let i = 0;
+        for (const board of got) if (board === expected[i]) i++;
+        if (i < expected.length)
+          return fail(name, `board ${i + 1} of ${expected.length} after it was lost`, bytes);
+        return null;
+      } catch (error) {
+        return caught(name, bytes, error);
+      }
+    },
+  };
+}
+
+/** A move file read in pieces, a few fields at a time, reads as a whole read of each prefix. */
+function growingTarget(corpus: Corpus): FuzzTarget {
+  const name = 'ChessLiveReader (growing in pieces)';
+  return {
+    name,
+    run(dice) {
+      const text = randomOrMutated(dice, corpus.chessLive, 0.1);
+      try {
+        const reader = new ChessLiveReader();
+        let at = 0;
+        for (let pieces = 0; at < text.length && pieces < 6; pieces++) {
+          const piece = pieces === 5 ? text.length - at : 1 + dice.int(Math.max(1, text.length / 3));
+          reader.append(text.slice(at, at + piece));
+          at += piece;
+          while (reader.advance(1 + dice.int(8)));
+          const whole = parseChessLive(text.slice(0, at), { growing: true });
+          if (JSON.stringify(reader.read()) !== JSON.stringify(whole))
+            return fail(name, `read in pieces up to ${at}, it differs from a whole read`, text);
+        }
+        return null;
+      } catch (error) {
+        return caught(name, text, error);
+      }
+    },
+  };
+}
+
+/** Names and reasons of any bytes: the PGN written reads back as one game with clean tags. */
+function pgnTagsTarget(corpus: Corpus): FuzzTarget {
+  const name = 'PGN tags (names from outside)';
+  const read = corpus.chessLive.map((text) => parseChessLive(text)).find((r) => r.ok);
+  if (read === undefined || !read.ok) throw new Error('no move file of standard chess in the corpus');
+  const base = snapshotOfRead(read.value, { key: '1:1', game: 1, source: 'fuzz' });
+  return {
+    name,
+    run(dice) {
+      const [white, black, reason] = [0, 1, 2].map(() => randomText(dice, corpus.lines).slice(0, 200));
+      const input = `${white}|${black}|${reason}`;
+      try {
+        const pgn = toPgn({
+          ...base,
+          white: white!,
+          black: black!,
+          reason: reason!,
+          result: '1-0',
+          ended: true,
+        });
+        const back = fromPgn(pgn);
+        if (!back.ok) return fail(name, `the PGN does not read back: ${back.error}`, input);
+        if (back.value.length !== 1)
+          return fail(name, `the PGN reads back as ${back.value.length} games`, input);
+        const game = back.value[0]!;
+        if ([game.white, game.black, game.reason ?? ''].some((tag) => cleanText(tag) !== tag))
+          return fail(name, 'a tag kept a control character or a line break', input);
+        if (game.moves.length !== base.san.length) return fail(name, 'the moves changed', input);
+        return null;
+      } catch (error) {
+        return caught(name, input, error);
+      }
+    },
+  };
+}
+
 /** The checks every user value passes before it can become part of a FICS command. */
 function validateTarget(corpus: Corpus): FuzzTarget {
   const name = 'validate (game numbers, handles)';
@@ -324,5 +437,8 @@ export function fuzzTargets(corpus: Corpus): FuzzTarget[] {
     trackerTarget(corpus, 'own'),
     chessLiveTarget(corpus),
     validateTarget(corpus),
+    oversizedTarget(corpus),
+    growingTarget(corpus),
+    pgnTagsTarget(corpus),
   ];
 }

@@ -15,7 +15,12 @@ const corpus = {
   ...ficsCorpus(),
   chessLive: chessLiveCorpus(readFileSync(new URL('../fixtures/chesslive/z03.clv', import.meta.url), 'utf8')),
 };
-const RUNS: Record<string, number> = { parseChessLive: 800 };
+const RUNS: Record<string, number> = {
+  parseChessLive: 800,
+  'ObserverDecoder (oversized input)': 300,
+  'ChessLiveReader (growing in pieces)': 500,
+  'PGN tags (names from outside)': 800,
+};
 
 describe('fuzz (small scale)', () => {
   it('has a corpus of real lines, transcripts and move files', () => {

@@ -1,8 +1,10 @@
 // npm run fuzz [-- --inputs 1000000 --commands 2000 --seed 1 --only decodeLine]
-// Feeds the decoders, the game tracker, the ChessLive! reader and the input checks a million
-// generated and mutated inputs (shared by weight), then runs the real bot with random slash-command
-// arguments. Prints what each target took and every distinct finding; exits 1 on any failure (an
-// exception, corrupted state, a command answered wrongly, an unchecked FICS line), not on notes.
+// Feeds the decoders (also with oversized lines, replies and telnet subnegotiations at small
+// limits), the game tracker, the ChessLive! reader (whole and in pieces), the PGN tags and the
+// input checks a million generated and mutated inputs (shared by weight), then runs the real bot
+// with random slash-command arguments. Prints what each target took and every distinct finding;
+// exits 1 on any failure (an exception, corrupted state, a command answered wrongly, an unchecked
+// FICS line), not on notes.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fuzzCommands } from './fuzz-commands.js';
@@ -28,6 +30,9 @@ const WEIGHTS: Record<string, number> = {
   'GameTracker (own garbage)': 14,
   parseChessLive: 12,
   'validate (game numbers, handles)': 8,
+  'ObserverDecoder (oversized input)': 2,
+  'ChessLiveReader (growing in pieces)': 3,
+  'PGN tags (names from outside)': 3,
 };
 
 const corpus = {

@@ -81,3 +81,110 @@ describe('Framer', () => {
     expect(lines(pushAll([bytes([0x18], 'posed text\n\r', [0x19])]))).toEqual(['posed text']);
   });
 });
+
+describe('Framer limits', () => {
+  const KIB = 1024;
+  const limits = { maxLineBytes: 64 * KIB, maxReplyBytes: 256 * KIB, maxSubnegotiationBytes: 64 };
+  const read = (framer: Framer, raw: Buffer, size = 64 * KIB): Frame[] => {
+    const frames: Frame[] = [];
+    for (let at = 0; at < raw.length; at += size) frames.push(...framer.push(raw.subarray(at, at + size)));
+    return frames;
+  };
+  const discarded = (frames: Frame[]): Frame[] => frames.filter((f) => f.type === 'discarded');
+
+  it('drops a 1 MiB line with one report and frames the next line', () => {
+    const framer = new Framer(limits);
+    const frames = read(framer, bytes('before\r\n', 'x'.repeat(1024 * KIB), '\r\nafter\r\n'));
+    expect(lines(frames)).toEqual(['before', 'after']);
+    expect(discarded(frames)).toEqual([
+      { type: 'discarded', what: 'line', limit: 64 * KIB, head: 'x'.repeat(64), blockId: null },
+    ]);
+  });
+
+  it('keeps dropping a line over the limit that has not ended yet, and reports it once', () => {
+    const framer = new Framer(limits);
+    const frames = read(framer, bytes('y'.repeat(512 * KIB)));
+    expect(discarded(frames)).toHaveLength(1);
+    expect(framer.partial).toBe('');
+    expect(lines([...framer.push(bytes('y'.repeat(KIB), '\nlogin: ')), ...framer.flush()])).toEqual([
+      'login: ',
+    ]);
+  });
+
+  it('bounds lines joined from continuations', () => {
+    const framer = new Framer(limits);
+    const continuation = `\\   ${'z'.repeat(KIB)}\r\n`;
+    const frames = read(framer, bytes('<12> start\r\n', continuation.repeat(100), 'next\r\n'), 1 << 20);
+    expect(discarded(frames)).toHaveLength(1);
+    expect(lines(frames)).toEqual(['next']);
+  });
+
+  it('drops a reply over the limit, reports it with its id and frames what follows', () => {
+    const framer = new Framer(limits);
+    const row = `${'r'.repeat(99)}\r\n`;
+    const raw = bytes(
+      [0x15],
+      '7',
+      [0x16],
+      '43',
+      [0x16],
+      row.repeat(10 * KIB),
+      [0x17],
+      'fics% <d1> 16 1 a4 a2a4 0 300000 0\r\n',
+      [0x15],
+      '8',
+      [0x16],
+      '80',
+      [0x16],
+      'small\r\n',
+      [0x17],
+    );
+    const frames = read(framer, raw);
+    expect(discarded(frames)).toEqual([
+      { type: 'discarded', what: 'reply', limit: 256 * KIB, head: 'r'.repeat(64), blockId: 7 },
+    ]);
+    expect(frames.filter((f) => f.type === 'reply')).toEqual([
+      { type: 'reply', id: 8, code: 80, text: 'small' },
+    ]);
+    expect(lines(frames)).toContain('<d1> 16 1 a4 a2a4 0 300000 0');
+    // Only the lines within the limit went out.
+    expect(lines(frames).filter((l) => l.startsWith('r')).length).toBeLessThan((256 * KIB) / 100 + 1);
+  });
+
+  it('drops a reply holding a line over the line limit as a whole', () => {
+    const framer = new Framer(limits);
+    const raw = bytes(
+      [0x15],
+      '9',
+      [0x16],
+      '77',
+      [0x16],
+      'ok\r\n',
+      'q'.repeat(100 * KIB),
+      '\r\n',
+      [0x17],
+      'after\r\n',
+    );
+    const frames = read(framer, raw);
+    expect(discarded(frames).map((f) => f.type === 'discarded' && [f.what, f.blockId])).toEqual([
+      ['reply', 9],
+    ]);
+    expect(frames.filter((f) => f.type === 'reply')).toEqual([]);
+    expect(lines(frames)).toEqual(['ok', 'after']);
+  });
+
+  it('gives up a telnet subnegotiation that never ends instead of swallowing the rest', () => {
+    const framer = new Framer(limits);
+    // 0x18 and 63 n fill the 64 bytes; the 64th n is data again.
+    const frames = read(framer, bytes('a\r\n', [0xff, 0xfa, 0x18], 'n'.repeat(64), '\r\n<12> board\r\n'));
+    expect(discarded(frames).map((f) => f.type === 'discarded' && f.what)).toEqual(['subnegotiation']);
+    expect(lines(frames)).toEqual(['a', 'n', '<12> board']);
+  });
+
+  it('gives the end of a long unterminated text as the partial line, at most a kilobyte', () => {
+    const framer = new Framer(limits);
+    read(framer, bytes('b'.repeat(40 * KIB), ' login: '), 1);
+    expect(framer.partial).toHaveLength(KIB);
+    expect(framer.partial.endsWith('bbb login: ')).toBe(true);
+  });
+});

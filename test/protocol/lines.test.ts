@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
+import { MAX_LIST_PLIES } from '../../src/protocol/movelist.js';
 import { decodeStyle12, parseMoveTime, ranksToBoardFen } from '../../src/protocol/style12.js';
 
 const HELP_EXAMPLE =
@@ -279,5 +280,17 @@ describe('move lists', () => {
   it('reports a list that breaks off', () => {
     const events = new ObserverDecoder().lines([...list.slice(0, 4), 'garbage here']);
     expect(events.find((e) => e.kind === 'undecoded')).toMatchObject({ lineKind: 'moveList' });
+  });
+
+  it('gives up a list that never ends past the most plies a list may have', () => {
+    const rows = Array.from(
+      { length: MAX_LIST_PLIES / 2 + 1 },
+      (_, i) => `  ${i + 1}.  Nf3  (0:01)  Nf6  (0:01)`,
+    );
+    const events = new ObserverDecoder().lines([...list.slice(0, 7), ...rows]);
+    expect(events.filter((e) => e.kind === 'undecoded')).toEqual([
+      expect.objectContaining({ lineKind: 'moveList', reason: `more than ${MAX_LIST_PLIES} plies` }),
+    ]);
+    expect(events.some((e) => e.kind === 'moveList')).toBe(false);
   });
 });
