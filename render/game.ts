@@ -5,7 +5,8 @@ import type { Color, Rules } from 'chessops/types';
 import { parseUci } from 'chessops/util';
 import { defaultPosition, setupPosition, type Position } from 'chessops/variant';
 import type { LiveGame } from '../src/chesslive/index.js';
-import { rulesFor } from '../src/game/position.js';
+import { givePassedPiece } from '../src/game/moves.js';
+import { fileRules, rulesFor } from '../src/game/variants.js';
 import type { GameSnapshot } from '../src/game/snapshot.js';
 import type { Holdings } from '../src/protocol/events.js';
 import type { BoardScene, RenderResult, SceneOptions, ScenePlayer, SceneResult } from './scene.js';
@@ -60,10 +61,7 @@ function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> 
     const move = parseUci(uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
     const mover = pos.turn;
-    // A bughouse drop uses a piece passed from the partner board, which this replay never saw.
-    if (line.bughouse && 'role' in move && pos.pockets && pos.pockets[mover][move.role] === 0) {
-      pos.pockets[mover][move.role] = 1;
-    }
+    if (line.bughouse) givePassedPiece(pos, move);
     pos.play(move);
     clocks[mover] = line.clocksMs[ply] ?? clocks[mover];
     scenes.push(sceneOf(pos, uci, line.handsAfter[ply] ?? null));
@@ -102,7 +100,7 @@ export function gameScenes(
 
 /** Every position of a game read from a PGN or ChessLive file (src/chesslive). */
 export function liveGameScenes(game: LiveGame, look: GameLook = {}): RenderResult<BoardScene[]> {
-  const rules: Rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
+  const rules = fileRules(game.variant);
   return lineScenes(
     {
       rules,

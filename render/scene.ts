@@ -1,6 +1,6 @@
 // The renderer's input: one picture's worth of plain data, and how to get it from a game snapshot.
 import type { Color, Rules } from 'chessops/types';
-import { rulesFor } from '../src/game/position.js';
+import { rulesFor } from '../src/game/variants.js';
 import type { GameSnapshot } from '../src/game/snapshot.js';
 import type { GameResult, Holdings } from '../src/protocol/events.js';
 import type { ThemeName } from './theme.js';

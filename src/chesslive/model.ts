@@ -1,12 +1,8 @@
 // The game as this module's file formats see it: players, rules, start position, moves with
 // clocks, result. Built from a GameSnapshot, a ChessLive! move file or a PGN game.
 import type { GameSnapshot } from '../game/snapshot.js';
-
-/**
- * Rules the move files can carry. `bughouse` is one board of a bughouse pair: drops of any piece
- * are allowed because the pieces in hand come from the partner board, which one file does not show.
- */
-export type LiveVariant = 'chess' | 'chess960' | 'crazyhouse' | 'bughouse';
+import { fileVariantOf, type FileVariant } from '../game/variants.js';
+import { err, ok, type Result } from '../result.js';
 
 export type LiveResult = '1-0' | '0-1' | '1/2-1/2' | '*';
 
@@ -25,7 +21,7 @@ export interface LiveMove {
 export interface LiveGame {
   white: string;
   black: string;
-  variant: LiveVariant;
+  variant: FileVariant;
   /** FEN the moves start from; absent for the variant's usual start (standard array, empty hands). */
   startFen?: string;
   moves: LiveMove[];
@@ -34,31 +30,10 @@ export interface LiveGame {
   reason?: string;
 }
 
-/** Errors as values at this module's boundary. */
-export type Result<T, E = string> = { ok: true; value: T } | { ok: false; error: E };
-
-export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
-export const err = <E>(error: E): { ok: false; error: E } => ({ ok: false, error });
-
-/**
- * The snapshot's game in this module's model. FICS `wild/fr` is chess960; other wild types keep
- * standard rules from their start position; suicide, atomic and losers are refused because their
- * moves have effects (explosions, forced captures) these formats do not describe.
- */
+/** The snapshot's game in this module's model, if its variant can be written as a move file. */
 export function fromSnapshot(snap: GameSnapshot): Result<LiveGame> {
-  let variant: LiveVariant;
-  switch (snap.variant) {
-    case 'chess':
-    case 'crazyhouse':
-    case 'bughouse':
-      variant = snap.variant;
-      break;
-    case 'wild':
-      variant = snap.type === 'wild/fr' ? 'chess960' : 'chess';
-      break;
-    default:
-      return err(`variant ${snap.variant} cannot be written as a move file`);
-  }
+  const variant = fileVariantOf(snap.variant, snap.type);
+  if (variant === null) return err(`variant ${snap.variant} cannot be written as a move file`);
   if (snap.san.length !== snap.uci.length) {
     return err(
       `snapshot of game ${snap.key} has ${snap.san.length} SAN moves but ${snap.uci.length} UCI moves`,

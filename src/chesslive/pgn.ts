@@ -5,29 +5,12 @@
 import { defaultGame, extend, makeComment, makePgn, parseComment, parsePgn } from 'chessops/pgn';
 import type { Game, PgnNodeData } from 'chessops/pgn';
 import { cleanText } from '../text.js';
-import type { LiveGame, LiveMove, LiveResult, LiveVariant, Result } from './model.js';
-import { err, ok } from './model.js';
+import type { LiveGame, LiveMove, LiveResult } from './model.js';
+import { err, ok, type Result } from '../result.js';
 import { findUnreadPgn } from './pgn-check.js';
-import { gameMove, parseSanMove, play, replayFen, sideName, startReplay } from './rules.js';
-
-const VARIANT_HEADER: Record<LiveVariant, string | null> = {
-  chess: null,
-  chess960: 'Chess960',
-  crazyhouse: 'Crazyhouse',
-  bughouse: 'Bughouse',
-};
-
-/** PGN Variant header values read, lower case, without spaces or dashes. */
-const VARIANT_NAMES: Record<string, LiveVariant> = {
-  standard: 'chess',
-  chess: 'chess',
-  chess960: 'chess960',
-  fischerandom: 'chess960',
-  fischerrandom: 'chess960',
-  frc: 'chess960',
-  crazyhouse: 'crazyhouse',
-  bughouse: 'bughouse',
-};
+import { parseSanMove, play, replayFen, sideName, startReplay } from '../game/moves.js';
+import { parsePgnVariant, pgnVariantHeader, FILE_VARIANTS } from '../game/variants.js';
+import { gameMove } from './rules.js';
 
 export function toPgn(game: LiveGame): Result<string> {
   const start = startReplay(game.variant, game.startFen);
@@ -37,7 +20,7 @@ export function toPgn(game: LiveGame): Result<string> {
   pgn.headers.set('White', cleanText(game.white));
   pgn.headers.set('Black', cleanText(game.black));
   pgn.headers.set('Result', game.result);
-  const variant = VARIANT_HEADER[game.variant];
+  const variant = pgnVariantHeader(FILE_VARIANTS[game.variant].variant);
   if (variant) pgn.headers.set('Variant', variant);
   // chess960 always names its start position: "Chess960" alone does not say which one.
   if (game.startFen !== undefined || game.variant === 'chess960') {
@@ -76,8 +59,7 @@ export function fromPgn(text: string): Result<LiveGame[]> {
 
 function readPgnGame(pgn: Game<PgnNodeData>): Result<LiveGame> {
   const variantHeader = pgn.headers.get('Variant');
-  const variant =
-    variantHeader === undefined ? 'chess' : VARIANT_NAMES[variantHeader.toLowerCase().replace(/[\s-]/g, '')];
+  const variant = variantHeader === undefined ? 'chess' : parsePgnVariant(variantHeader);
   if (!variant) return err(`variant "${variantHeader}" is not one of chess, chess960, crazyhouse, bughouse`);
   const startFen = pgn.headers.get('FEN');
   const start = startReplay(variant, startFen);

@@ -7,16 +7,16 @@
 // ";" have arrived, the reason is whatever text has arrived after it.
 import type { Role, Square } from 'chessops/types';
 import { charToRole, parseSquare } from 'chessops/util';
-import type { LiveGame, LiveMove, LiveResult, LiveVariant, Result } from './model.js';
-import { err, ok } from './model.js';
-import { legalMoves, play, replayFen, sideName, startReplay } from './rules.js';
-import type { Replay } from './rules.js';
+import type { LiveGame, LiveMove, LiveResult } from './model.js';
+import { err, ok, type Result } from '../result.js';
+import type { FileVariant } from '../game/variants.js';
+import { legalMoves, play, replayFen, sideName, startReplay, type Replay } from '../game/moves.js';
 import type { MoveStep } from './steps.js';
 import { applySteps, changedSquares, sameBoard } from './steps.js';
 
 export interface ReadOptions {
   /** The file does not say which rules or start position it uses: default standard chess. */
-  variant?: LiveVariant;
+  variant?: FileVariant;
   startFen?: string;
   /** Parse a file that may still be growing (see above). */
   growing?: boolean;

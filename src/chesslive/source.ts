@@ -4,10 +4,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { makeFen, parseFen } from 'chessops/fen';
 import { defaultPosition, setupPosition } from 'chessops/variant';
-import type { GameSnapshot, Variant } from '../game/snapshot.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+import { FILE_VARIANTS, fileRules } from '../game/variants.js';
 import { cleanText } from '../text.js';
-import type { LiveGame, LiveVariant, Result } from './model.js';
-import { err, ok } from './model.js';
+import type { LiveGame } from './model.js';
+import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
 
 export interface ChessLiveSource {
@@ -252,30 +253,21 @@ async function readCapped(response: Response, max: number, tooLarge: () => Error
   }
 }
 
-const VARIANT: Record<LiveVariant, Variant> = {
-  chess: 'chess',
-  chess960: 'wild',
-  crazyhouse: 'crazyhouse',
-  bughouse: 'bughouse',
-};
-
 /** The side to move in a FEN. */
 function sideOf(fen: string): 'white' | 'black' {
   return fen.split(' ')[1] === 'b' ? 'black' : 'white';
 }
 
 function inCheck(game: LiveGame, fen: string): boolean {
-  const rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
   const setup = parseFen(fen);
   if (setup.isErr) return false;
-  const pos = setupPosition(rules, setup.value);
+  const pos = setupPosition(fileRules(game.variant), setup.value);
   return pos.isOk && pos.value.isCheck();
 }
 
 function startFenOf(game: LiveGame): string {
   if (game.startFen !== undefined) return game.startFen;
-  const rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
-  return makeFen(defaultPosition(rules).toSetup());
+  return makeFen(defaultPosition(fileRules(game.variant)).toSetup());
 }
 
 /**
@@ -302,9 +294,9 @@ export function snapshotOfRead(
     black: cleanText(game.black),
     whiteRating: null,
     blackRating: null,
-    variant: VARIANT[game.variant],
+    variant: FILE_VARIANTS[game.variant].variant,
     rated: null,
-    type: game.variant === 'chess960' ? 'wild/fr' : null,
+    type: FILE_VARIANTS[game.variant].type,
     initialMinutes: null,
     incrementSec: null,
     startFen,

@@ -12,9 +12,10 @@
 // - Piece ids are lower case as the grammar says; a dropped piece takes the mover's colour.
 import { makeSquare } from 'chessops/util';
 import { cleanText } from '../text.js';
-import type { LiveGame, Result } from './model.js';
-import { err, ok } from './model.js';
-import { gameMove, play, startReplay } from './rules.js';
+import type { LiveGame } from './model.js';
+import { err, ok, type Result } from '../result.js';
+import { play, startReplay } from '../game/moves.js';
+import { gameMove } from './rules.js';
 import type { MoveStep } from './steps.js';
 import { formatSteps, stepsFor } from './steps.js';
 

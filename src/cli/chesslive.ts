@@ -5,10 +5,11 @@
 // Bad input: one line on stderr, exit status 1 (2 for a bad command line).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { LiveVariant, Result } from '../chesslive/index.js';
-import { err, fromPgn, ok, parseChessLive, toPgn, writeChessLive } from '../chesslive/index.js';
+import { fromPgn, parseChessLive, toPgn, writeChessLive } from '../chesslive/index.js';
+import type { FileVariant } from '../game/variants.js';
+import { err, ok, type Result } from '../result.js';
 
-const VARIANTS: readonly LiveVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
+const VARIANTS: readonly FileVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
 
 const USAGE =
   'usage: chesslive --from-pgn FILE [--game N] | --to-pgn FILE [--variant chess|chess960|crazyhouse|bughouse] [--fen FEN] [--growing]';
@@ -48,12 +49,12 @@ function run(argv: string[]): Result<string> {
 
   const path = toPgnPath!;
   const variant = values.variant ?? 'chess';
-  if (!VARIANTS.includes(variant as LiveVariant))
+  if (!VARIANTS.includes(variant as FileVariant))
     throw new UsageError(`--variant ${variant}: not one of ${VARIANTS.join(', ')}`);
   const text = readText(path);
   if (!text.ok) return text;
   const read = parseChessLive(text.value, {
-    variant: variant as LiveVariant,
+    variant: variant as FileVariant,
     ...(values.fen !== undefined && { startFen: values.fen }),
     growing: values.growing ?? false,
   });

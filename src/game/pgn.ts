@@ -5,14 +5,7 @@ import { defaultGame, extend, makeComment, makePgn, type PgnNodeData } from 'che
 import { cleanText } from '../text.js';
 import { startPosition } from './position.js';
 import type { GameSnapshot } from './snapshot.js';
-
-const PGN_VARIANT: Partial<Record<GameSnapshot['variant'], string>> = {
-  crazyhouse: 'Crazyhouse',
-  bughouse: 'Bughouse',
-  suicide: 'Antichess',
-  atomic: 'Atomic',
-  wild: 'Chess960',
-};
+import { pgnVariantHeader } from './variants.js';
 
 export interface PgnOptions {
   site?: string;
@@ -42,8 +35,8 @@ export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   if (game.initialMinutes !== null && game.incrementSec !== null) {
     headers.set('TimeControl', `${game.initialMinutes * 60}+${game.incrementSec}`);
   }
-  const variant = PGN_VARIANT[game.variant];
-  if (variant !== undefined) headers.set('Variant', variant);
+  const variant = pgnVariantHeader(game.variant);
+  if (variant !== null) headers.set('Variant', variant);
   if (game.startFen !== makeFen(startPosition(game.variant).toSetup()) || !game.complete) {
     headers.set('SetUp', '1');
     headers.set('FEN', game.startFen);

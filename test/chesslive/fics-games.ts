@@ -1,10 +1,11 @@
 // The FICS truth games copied into test/fixtures/chesslive/fics-games.json, as LiveGames.
 import { readFileSync } from 'node:fs';
-import type { LiveGame, LiveResult, LiveVariant } from '../../src/chesslive/index.js';
+import type { LiveGame, LiveResult } from '../../src/chesslive/index.js';
+import type { FileVariant } from '../../src/game/variants.js';
 
 export interface TruthGame {
   id: string;
-  variant: LiveVariant;
+  variant: FileVariant;
   white: string;
   black: string;
   result: LiveResult;

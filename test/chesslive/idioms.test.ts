@@ -1,7 +1,8 @@
 // The grammar's idioms, written and read back: castling both ways, en passant, promotions and
 // underpromotions, crazyhouse drops, chess960 castlings (king onto its rook's square included).
 import { describe, expect, it } from 'vitest';
-import type { LiveGame, LiveVariant } from '../../src/chesslive/index.js';
+import type { LiveGame } from '../../src/chesslive/index.js';
+import type { FileVariant } from '../../src/game/variants.js';
 import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
 import { gameFromSan } from './build-game.js';
 import { liveGame, truthGames } from './fics-games.js';
@@ -20,7 +21,7 @@ function specs(file: string): string[] {
     .filter((f) => f.includes(':'));
 }
 
-function readBack(file: string, variant: LiveVariant, startFen?: string) {
+function readBack(file: string, variant: FileVariant, startFen?: string) {
   const read = parseChessLive(file, { variant, ...(startFen !== undefined && { startFen }) });
   if (!read.ok) throw new Error(read.error.message);
   return read.value;

@@ -5,12 +5,12 @@ import {
   fromPgn,
   fromSnapshot,
   parseChessLive,
-  replayFen,
   replayGame,
   toPgn,
   writeChessLive,
 } from '../../src/chesslive/index.js';
 import type { LiveGame } from '../../src/chesslive/index.js';
+import { replayFen } from '../../src/game/moves.js';
 import { gameFromSan } from './build-game.js';
 import { liveGame, truthGames } from './fics-games.js';
 

@@ -7,7 +7,8 @@ import { makeSanAndPlay } from 'chessops/san';
 import { SquareSet } from 'chessops/squareSet';
 import type { Move, Role } from 'chessops/types';
 import { describe, expect, it } from 'vitest';
-import type { LiveGame, LiveVariant } from '../../src/chesslive/index.js';
+import type { LiveGame } from '../../src/chesslive/index.js';
+import type { FileVariant } from '../../src/game/variants.js';
 import { fromPgn, parseChessLive, toPgn, writeChessLive } from '../../src/chesslive/index.js';
 import { startPosition, uciOf } from './build-game.js';
 
@@ -68,7 +69,7 @@ interface Generated {
 }
 
 /** A random game: each choice picks a legal move, castling whenever the choice is a multiple of 3. */
-function randomGame(variant: LiveVariant, startFen: string | undefined, choices: number[]): Generated {
+function randomGame(variant: FileVariant, startFen: string | undefined, choices: number[]): Generated {
   const pos = startPosition(variant, startFen);
   const moves: LiveGame['moves'] = [];
   for (const [i, choice] of choices.entries()) {
@@ -92,10 +93,10 @@ function randomGame(variant: LiveVariant, startFen: string | undefined, choices:
 
 const arbitraryGame = fc
   .oneof(
-    fc.record({ variant: fc.constant<LiveVariant>('chess'), start: fc.constant(undefined) }),
-    fc.record({ variant: fc.constant<LiveVariant>('crazyhouse'), start: fc.constant(undefined) }),
+    fc.record({ variant: fc.constant<FileVariant>('chess'), start: fc.constant(undefined) }),
+    fc.record({ variant: fc.constant<FileVariant>('crazyhouse'), start: fc.constant(undefined) }),
     fc.record({
-      variant: fc.constant<LiveVariant>('chess960'),
+      variant: fc.constant<FileVariant>('chess960'),
       start: fc.integer({ min: 0, max: 959 }).map(chess960Fen),
     }),
   )

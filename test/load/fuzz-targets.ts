@@ -9,7 +9,7 @@ import { fromPgn, parseChessLive, writeChessLive } from '../../src/chesslive/ind
 import { ChessLiveReader } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { parseGameNumber, parseHandle } from '../../src/fics/validate.js';
-import { rulesFor } from '../../src/game/position.js';
+import { rulesFor } from '../../src/game/variants.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { toPgn } from '../../src/game/pgn.js';
 import { cleanText } from '../../src/text.js';
