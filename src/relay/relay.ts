@@ -1,17 +1,11 @@
 // Live posts: one observation per game however many channels watch it, one render per position
 // and orientation, and per post one message kept current (latest position wins). Posts live in
 // storage so a restart resumes editing the same messages.
-import {
-  gameScenes,
-  inlineRenderer,
-  liveGameScenes,
-  resultText,
-  sceneFromSnapshot,
-  type BoardScene,
-  type Renderer,
-} from '../../render/index.js';
+import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
 import { fromPgn } from '../chesslive/index.js';
+import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { isChessLiveGame } from '../chesslive/source.js';
+import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { toPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
@@ -601,7 +595,7 @@ export class Relay {
     const files: LiveAttachment[] = [{ name: `game-${game.gameNumber}.pgn`, data: Buffer.from(game.pgn) }];
     const read = fromPgn(game.pgn);
     const orientation = post.options.flip ? 'black' : 'white';
-    const scenes = read.ok ? liveGameScenes(read.value[0]!, { orientation }) : null;
+    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
     if (scenes?.ok === true) {
       const png = await this.renderer.png(scenes.value.at(-1)!);

@@ -1,10 +1,10 @@
 // Scenes from what people type or paste: a FEN, or a Style 12 line as FICS sends it. Shared by
 // the render CLI and /position; bad input is an error value naming what is wrong.
 import { InvalidFen, parseFen } from 'chessops/fen';
-import { verboseToUci } from '../src/game/moves.js';
-import { fenOfSetup, setupFromStyle12 } from '../src/game/position.js';
-import { decodeStyle12 } from '../src/protocol/style12.js';
-import type { BoardScene, RenderResult } from './scene.js';
+import type { BoardScene, RenderResult } from '../../render/scene.js';
+import { decodeStyle12 } from '../protocol/style12.js';
+import { verboseToUci } from './moves.js';
+import { fenOfSetup, setupFromStyle12 } from './position.js';
 
 /** The position of a `<12>` line, its players and clocks, oriented by its flip field. */
 export function style12Scene(line: string): RenderResult<BoardScene> {

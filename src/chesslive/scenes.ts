@@ -1,0 +1,28 @@
+// A game read from a PGN or ChessLive! file as scenes, the renderer's input.
+import { makeFen } from 'chessops/fen';
+import { defaultPosition } from 'chessops/variant';
+import type { BoardScene, RenderResult } from '../../render/scene.js';
+import { lineScenes, type GameLook } from '../game/scenes.js';
+import { fileRules } from '../game/variants.js';
+import type { LiveGame } from './model.js';
+
+/** Every position of a game read from a PGN or ChessLive! file. */
+export function chessLiveGameScenes(game: LiveGame, look: GameLook = {}): RenderResult<BoardScene[]> {
+  const rules = fileRules(game.variant);
+  return lineScenes(
+    {
+      rules,
+      startFen: game.startFen ?? makeFen(defaultPosition(rules).toSetup()),
+      uci: game.moves.map((m) => m.uci),
+      clocksMs: game.moves.map((m) => m.clockMs ?? null),
+      initialClockMs: null,
+      white: { name: game.white },
+      black: { name: game.black },
+      bughouse: game.variant === 'bughouse',
+      handsAfter: [],
+      finalHoldings: null,
+      result: game.result === '*' ? null : { result: game.result, reason: game.reason ?? null },
+    },
+    look,
+  );
+}
