@@ -4,10 +4,10 @@ import { defaultPosition } from 'chessops/variant';
 import type { BoardScene, RenderResult } from '../../render/scene.js';
 import { lineScenes, type GameLook } from '../game/scenes.js';
 import { fileRules } from '../game/variants.js';
-import type { LiveGame } from './model.js';
+import type { GameRecord } from '../game/record.js';
 
 /** Every position of a game read from a PGN or ChessLive! file. */
-export function chessLiveGameScenes(game: LiveGame, look: GameLook = {}): RenderResult<BoardScene[]> {
+export function chessLiveGameScenes(game: GameRecord, look: GameLook = {}): RenderResult<BoardScene[]> {
   const rules = fileRules(game.variant);
   return lineScenes(
     {

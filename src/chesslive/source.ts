@@ -7,7 +7,7 @@ import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { FILE_VARIANTS, fileRules } from '../game/variants.js';
 import { cleanText } from '../text.js';
-import type { LiveGame } from './model.js';
+import type { GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
 
@@ -258,14 +258,14 @@ function sideOf(fen: string): 'white' | 'black' {
   return fen.split(' ')[1] === 'b' ? 'black' : 'white';
 }
 
-function inCheck(game: LiveGame, fen: string): boolean {
+function inCheck(game: GameRecord, fen: string): boolean {
   const setup = parseFen(fen);
   if (setup.isErr) return false;
   const pos = setupPosition(fileRules(game.variant), setup.value);
   return pos.isOk && pos.value.isCheck();
 }
 
-function startFenOf(game: LiveGame): string {
+function startFenOf(game: GameRecord): string {
   if (game.startFen !== undefined) return game.startFen;
   return makeFen(defaultPosition(fileRules(game.variant)).toSetup());
 }

@@ -5,7 +5,8 @@
 // Bad input: one line on stderr, exit status 1 (2 for a bad command line).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fromPgn, parseChessLive, toPgn, writeChessLive } from '../chesslive/index.js';
+import { makeChessLive, parseChessLive } from '../chesslive/index.js';
+import { makePgn, parsePgn } from '../game/pgn.js';
 import type { FileVariant } from '../game/variants.js';
 import { err, ok, type Result } from '../result.js';
 
@@ -36,7 +37,7 @@ function run(argv: string[]): Result<string> {
   if (fromPgnPath !== undefined) {
     const text = readText(fromPgnPath);
     if (!text.ok) return text;
-    const games = fromPgn(text.value);
+    const games = parsePgn(text.value);
     if (!games.ok) return err(`${fromPgnPath}: ${games.error}`);
     const index = values.game === undefined ? 1 : Number(values.game);
     if (values.game === undefined && games.value.length > 1) {
@@ -44,7 +45,7 @@ function run(argv: string[]): Result<string> {
     }
     const game = Number.isInteger(index) ? games.value[index - 1] : undefined;
     if (!game) return err(`--game ${values.game}: ${fromPgnPath} holds ${games.value.length} game(s)`);
-    return writeChessLive(game);
+    return makeChessLive(game);
   }
 
   const path = toPgnPath!;
@@ -59,7 +60,7 @@ function run(argv: string[]): Result<string> {
     growing: values.growing ?? false,
   });
   if (!read.ok) return err(`${path}: ${read.error.message}`);
-  return toPgn(read.value.game);
+  return makePgn(read.value.game);
 }
 
 function readText(path: string): Result<string> {

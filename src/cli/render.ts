@@ -15,8 +15,8 @@ import {
   type BoardScene,
   type RenderResult,
 } from '../../render/index.js';
-import { fromPgn } from '../chesslive/index.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
+import { parsePgn } from '../game/pgn.js';
 import { fenScene, style12Scene } from '../game/scene-input.js';
 import type { Color } from '../protocol/events.js';
 
@@ -124,7 +124,7 @@ function run(argv: string[]): void {
 
   let scene: BoardScene;
   if (opts.pgn !== undefined) {
-    const games = fromPgn(readText(opts.pgn));
+    const games = parsePgn(readText(opts.pgn));
     if (!games.ok) throw new CliError(`${opts.pgn}: ${games.error}`, 1);
     const scenes = unwrap(
       chessLiveGameScenes(games.value[0]!, { ...look, orientation: opts.flip ? 'black' : 'white' }),

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { renderGif } from '../../render/index.js';
 import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { RenderPool } from '../../render/worker-pool.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 
 const PGN = new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url);
 const RUNS = 7;
@@ -15,7 +15,7 @@ function median(values: number[]): number {
 }
 
 export async function benchRenderPool(): Promise<Record<string, number>> {
-  const games = fromPgn(readFileSync(PGN, 'utf8'));
+  const games = parsePgn(readFileSync(PGN, 'utf8'));
   if (!games.ok) throw new Error(games.error);
   const read = chessLiveGameScenes(games.value[0]!);
   if (!read.ok) throw new Error(read.error);

@@ -6,7 +6,7 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, loadPieceImages, registerFonts } from '../../render/assets.js';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
 import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 import { computeLayout, DEFAULT_SIZE } from '../../render/layout.js';
 import { readPosition, type ScenePosition } from '../../render/position.js';
 import { formatClock } from '../../render/format.js';
@@ -20,7 +20,7 @@ const GIF_PLIES = 100;
 
 /** The game's positions with ratings and clocks that run down for the side that moved. */
 function benchScenes(): BoardScene[] {
-  const games = fromPgn(readFileSync(PGN, 'utf8'));
+  const games = parsePgn(readFileSync(PGN, 'utf8'));
   if (!games.ok) throw new Error(games.error);
   const read = chessLiveGameScenes(games.value[0]!);
   if (!read.ok) throw new Error(read.error);

@@ -7,7 +7,7 @@ import { kingCastlesTo, makeSquare, makeUci } from 'chessops/util';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { Position } from 'chessops/chess';
 import type { Move } from 'chessops/types';
-import type { LiveGame } from '../../src/chesslive/index.js';
+import type { GameRecord } from '../../src/game/record.js';
 import type { FileVariant } from '../../src/game/variants.js';
 
 export function startPosition(variant: FileVariant, fen?: string): Position {
@@ -15,7 +15,7 @@ export function startPosition(variant: FileVariant, fen?: string): Position {
   return fen === undefined ? defaultPosition(rules) : setupPosition(rules, parseFen(fen).unwrap()).unwrap();
 }
 
-/** UCI as LiveMove documents it: castling as the king's target square except in chess960. */
+/** UCI as RecordMove documents it: castling as the king's target square except in chess960. */
 export function uciOf(pos: Position, move: Move, variant: FileVariant): string {
   const side = castlingSide(pos, move);
   if (side && !isDrop(move) && variant !== 'chess960') {
@@ -29,7 +29,7 @@ export function gameFromSan(
   variant: FileVariant,
   sans: string[],
   options: { startFen?: string; clocks?: boolean } = {},
-): LiveGame {
+): GameRecord {
   const pos = startPosition(variant, options.startFen);
   const moves = sans.map((san, i) => {
     const move = parseSan(pos, san);
@@ -38,7 +38,7 @@ export function gameFromSan(
     pos.play(move);
     return { san, uci, clockMs: options.clocks === false ? null : 60_000 - i * 1000 };
   });
-  const game: LiveGame = { white: 'W', black: 'B', variant, moves, result: '*' };
+  const game: GameRecord = { white: 'W', black: 'B', variant, moves, result: '*' };
   if (options.startFen !== undefined) game.startFen = options.startFen;
   return game;
 }

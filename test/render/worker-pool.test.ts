@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
 import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { RenderPool } from '../../render/worker-pool.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 
 function fixtureScenes(): BoardScene[] {
   const pgn = readFileSync(new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url), 'utf8');
-  const games = fromPgn(pgn);
+  const games = parsePgn(pgn);
   if (!games.ok) throw new Error(games.error);
   const scenes = chessLiveGameScenes(games.value[0]!);
   if (!scenes.ok) throw new Error(scenes.error);
