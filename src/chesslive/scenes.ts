@@ -1,18 +1,15 @@
 // A game read from a PGN or ChessLive! file as scenes, the renderer's input.
-import { makeFen } from 'chessops/fen';
-import { defaultPosition } from 'chessops/variant';
 import type { BoardScene, RenderResult } from '../../render/scene.js';
 import { lineScenes, type GameLook } from '../game/scenes.js';
 import { fileRules } from '../game/variants.js';
-import type { GameRecord } from '../game/record.js';
+import { recordStartFen, type GameRecord } from '../game/record.js';
 
 /** Every position of a game read from a PGN or ChessLive! file. */
 export function chessLiveGameScenes(game: GameRecord, look: GameLook = {}): RenderResult<BoardScene[]> {
-  const rules = fileRules(game.variant);
   return lineScenes(
     {
-      rules,
-      startFen: game.startFen ?? makeFen(defaultPosition(rules).toSetup()),
+      rules: fileRules(game.variant),
+      startFen: recordStartFen(game),
       uci: game.moves.map((m) => m.uci),
       clocksMs: game.moves.map((m) => m.clockMs ?? null),
       initialClockMs: null,

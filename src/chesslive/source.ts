@@ -2,12 +2,12 @@
 // read from disk or over HTTP(S), and one read of such a (possibly still growing) file as the
 // GameSnapshot the relay and the renderer already understand.
 import { open, type FileHandle } from 'node:fs/promises';
-import { makeFen, parseFen } from 'chessops/fen';
-import { defaultPosition, setupPosition } from 'chessops/variant';
+import { parseFen } from 'chessops/fen';
+import { setupPosition } from 'chessops/variant';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { FILE_VARIANTS, fileRules } from '../game/variants.js';
 import { cleanText } from '../text.js';
-import type { GameRecord } from '../game/record.js';
+import { recordStartFen, type GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
 
@@ -265,11 +265,6 @@ function inCheck(game: GameRecord, fen: string): boolean {
   return pos.isOk && pos.value.isCheck();
 }
 
-function startFenOf(game: GameRecord): string {
-  if (game.startFen !== undefined) return game.startFen;
-  return makeFen(defaultPosition(fileRules(game.variant)).toSetup());
-}
-
 /**
  * The game as read so far. `ended` follows the file's result; clocks are the last Time each side
  * wrote (0 before its first timed move): the file has no time control to start from.
@@ -279,7 +274,7 @@ export function snapshotOfRead(
   id: { key: string; game: number; source: string },
 ): GameSnapshot {
   const { game } = read;
-  const startFen = startFenOf(game);
+  const startFen = recordStartFen(game);
   const first = sideOf(startFen);
   const clocks = { white: 0, black: 0 };
   game.moves.forEach((move, ply) => {

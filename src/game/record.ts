@@ -1,11 +1,13 @@
 // A game's record: players, rules, start position, moves with clocks, result. What a PGN or
 // ChessLive! file holds and what is written to one; a FICS game's snapshot gives one.
+import { makeFen } from 'chessops/fen';
 import type { Move } from 'chessops/types';
+import { defaultPosition } from 'chessops/variant';
 import type { GameResult } from '../protocol/events.js';
 import { err, ok, type Result } from '../result.js';
 import { parseUciMove, play, replayFen, sideName, startReplay, type Replay } from './moves.js';
 import type { GameSnapshot } from './snapshot.js';
-import { fileVariantOf, type FileVariant } from './variants.js';
+import { fileRules, fileVariantOf, type FileVariant } from './variants.js';
 
 export interface RecordMove {
   /** SAN as chessops writes it, except pawn drops, written `P@e4` as FICS does. */
@@ -29,6 +31,11 @@ export interface GameRecord {
   result: GameResult;
   /** Why the game ended (`GuestX resigns`), when known. */
   reason?: string;
+}
+
+/** The FEN a record's moves start from: its own, or its variant's usual start. */
+export function recordStartFen(record: GameRecord): string {
+  return record.startFen ?? makeFen(defaultPosition(fileRules(record.variant)).toSetup());
 }
 
 /** The snapshot's game as a record, if its variant can be written to a move file. */
