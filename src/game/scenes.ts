@@ -40,7 +40,7 @@ export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): 
 }
 
 /** A game as the animation needs it. */
-export interface GameLine {
+interface GameLine {
   rules: Rules;
   startFen: string;
   /** Castling as the king's move, or king takes rook (chess960); drops `P@e4`. */

@@ -29,7 +29,7 @@ const VARIANTS: Record<Variant, VariantFacts> = {
 };
 
 /** The FICS type chess960 is played as. */
-export const CHESS960_TYPE = 'wild/fr';
+const CHESS960_TYPE = 'wild/fr';
 
 /** A move file's variant as a FICS game: chess960 is `wild` of type `wild/fr`. */
 export const FILE_VARIANTS: Record<FileVariant, { variant: Variant; type: string | null }> = {
