@@ -11,4 +11,22 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // The renderer knows only scenes (render/scene.ts): games become scenes on the game side, so
+    // a render thread loads no game, protocol or Discord code.
+    files: ['render/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/**', '../src', '../../src'],
+              message: 'render/ draws scenes only: turn games into scenes in src/ (src/game/scenes.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,7 +3,7 @@
 // or the pairings of a scheduled match), rating and type; /club results lists how they ended.
 import { ChannelType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { resultText } from '../render/scene.js';
+import { resultText } from '../render/index.js';
 import {
   CLUB_GAME_TYPES,
   CLUB_MODES,

@@ -6,7 +6,7 @@ import type { BotContext } from '../src/discord/context.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle } from '../src/fics/validate.js';
-import { toPgn } from '../src/game/pgn.js';
+import { makeSnapshotPgn } from '../src/game/pgn.js';
 import { truncate } from '../src/text.js';
 
 export const data = new SlashCommandBuilder()
@@ -106,7 +106,9 @@ export const buttons = {
       await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
       return;
     }
-    const file = new AttachmentBuilder(Buffer.from(toPgn(snapshot)), { name: `game-${snapshot.game}.pgn` });
+    const file = new AttachmentBuilder(Buffer.from(makeSnapshotPgn(snapshot)), {
+      name: `game-${snapshot.game}.pgn`,
+    });
     await interaction.reply({ files: [file], flags: MessageFlags.Ephemeral });
   },
   [LIVE_BUTTONS.stop]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {

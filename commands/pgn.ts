@@ -1,10 +1,11 @@
 // /pgn game:<number> [format]: the moves of an observed or recently finished game as a file.
 import { AttachmentBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { fromPgn, fromSnapshot, writeChessLive } from '../src/chesslive/index.js';
+import { makeChessLive } from '../src/chesslive/index.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, gameOption } from '../src/discord/replies.js';
-import { toPgn } from '../src/game/pgn.js';
+import { makeSnapshotPgn, parsePgn } from '../src/game/pgn.js';
+import { recordFromSnapshot } from '../src/game/record.js';
 
 export const data = new SlashCommandBuilder()
   .setName('pgn')
@@ -24,10 +25,10 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const finished = ctx.storage.finishedGames.recent({ gameNumber: game, limit: 1 })[0];
   let text: string;
   if (live !== undefined && (!live.ended || finished === undefined)) {
-    if (format === 'pgn') text = toPgn(live);
+    if (format === 'pgn') text = makeSnapshotPgn(live);
     else {
-      const converted = fromSnapshot(live);
-      const written = converted.ok ? writeChessLive(converted.value) : converted;
+      const converted = recordFromSnapshot(live);
+      const written = converted.ok ? makeChessLive(converted.value) : converted;
       if (!written.ok) {
         await answer(interaction, `Game ${game} cannot be written as a ChessLive! file: ${written.error}`);
         return;
@@ -37,8 +38,8 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   } else if (finished !== undefined) {
     if (format === 'pgn') text = finished.pgn;
     else {
-      const parsed = fromPgn(finished.pgn);
-      const written = parsed.ok && parsed.value[0] ? writeChessLive(parsed.value[0]) : null;
+      const parsed = parsePgn(finished.pgn);
+      const written = parsed.ok && parsed.value[0] ? makeChessLive(parsed.value[0]) : null;
       if (written === null || !written.ok) {
         await answer(interaction, `Game ${game} cannot be written as a ChessLive! file.`);
         return;

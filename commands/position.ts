@@ -1,9 +1,9 @@
-// /position fen:<FEN> | style12:<line> [flip]: draws one position here, with its FEN as text.
+// /position fen:<FEN> | style12:<line> [flip]: draws one position here, with its FEN as text. The
+// board is drawn by the bot's renderer (worker threads), like every other board.
 import { AttachmentBuilder, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { renderPng } from '../render/index.js';
-import { fenScene, style12Scene } from '../render/input.js';
 import type { BotContext } from '../src/discord/context.js';
+import { fenScene, style12Scene } from '../src/game/scene-input.js';
 import { answer } from '../src/discord/replies.js';
 
 // A FEN is under 100 characters (crazyhouse pockets included); a Style 12 line about 200.
@@ -27,7 +27,7 @@ export const help =
 const FEN_FORMAT =
   'A FEN has six fields: the pieces from rank 8 to rank 1 (`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`), the side to move (`w` or `b`), castling rights (`KQkq` or `-`), the en passant square (or `-`), the halfmove clock and the move number.';
 
-export async function execute(interaction: ChatInputCommandInteraction, _ctx: BotContext): Promise<void> {
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const fen = interaction.options.getString('fen');
   const style12 = interaction.options.getString('style12');
   const flip = interaction.options.getBoolean('flip') ?? false;
@@ -42,7 +42,7 @@ export async function execute(interaction: ChatInputCommandInteraction, _ctx: Bo
     return;
   }
   const scene = { ...read.value, ...(flip ? { orientation: 'black' as const } : {}) };
-  const png = renderPng(scene);
+  const png = await ctx.renderer.png(scene);
   if (!png.ok) {
     await answer(interaction, `I cannot draw that: ${shown(png.error)}.`);
     return;

@@ -13,7 +13,8 @@ import {
 } from './layout.js';
 import type { Palette } from './palette.js';
 import { HOLDING_ROLES, readPosition, type ScenePosition } from './position.js';
-import { formatClock, resultText, type BoardScene, type RenderResult } from './scene.js';
+import { formatClock, resultText } from './format.js';
+import type { BoardScene, RenderResult } from './scene.js';
 import { spriteKit, squareLookKey, type SpriteKit, type SquareLook, type TextStyle } from './sprites.js';
 import { blit, fillRect, type Surface } from './surface.js';
 import { DEFAULT_THEME, isThemeName, themeByName } from './theme.js';

@@ -3,16 +3,14 @@ export { renderPng } from './board-png.js';
 export { renderGif, FRAME_DELAY_MS, LAST_FRAME_DELAY_MS, type GifOptions } from './game-gif.js';
 export { renderText } from './text.js';
 export { inlineRenderer, type Renderer } from './renderer.js';
-export { gameScenes, liveGameScenes, type GameLook } from './game.js';
-export {
-  sceneFromSnapshot,
-  formatClock,
-  resultText,
-  type BoardScene,
-  type ScenePlayer,
-  type SceneResult,
-  type SceneOptions,
-  type RenderResult,
+export { formatClock, resultText } from './format.js';
+export type {
+  BoardScene,
+  SceneHoldings,
+  ScenePlayer,
+  SceneResult,
+  SceneScore,
+  RenderResult,
 } from './scene.js';
 export { LOW_CLOCK_MS } from './compose.js';
 export { MIN_SIZE, MAX_SIZE, DEFAULT_SIZE } from './layout.js';

@@ -1,9 +1,16 @@
-// The renderer's input: one picture's worth of plain data, and how to get it from a game snapshot.
+// The renderer's input: one picture's worth of plain data. The renderer knows nothing else: games
+// become scenes on the game side (src/game/scenes.ts).
 import type { Color, Rules } from 'chessops/types';
-import { rulesFor } from '../src/game/position.js';
-import type { GameSnapshot } from '../src/game/snapshot.js';
-import type { GameResult, Holdings } from '../src/protocol/events.js';
 import type { ThemeName } from './theme.js';
+
+/** A game's score as PGN writes it; `*` while it runs or when unknown. */
+export type SceneScore = '1-0' | '0-1' | '1/2-1/2' | '*';
+
+/** Pieces in hand as FICS writes them (`PPNQ`), per side. */
+export interface SceneHoldings {
+  white: string;
+  black: string;
+}
 
 export interface ScenePlayer {
   name: string;
@@ -13,7 +20,7 @@ export interface ScenePlayer {
 }
 
 export interface SceneResult {
-  result: GameResult;
+  result: SceneScore;
   /** `Black resigns`; null when unknown. */
   reason: string | null;
 }
@@ -30,7 +37,7 @@ export interface BoardScene {
   white: ScenePlayer;
   black: ScenePlayer;
   /** Pieces in hand (`PPNQ`); when absent, the FEN's pockets are shown if it has any. */
-  holdings?: Holdings | null;
+  holdings?: SceneHoldings | null;
   /** Set once the game is over. */
   result?: SceneResult | null;
   /** Bughouse: the other board of the pair, drawn to the right. */
@@ -42,52 +49,3 @@ export interface BoardScene {
 
 /** Errors are values: bad input is reported, never thrown. */
 export type RenderResult<T> = { ok: true; value: T } | { ok: false; error: string };
-
-export interface SceneOptions {
-  theme?: ThemeName;
-  size?: number;
-  /** Default: the server's flip hint. */
-  orientation?: Color;
-  /** Bughouse: the partner game, drawn flipped relative to this one. */
-  partner?: GameSnapshot | null;
-}
-
-export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): BoardScene {
-  const orientation = opts.orientation ?? (snap.flip ? 'black' : 'white');
-  return {
-    fen: snap.fen,
-    rules: rulesFor(snap.variant),
-    orientation,
-    lastMove: snap.uci.at(-1) ?? null,
-    white: { name: snap.white, rating: snap.whiteRating, clockMs: snap.whiteClockMs },
-    black: { name: snap.black, rating: snap.blackRating, clockMs: snap.blackClockMs },
-    holdings: snap.holdings,
-    result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
-    partner: opts.partner
-      ? sceneFromSnapshot(opts.partner, { orientation: orientation === 'white' ? 'black' : 'white' })
-      : null,
-    ...(opts.theme ? { theme: opts.theme } : {}),
-    ...(opts.size ? { size: opts.size } : {}),
-  };
-}
-
-/** `1-0 · Black resigns`; the reason alone for an unfinished result (`*`). */
-export function resultText(result: SceneResult): string {
-  if (result.result === '*') return result.reason ?? '*';
-  const score = result.result === '1/2-1/2' ? '½-½' : result.result;
-  return result.reason ? `${score} · ${result.reason}` : score;
-}
-
-/** h:mm:ss from an hour, m:ss, and m:ss.t under ten seconds. */
-export function formatClock(ms: number): string {
-  const clamped = Math.max(0, ms);
-  if (clamped < 10_000) {
-    const tenths = Math.floor(clamped / 100);
-    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
-  }
-  const total = Math.floor(clamped / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}

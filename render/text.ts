@@ -3,7 +3,8 @@
 import type { Color } from 'chessops/types';
 import { roleToChar } from 'chessops/util';
 import { HOLDING_ROLES, readPosition, type HoldingCounts, type ScenePosition } from './position.js';
-import { formatClock, resultText, type BoardScene, type RenderResult } from './scene.js';
+import { formatClock, resultText } from './format.js';
+import type { BoardScene, RenderResult } from './scene.js';
 
 const RULE = '       ---------------------------------';
 const INNER_RULE = '       |---+---+---+---+---+---+---+---|';

@@ -7,23 +7,24 @@
 // ";" have arrived, the reason is whatever text has arrived after it.
 import type { Role, Square } from 'chessops/types';
 import { charToRole, parseSquare } from 'chessops/util';
-import type { LiveGame, LiveMove, LiveResult, LiveVariant, Result } from './model.js';
-import { err, ok } from './model.js';
-import { legalMoves, play, replayFen, sideName, startReplay } from './rules.js';
-import type { Replay } from './rules.js';
+import type { GameRecord, RecordMove } from '../game/record.js';
+import type { GameResult } from '../protocol/events.js';
+import { err, ok, type Result } from '../result.js';
+import type { FileVariant } from '../game/variants.js';
+import { legalMoves, play, replayFen, sideName, startReplay, type Replay } from '../game/moves.js';
 import type { MoveStep } from './steps.js';
 import { applySteps, changedSquares, sameBoard } from './steps.js';
 
 export interface ReadOptions {
   /** The file does not say which rules or start position it uses: default standard chess. */
-  variant?: LiveVariant;
+  variant?: FileVariant;
   startFen?: string;
   /** Parse a file that may still be growing (see above). */
   growing?: boolean;
 }
 
 export interface ChessLiveRead {
-  game: LiveGame;
+  game: GameRecord;
   /** Complete MoveSpecs read (plies), the same as `game.moves.length`. */
   completeMoves: number;
   /** Growing mode: the text after the last ";", not read yet. Empty in complete mode. */
@@ -49,7 +50,7 @@ interface Token {
   at: number;
 }
 
-const RESULTS = new Map<string, Exclude<LiveResult, '*'>>([
+const RESULTS = new Map<string, Exclude<GameResult, '*'>>([
   ['+', '1-0'],
   ['=', '1/2-1/2'],
   ['-', '0-1'],
@@ -88,7 +89,7 @@ export class ChessLiveReader {
   private reason: string | null = null;
   private error: ChessLiveError | null = null;
   private readonly replay: Replay | null;
-  private readonly game: LiveGame;
+  private readonly game: GameRecord;
 
   constructor(options: Omit<ReadOptions, 'growing'> = {}) {
     const start = startReplay(options.variant ?? 'chess', options.startFen);
@@ -157,7 +158,7 @@ export class ChessLiveReader {
         ),
       );
     }
-    const game: LiveGame = { ...this.game, moves: [...this.game.moves] };
+    const game: GameRecord = { ...this.game, moves: [...this.game.moves] };
     if (game.result !== '*') game.reason = this.reason ?? this.text.slice(this.next);
     return ok({ game, completeMoves: game.moves.length, pending, fen: replayFen(this.replay!) });
   }
@@ -208,7 +209,7 @@ export class ChessLiveReader {
 
 type SpecError = { at: number; what: string };
 
-function readMoveSpec(spec: Token, replay: Replay): Result<LiveMove, SpecError> {
+function readMoveSpec(spec: Token, replay: Replay): Result<RecordMove, SpecError> {
   if (spec.text === '') return err({ at: spec.at, what: 'empty MoveSpec' });
   const parts = split(spec.text, '/', spec.at);
   if (parts.length !== 1 && parts.length !== 4 && parts.length !== 5) {

@@ -2,12 +2,13 @@
 // read from disk or over HTTP(S), and one read of such a (possibly still growing) file as the
 // GameSnapshot the relay and the renderer already understand.
 import { open, type FileHandle } from 'node:fs/promises';
-import { makeFen, parseFen } from 'chessops/fen';
-import { defaultPosition, setupPosition } from 'chessops/variant';
-import type { GameSnapshot, Variant } from '../game/snapshot.js';
+import { parseFen } from 'chessops/fen';
+import { setupPosition } from 'chessops/variant';
+import type { GameSnapshot } from '../game/snapshot.js';
+import { FILE_VARIANTS, fileRules } from '../game/variants.js';
 import { cleanText } from '../text.js';
-import type { LiveGame, LiveVariant, Result } from './model.js';
-import { err, ok } from './model.js';
+import { recordStartFen, type GameRecord } from '../game/record.js';
+import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
 
 export interface ChessLiveSource {
@@ -252,30 +253,16 @@ async function readCapped(response: Response, max: number, tooLarge: () => Error
   }
 }
 
-const VARIANT: Record<LiveVariant, Variant> = {
-  chess: 'chess',
-  chess960: 'wild',
-  crazyhouse: 'crazyhouse',
-  bughouse: 'bughouse',
-};
-
 /** The side to move in a FEN. */
 function sideOf(fen: string): 'white' | 'black' {
   return fen.split(' ')[1] === 'b' ? 'black' : 'white';
 }
 
-function inCheck(game: LiveGame, fen: string): boolean {
-  const rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
+function inCheck(game: GameRecord, fen: string): boolean {
   const setup = parseFen(fen);
   if (setup.isErr) return false;
-  const pos = setupPosition(rules, setup.value);
+  const pos = setupPosition(fileRules(game.variant), setup.value);
   return pos.isOk && pos.value.isCheck();
-}
-
-function startFenOf(game: LiveGame): string {
-  if (game.startFen !== undefined) return game.startFen;
-  const rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
-  return makeFen(defaultPosition(rules).toSetup());
 }
 
 /**
@@ -287,7 +274,7 @@ export function snapshotOfRead(
   id: { key: string; game: number; source: string },
 ): GameSnapshot {
   const { game } = read;
-  const startFen = startFenOf(game);
+  const startFen = recordStartFen(game);
   const first = sideOf(startFen);
   const clocks = { white: 0, black: 0 };
   game.moves.forEach((move, ply) => {
@@ -302,9 +289,9 @@ export function snapshotOfRead(
     black: cleanText(game.black),
     whiteRating: null,
     blackRating: null,
-    variant: VARIANT[game.variant],
+    variant: FILE_VARIANTS[game.variant].variant,
     rated: null,
-    type: game.variant === 'chess960' ? 'wild/fr' : null,
+    type: FILE_VARIANTS[game.variant].type,
     initialMinutes: null,
     incrementSec: null,
     startFen,

@@ -12,15 +12,15 @@
 // - Piece ids are lower case as the grammar says; a dropped piece takes the mover's colour.
 import { makeSquare } from 'chessops/util';
 import { cleanText } from '../text.js';
-import type { LiveGame, Result } from './model.js';
-import { err, ok } from './model.js';
-import { gameMove, play, startReplay } from './rules.js';
+import { gameMove, type GameRecord } from '../game/record.js';
+import { err, ok, type Result } from '../result.js';
+import { play, startReplay } from '../game/moves.js';
 import type { MoveStep } from './steps.js';
 import { formatSteps, stepsFor } from './steps.js';
 
 const RESULT_SIGN = { '1-0': '+', '1/2-1/2': '=', '0-1': '-' } as const;
 
-export function writeChessLive(game: LiveGame): Result<string> {
+export function makeChessLive(game: GameRecord): Result<string> {
   // Names and reasons come from a server or a file: one line each, without control characters.
   const white = cleanText(game.white);
   const black = cleanText(game.black);

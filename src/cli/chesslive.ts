@@ -5,10 +5,12 @@
 // Bad input: one line on stderr, exit status 1 (2 for a bad command line).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { LiveVariant, Result } from '../chesslive/index.js';
-import { err, fromPgn, ok, parseChessLive, toPgn, writeChessLive } from '../chesslive/index.js';
+import { makeChessLive, parseChessLive } from '../chesslive/index.js';
+import { makePgn, parsePgn } from '../game/pgn.js';
+import type { FileVariant } from '../game/variants.js';
+import { err, ok, type Result } from '../result.js';
 
-const VARIANTS: readonly LiveVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
+const VARIANTS: readonly FileVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
 
 const USAGE =
   'usage: chesslive --from-pgn FILE [--game N] | --to-pgn FILE [--variant chess|chess960|crazyhouse|bughouse] [--fen FEN] [--growing]';
@@ -35,7 +37,7 @@ function run(argv: string[]): Result<string> {
   if (fromPgnPath !== undefined) {
     const text = readText(fromPgnPath);
     if (!text.ok) return text;
-    const games = fromPgn(text.value);
+    const games = parsePgn(text.value);
     if (!games.ok) return err(`${fromPgnPath}: ${games.error}`);
     const index = values.game === undefined ? 1 : Number(values.game);
     if (values.game === undefined && games.value.length > 1) {
@@ -43,22 +45,22 @@ function run(argv: string[]): Result<string> {
     }
     const game = Number.isInteger(index) ? games.value[index - 1] : undefined;
     if (!game) return err(`--game ${values.game}: ${fromPgnPath} holds ${games.value.length} game(s)`);
-    return writeChessLive(game);
+    return makeChessLive(game);
   }
 
   const path = toPgnPath!;
   const variant = values.variant ?? 'chess';
-  if (!VARIANTS.includes(variant as LiveVariant))
+  if (!VARIANTS.includes(variant as FileVariant))
     throw new UsageError(`--variant ${variant}: not one of ${VARIANTS.join(', ')}`);
   const text = readText(path);
   if (!text.ok) return text;
   const read = parseChessLive(text.value, {
-    variant: variant as LiveVariant,
+    variant: variant as FileVariant,
     ...(values.fen !== undefined && { startFen: values.fen }),
     growing: values.growing ?? false,
   });
   if (!read.ok) return err(`${path}: ${read.error.message}`);
-  return toPgn(read.value.game);
+  return makePgn(read.value.game);
 }
 
 function readText(path: string): Result<string> {

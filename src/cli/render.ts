@@ -6,7 +6,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   isThemeName,
-  liveGameScenes,
   MAX_SIZE,
   MIN_SIZE,
   renderGif,
@@ -16,8 +15,9 @@ import {
   type BoardScene,
   type RenderResult,
 } from '../../render/index.js';
-import { fenScene, style12Scene } from '../../render/input.js';
-import { fromPgn } from '../chesslive/index.js';
+import { chessLiveGameScenes } from '../chesslive/scenes.js';
+import { parsePgn } from '../game/pgn.js';
+import { fenScene, style12Scene } from '../game/scene-input.js';
 import type { Color } from '../protocol/events.js';
 
 const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
@@ -124,10 +124,10 @@ function run(argv: string[]): void {
 
   let scene: BoardScene;
   if (opts.pgn !== undefined) {
-    const games = fromPgn(readText(opts.pgn));
+    const games = parsePgn(readText(opts.pgn));
     if (!games.ok) throw new CliError(`${opts.pgn}: ${games.error}`, 1);
     const scenes = unwrap(
-      liveGameScenes(games.value[0]!, { ...look, orientation: opts.flip ? 'black' : 'white' }),
+      chessLiveGameScenes(games.value[0]!, { ...look, orientation: opts.flip ? 'black' : 'white' }),
     );
     if (opts.gif !== undefined) write(opts.gif, unwrap(renderGif(scenes)));
     scene = scenes.at(-1)!;

@@ -1,7 +1,7 @@
 // What a club wants posted: pure rules over a game's players, rating and type. A club is one per
 // Discord server: members (FICS handles), a mode, optional pairings for a team match, filters.
 // Nothing here knows Discord, storage or the wire.
-import type { Variant } from '../game/snapshot.js';
+import type { Variant } from '../game/variants.js';
 import { parseHandle } from '../fics/validate.js';
 
 /** `all`: every game of a member; `members`: games between two members; `pairings`: listed pairings only. */

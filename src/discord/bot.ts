@@ -142,6 +142,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     commands: loaded.registry,
     fics,
     relay,
+    renderer,
     clubs,
     chesslive,
     // Long enough for a login in progress to finish, short enough that an outage is news in seconds.

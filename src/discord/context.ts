@@ -1,5 +1,6 @@
 // What every command and component handler receives besides the interaction. Services are added
 // here as they come (FICS pool, game tracker, relay): handlers reach them only through this.
+import type { Renderer } from '../../render/index.js';
 import type { ClubPoster } from '../club/poster.js';
 import type { Config } from '../config.js';
 import type { FicsPool } from '../fics/pool.js';
@@ -19,6 +20,8 @@ export interface BotContext {
   readonly fics: FicsPool;
   /** Live posts of games in channels. */
   readonly relay: Relay;
+  /** Where boards are drawn: worker threads, so that no render holds up the event loop. */
+  readonly renderer: Renderer;
   /** Club auto-posting: follows members, posts waiting games, records results. */
   readonly clubs: ClubPoster;
   /** The configured ChessLive! sources, relayed like FICS games. */

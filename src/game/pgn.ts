@@ -1,18 +1,36 @@
-// PGN of a game snapshot: standard tags, the moves with clock comments, result. chessops writes
-// the movetext (numbering, wrapping, escaping).
+// PGN in and out. A game record (from a PGN or ChessLive! file, or a finished FICS game) is written
+// and read with makePgn/parsePgn; a FICS game's snapshot, possibly incomplete and in any variant, is
+// written with makeSnapshotPgn. Clocks travel as `[%clk h:mm:ss]` comments (a negative clock is
+// written 0:00:00). The end reason is written as a Termination header; reading takes that header,
+// or else the last comment after the last move, where FICS puts it (`{GuestX resigns} 1-0`).
+// chessops writes the movetext (numbering, wrapping, escaping).
 import { makeFen } from 'chessops/fen';
-import { defaultGame, extend, makeComment, makePgn, type PgnNodeData } from 'chessops/pgn';
+import {
+  defaultGame,
+  extend,
+  makeComment,
+  makePgn as makePgnText,
+  parseComment,
+  parsePgn as parsePgnGames,
+  type Game,
+  type PgnNodeData,
+} from 'chessops/pgn';
+import type { GameResult } from '../protocol/events.js';
+import { err, ok, type Result } from '../result.js';
 import { cleanText } from '../text.js';
+import { parseSanMove, play, replayFen, sideName, startReplay } from './moves.js';
+import { findUnreadPgn } from './pgn-check.js';
 import { startPosition } from './position.js';
+import { gameMove, type GameRecord, type RecordMove } from './record.js';
 import type { GameSnapshot } from './snapshot.js';
+import { FILE_VARIANTS, parsePgnVariant, pgnVariantHeader } from './variants.js';
 
-const PGN_VARIANT: Partial<Record<GameSnapshot['variant'], string>> = {
-  crazyhouse: 'Crazyhouse',
-  bughouse: 'Bughouse',
-  suicide: 'Antichess',
-  atomic: 'Atomic',
-  wild: 'Chess960',
-};
+/** The moves as PGN nodes, each with its clock after the move where known. */
+function movetext(moves: readonly { san: string; clockMs: number | null }[]): PgnNodeData[] {
+  return moves.map(({ san, clockMs }) =>
+    clockMs === null ? { san } : { san, comments: [makeComment({ clock: Math.max(0, clockMs) / 1000 })] },
+  );
+}
 
 export interface PgnOptions {
   site?: string;
@@ -20,7 +38,7 @@ export interface PgnOptions {
   date?: Date;
 }
 
-export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
+export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   const date = options.date ?? new Date();
   const headers = new Map<string, string>([
     [
@@ -42,8 +60,8 @@ export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   if (game.initialMinutes !== null && game.incrementSec !== null) {
     headers.set('TimeControl', `${game.initialMinutes * 60}+${game.incrementSec}`);
   }
-  const variant = PGN_VARIANT[game.variant];
-  if (variant !== undefined) headers.set('Variant', variant);
+  const variant = pgnVariantHeader(game.variant);
+  if (variant !== null) headers.set('Variant', variant);
   if (game.startFen !== makeFen(startPosition(game.variant).toSetup()) || !game.complete) {
     headers.set('SetUp', '1');
     headers.set('FEN', game.startFen);
@@ -52,15 +70,86 @@ export function toPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   // Names and reasons come from a server or a file: a line break in a tag would end the header.
   for (const [tag, value] of headers) headers.set(tag, cleanText(value));
   const pgn = defaultGame<PgnNodeData>(() => headers);
-  extend(
-    pgn.moves,
-    game.san.map((san, i) => {
-      const clock = game.clocksMs[i];
-      return {
-        san,
-        comments: clock == null ? undefined : [makeComment({ clock: Math.max(0, clock) / 1000 })],
-      };
-    }),
-  );
-  return makePgn(pgn);
+  extend(pgn.moves, movetext(game.san.map((san, i) => ({ san, clockMs: game.clocksMs[i] ?? null }))));
+  return makePgnText(pgn);
+}
+
+/** A record as PGN; the error names the first move that is not legal. */
+export function makePgn(game: GameRecord): Result<string> {
+  const start = startReplay(game.variant, game.startFen);
+  if (!start.ok) return start;
+  const replay = start.value;
+  const pgn: Game<PgnNodeData> = defaultGame();
+  pgn.headers.set('White', cleanText(game.white));
+  pgn.headers.set('Black', cleanText(game.black));
+  pgn.headers.set('Result', game.result);
+  const variant = pgnVariantHeader(FILE_VARIANTS[game.variant].variant);
+  if (variant) pgn.headers.set('Variant', variant);
+  // chess960 always names its start position: "Chess960" alone does not say which one.
+  if (game.startFen !== undefined || game.variant === 'chess960') {
+    pgn.headers.set('SetUp', '1');
+    pgn.headers.set('FEN', game.startFen ?? replayFen(replay));
+  }
+  if (game.reason !== undefined) pgn.headers.set('Termination', cleanText(game.reason));
+  const moves: { san: string; clockMs: number | null }[] = [];
+  for (const [i, m] of game.moves.entries()) {
+    const move = gameMove(replay, m, i);
+    if (!move.ok) return move;
+    moves.push({ san: play(replay, move.value).san, clockMs: m.clockMs ?? null });
+  }
+  extend(pgn.moves, movetext(moves));
+  return ok(makePgnText(pgn));
+}
+
+/** Every game in a PGN text; the error names the game and the first move that is not legal. */
+export function parsePgn(text: string): Result<GameRecord[]> {
+  const unread = findUnreadPgn(text);
+  if (unread !== null) return err(unread);
+  const games = parsePgnGames(text);
+  if (games.length === 0) return err('no PGN game found');
+  const read: GameRecord[] = [];
+  for (const [g, pgn] of games.entries()) {
+    const game = readPgnGame(pgn);
+    if (!game.ok) return err(`PGN game ${g + 1}: ${game.error}`);
+    read.push(game.value);
+  }
+  return ok(read);
+}
+
+function readPgnGame(pgn: Game<PgnNodeData>): Result<GameRecord> {
+  const variantHeader = pgn.headers.get('Variant');
+  const variant = variantHeader === undefined ? 'chess' : parsePgnVariant(variantHeader);
+  if (!variant) return err(`variant "${variantHeader}" is not one of chess, chess960, crazyhouse, bughouse`);
+  const startFen = pgn.headers.get('FEN');
+  const start = startReplay(variant, startFen);
+  if (!start.ok) return start;
+  const replay = start.value;
+  const moves: RecordMove[] = [];
+  let lastComments: string[] = pgn.comments ?? [];
+  for (const node of pgn.moves.mainlineNodes()) {
+    const moveNumber = `${replay.pos.fullmoves}${replay.pos.turn === 'white' ? '.' : '...'}`;
+    const move = parseSanMove(replay, node.data.san);
+    if (!move) {
+      return err(
+        `ply ${moves.length + 1} (${moveNumber} ${node.data.san}): not a legal move for ${sideName(replay)} in ${replayFen(replay)}`,
+      );
+    }
+    const comments = (node.data.comments ?? []).map(parseComment);
+    const clock = comments.find((c) => c.clock !== undefined)?.clock;
+    moves.push({ ...play(replay, move), clockMs: clock === undefined ? null : Math.round(clock * 1000) });
+    lastComments = comments.map((c) => c.text);
+  }
+  // chessops normalises the Result header to one of the four results (checked by findUnreadPgn).
+  const result = (pgn.headers.get('Result') ?? '*') as GameResult;
+  const game: GameRecord = {
+    white: pgn.headers.get('White') ?? '?',
+    black: pgn.headers.get('Black') ?? '?',
+    variant,
+    moves,
+    result,
+  };
+  if (startFen !== undefined) game.startFen = startFen;
+  const reason = pgn.headers.get('Termination') ?? lastComments.filter((c) => c !== '').at(-1);
+  if (reason !== undefined) game.reason = reason;
+  return ok(game);
 }

@@ -1,41 +1,14 @@
-// chessops glue: positions from Style 12 boards, board comparison, moves from FICS notations.
-import type { Move, Piece, Role, Rules } from 'chessops';
+// chessops glue: positions from Style 12 boards, board comparison, hands and captures.
+import type { Move, Piece, Role } from 'chessops';
 import { castlingSide, type Position } from 'chessops/chess';
 import { makeBoardFen, makeFen, parseBoardFen, parsePockets } from 'chessops/fen';
-import { makeSan, parseSan } from 'chessops/san';
 import { Material, defaultSetup, type Setup } from 'chessops/setup';
 import { SquareSet } from 'chessops/squareSet';
-import { charToRole, kingCastlesTo, makeUci, parseSquare } from 'chessops/util';
+import { parseSquare } from 'chessops/util';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { Holdings, Style12 } from '../protocol/events.js';
 import { ranksToBoardFen } from '../protocol/style12.js';
-import type { Variant } from './snapshot.js';
-
-/** chessops rules that decide legality for a FICS variant. */
-export function rulesFor(variant: Variant): Rules {
-  switch (variant) {
-    case 'crazyhouse':
-    case 'bughouse':
-      return 'crazyhouse';
-    case 'suicide':
-      return 'antichess';
-    case 'atomic':
-      return 'atomic';
-    default:
-      return 'chess';
-  }
-}
-
-/** Variant from a FICS game type (`blitz`, `crazyhouse`, `blitz bughouse`, `wild/fr`, `zh`). */
-export function variantFromType(type: string): Variant {
-  if (/bughouse|\bbug\b/.test(type)) return 'bughouse';
-  if (/crazyhouse|\bzh\b/.test(type)) return 'crazyhouse';
-  if (/wild|\bw\d|chess960|fr\b/.test(type)) return 'wild';
-  if (/suicide/.test(type)) return 'suicide';
-  if (/atomic/.test(type)) return 'atomic';
-  if (/losers/.test(type)) return 'losers';
-  return 'chess';
-}
+import { rulesFor, type Variant } from './variants.js';
 
 export function startPosition(variant: Variant): Position {
   return defaultPosition(rulesFor(variant));
@@ -153,67 +126,4 @@ export function positionFromSetup(setup: Setup, variant: Variant): Position | nu
 
 export function fenOfSetup(setup: Setup): string {
   return makeFen(setup);
-}
-
-/** SAN as FICS and PGN write it: chessops leaves the P off pawn drops (`@e4`). */
-export function sanOf(pos: Position, move: Move): string {
-  const san = makeSan(pos, move);
-  return san.startsWith('@') ? `P${san}` : san;
-}
-
-/** UCI as the project writes it: castling as the king's move (e1g1) in standard chess. */
-export function uciOf(pos: Position, move: Move): string {
-  if (!('from' in move)) return makeUci(move);
-  const side = castlingSide(pos, move);
-  if (side !== undefined && pos.rules !== 'antichess') {
-    const kingTo = kingCastlesTo(pos.turn, side);
-    // Only rewrite when it is a normal castle (king from its home file): 960 keeps king-takes-rook.
-    if (move.from === (pos.turn === 'white' ? 4 : 60)) return makeUci({ from: move.from, to: kingTo });
-  }
-  return makeUci(move);
-}
-
-function legal(pos: Position, move: Move | undefined): Move | undefined {
-  return move !== undefined && pos.isLegal(move) ? move : undefined;
-}
-
-/** A move from coordinates as FICS gives them (`e1g1` castling as the king's move). */
-export function moveFromSquares(
-  pos: Position,
-  from: string,
-  to: string,
-  promotion: string | null,
-): Move | undefined {
-  const f = parseSquare(from);
-  const t = parseSquare(to);
-  if (f === undefined || t === undefined) return undefined;
-  const role: Role | undefined = promotion === null ? undefined : charToRole(promotion.toLowerCase());
-  const direct = legal(pos, { from: f, to: t, promotion: role });
-  if (direct !== undefined) return direct;
-  // chessops encodes castling as king-takes-rook.
-  const piece = pos.board.get(f);
-  if (piece?.role === 'king' && Math.abs(f - t) === 2) {
-    const rookSquare = t > f ? f + 3 : f - 4;
-    return legal(pos, { from: f, to: rookSquare });
-  }
-  return undefined;
-}
-
-/** Verbose Style 12 moves: `P/e2-e4`, `o-o`, `o-o-o`, `N/@@-d5`, `P/e7-e8=Q` (lasker drops `=Q`). */
-export function moveFromVerbose(pos: Position, verbose: string, san: string | null): Move | undefined {
-  if (verbose === 'o-o' || verbose === 'o-o-o') {
-    return legal(pos, parseSan(pos, verbose === 'o-o' ? 'O-O' : 'O-O-O'));
-  }
-  const m = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/.exec(verbose);
-  if (m === null) return undefined;
-  const to = parseSquare(m[3]!);
-  if (to === undefined) return undefined;
-  if (m[2] === '@@') return legal(pos, { role: charToRole(m[1]!.toLowerCase())!, to });
-  const promo = m[4] ?? /=([NBRQK])/.exec(san ?? '')?.[1] ?? null;
-  return moveFromSquares(pos, m[2]!, m[3]!, promo);
-}
-
-/** The move a SAN names, if legal here. */
-export function moveFromSan(pos: Position, san: string): Move | undefined {
-  return legal(pos, parseSan(pos, san));
 }

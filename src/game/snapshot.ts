@@ -2,7 +2,7 @@
 // Game state produces it; nothing here knows about the wire format or Discord.
 import type { GameResult, Holdings } from '../protocol/events.js';
 
-export type Variant = 'chess' | 'crazyhouse' | 'bughouse' | 'wild' | 'suicide' | 'atomic' | 'losers';
+import type { Variant } from './variants.js';
 
 /**
  * Plies a game may have: far above any real game (the longest tournament games have some 550),

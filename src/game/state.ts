@@ -25,20 +25,15 @@ import {
   handRole,
   holdingsFrom,
   laskerPhantom,
-  moveFromSan,
-  moveFromSquares,
-  moveFromVerbose,
   playBughouse,
   pocketsFrom,
   positionFromSetup,
-  rulesFor,
   setupFromStyle12,
   startPosition,
-  sanOf,
-  uciOf,
-  variantFromType,
 } from './position.js';
-import type { GameSnapshot, SyncNeed, Variant } from './snapshot.js';
+import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
+import type { GameSnapshot, SyncNeed } from './snapshot.js';
+import { rulesFor, variantFromType, type Variant } from './variants.js';
 
 export interface Ply {
   san: string;

@@ -1,6 +1,6 @@
 // What a live post says besides its picture, as plain data: the Discord side turns it into an
 // embed and buttons. Nothing here knows the wire format or discord.js.
-import { formatClock, resultText } from '../../render/scene.js';
+import { formatClock, resultText } from '../../render/index.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 
 export interface LiveAttachment {

@@ -1,19 +1,12 @@
 // Live posts: one observation per game however many channels watch it, one render per position
 // and orientation, and per post one message kept current (latest position wins). Posts live in
 // storage so a restart resumes editing the same messages.
-import {
-  gameScenes,
-  inlineRenderer,
-  liveGameScenes,
-  resultText,
-  sceneFromSnapshot,
-  type BoardScene,
-  type Renderer,
-} from '../../render/index.js';
-import { fromPgn } from '../chesslive/index.js';
+import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
+import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { isChessLiveGame } from '../chesslive/source.js';
+import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { toPgn } from '../game/pgn.js';
+import { makeSnapshotPgn, parsePgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
@@ -560,7 +553,7 @@ export class Relay {
     const posts = all.filter((post) => !this.finishing.has(post.id));
     if (posts.length === 0) return;
     for (const post of posts) this.finishing.set(post.id, post.guildId);
-    const pgn = toPgn(snapshot);
+    const pgn = makeSnapshotPgn(snapshot);
     // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
     this.recorded('save a finished game', () =>
       this.o.storage.finishedGames.save({
@@ -599,9 +592,9 @@ export class Relay {
   /** The final edit of a game that ended just before a restart, from its stored PGN. */
   private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
     const files: LiveAttachment[] = [{ name: `game-${game.gameNumber}.pgn`, data: Buffer.from(game.pgn) }];
-    const read = fromPgn(game.pgn);
+    const read = parsePgn(game.pgn);
     const orientation = post.options.flip ? 'black' : 'white';
-    const scenes = read.ok ? liveGameScenes(read.value[0]!, { orientation }) : null;
+    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
     if (scenes?.ok === true) {
       const png = await this.renderer.png(scenes.value.at(-1)!);

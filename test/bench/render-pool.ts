@@ -2,9 +2,10 @@
 // its whole time; through the render pool (render/worker-pool.ts) the main thread only posts the
 // scenes (a structured clone) and gets the bytes back. Inputs: the first 100 plies of a real game.
 import { readFileSync } from 'node:fs';
-import { liveGameScenes, renderGif } from '../../render/index.js';
+import { renderGif } from '../../render/index.js';
+import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { RenderPool } from '../../render/worker-pool.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 
 const PGN = new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url);
 const RUNS = 7;
@@ -14,9 +15,9 @@ function median(values: number[]): number {
 }
 
 export async function benchRenderPool(): Promise<Record<string, number>> {
-  const games = fromPgn(readFileSync(PGN, 'utf8'));
+  const games = parsePgn(readFileSync(PGN, 'utf8'));
   if (!games.ok) throw new Error(games.error);
-  const read = liveGameScenes(games.value[0]!);
+  const read = chessLiveGameScenes(games.value[0]!);
   if (!read.ok) throw new Error(read.error);
   const scenes = read.value.slice(0, 101);
   const pool = new RenderPool({ workers: 1 });

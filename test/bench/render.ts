@@ -4,11 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, loadPieceImages, registerFonts } from '../../render/assets.js';
-import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
+import { parsePgn } from '../../src/game/pgn.js';
 import { computeLayout, DEFAULT_SIZE } from '../../render/layout.js';
 import { readPosition, type ScenePosition } from '../../render/position.js';
-import { formatClock } from '../../render/scene.js';
+import { formatClock } from '../../render/format.js';
 import { DEFAULT_THEME, themeByName } from '../../render/theme.js';
 
 const PGN = new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url);
@@ -19,9 +20,9 @@ const GIF_PLIES = 100;
 
 /** The game's positions with ratings and clocks that run down for the side that moved. */
 function benchScenes(): BoardScene[] {
-  const games = fromPgn(readFileSync(PGN, 'utf8'));
+  const games = parsePgn(readFileSync(PGN, 'utf8'));
   if (!games.ok) throw new Error(games.error);
-  const read = liveGameScenes(games.value[0]!);
+  const read = chessLiveGameScenes(games.value[0]!);
   if (!read.ok) throw new Error(read.error);
   const clocks = { white: 300_000, black: 300_000 };
   return read.value.map((scene, ply) => {

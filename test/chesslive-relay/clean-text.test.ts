@@ -3,9 +3,9 @@
 // ChessLive! files written, and in the snapshots the relay posts.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromPgn, parseChessLive, toPgn as liveToPgn, writeChessLive } from '../../src/chesslive/index.js';
+import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
-import { toPgn } from '../../src/game/pgn.js';
+import { makePgn, makeSnapshotPgn, parsePgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
@@ -40,8 +40,8 @@ describe('text from outside, on its way out', () => {
       'Nepo mniachtchi',
       'Black resigns 1. e4 *',
     ]);
-    const pgn = toPgn(snapshot);
-    const read = fromPgn(pgn);
+    const pgn = makeSnapshotPgn(snapshot);
+    const read = parsePgn(pgn);
     if (!read.ok) throw new Error(read.error);
     expect(read.value).toHaveLength(1);
     expect(read.value[0]!).toMatchObject({ white: 'Carlsen [Event "forged"]', black: 'Nepo mniachtchi' });
@@ -51,7 +51,7 @@ describe('text from outside, on its way out', () => {
   it('a FICS game end reason with line breaks stays in its Termination tag', () => {
     const base = parseChessLive(chessLiveText('A', 'B', RUY_LOPEZ));
     if (!base.ok) throw new Error(base.error.message);
-    const pgn = toPgn({
+    const pgn = makeSnapshotPgn({
       ...snapshotOfRead(base.value, { key: '7:1', game: 7, source: 'x' }),
       source: null,
       reason: 'A forfeits on time\n[White "X"]\u0000',
@@ -59,7 +59,7 @@ describe('text from outside, on its way out', () => {
       ended: true,
     });
     expect(pgn).toContain('[Termination "A forfeits on time [White \\"X\\"]"]');
-    const read = fromPgn(pgn);
+    const read = parsePgn(pgn);
     expect(read.ok && read.value).toHaveLength(1);
   });
 
@@ -72,12 +72,12 @@ describe('text from outside, on its way out', () => {
       result: '1-0' as const,
       reason: REASON,
     };
-    const written = writeChessLive(game);
+    const written = makeChessLive(game);
     if (!written.ok) throw new Error(written.error);
     expect(written.value).toBe('Carlsen [Event "forged"];Nepo mniachtchi;+;Black resigns 1. e4 *');
-    const pgn = liveToPgn(game);
+    const pgn = makePgn(game);
     if (!pgn.ok) throw new Error(pgn.error);
-    const read = fromPgn(pgn.value);
+    const read = parsePgn(pgn.value);
     expect(read.ok && read.value.map((g) => [g.white, g.black, g.reason])).toEqual([
       ['Carlsen [Event "forged"]', 'Nepo mniachtchi', 'Black resigns 1. e4 *'],
     ]);

@@ -7,15 +7,16 @@ import { kingCastlesTo, makeSquare, makeUci } from 'chessops/util';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import type { Position } from 'chessops/chess';
 import type { Move } from 'chessops/types';
-import type { LiveGame, LiveVariant } from '../../src/chesslive/index.js';
+import type { GameRecord } from '../../src/game/record.js';
+import type { FileVariant } from '../../src/game/variants.js';
 
-export function startPosition(variant: LiveVariant, fen?: string): Position {
+export function startPosition(variant: FileVariant, fen?: string): Position {
   const rules = variant === 'crazyhouse' || variant === 'bughouse' ? 'crazyhouse' : 'chess';
   return fen === undefined ? defaultPosition(rules) : setupPosition(rules, parseFen(fen).unwrap()).unwrap();
 }
 
-/** UCI as LiveMove documents it: castling as the king's target square except in chess960. */
-export function uciOf(pos: Position, move: Move, variant: LiveVariant): string {
+/** UCI as RecordMove documents it: castling as the king's target square except in chess960. */
+export function uciOf(pos: Position, move: Move, variant: FileVariant): string {
   const side = castlingSide(pos, move);
   if (side && !isDrop(move) && variant !== 'chess960') {
     return makeSquare(move.from) + makeSquare(kingCastlesTo(pos.turn, side));
@@ -25,10 +26,10 @@ export function uciOf(pos: Position, move: Move, variant: LiveVariant): string {
 
 /** A game from SAN moves; `clocks` gives each move a clock in ms. */
 export function gameFromSan(
-  variant: LiveVariant,
+  variant: FileVariant,
   sans: string[],
   options: { startFen?: string; clocks?: boolean } = {},
-): LiveGame {
+): GameRecord {
   const pos = startPosition(variant, options.startFen);
   const moves = sans.map((san, i) => {
     const move = parseSan(pos, san);
@@ -37,7 +38,7 @@ export function gameFromSan(
     pos.play(move);
     return { san, uci, clockMs: options.clocks === false ? null : 60_000 - i * 1000 };
   });
-  const game: LiveGame = { white: 'W', black: 'B', variant, moves, result: '*' };
+  const game: GameRecord = { white: 'W', black: 'B', variant, moves, result: '*' };
   if (options.startFen !== undefined) game.startFen = options.startFen;
   return game;
 }

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fromPgn, parseChessLive } from '../../src/chesslive/index.js';
+import { parseChessLive } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 import { truthGames } from './fics-games.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,7 +38,7 @@ describe('chesslive CLI', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('[Variant "Crazyhouse"]');
-    const games = fromPgn(run.stdout);
+    const games = parsePgn(run.stdout);
     const z03 = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z03')!;
     expect(games.ok && games.value[0]!.moves.map((m) => m.uci)).toEqual(z03.uci);
     const file = parseChessLive(readFileSync(`${root}${fixture('z03.clv')}`, 'utf8'), {

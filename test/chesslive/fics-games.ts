@@ -1,13 +1,15 @@
 // The FICS truth games copied into test/fixtures/chesslive/fics-games.json, as LiveGames.
 import { readFileSync } from 'node:fs';
-import type { LiveGame, LiveResult, LiveVariant } from '../../src/chesslive/index.js';
+import type { GameRecord } from '../../src/game/record.js';
+import type { GameResult } from '../../src/protocol/events.js';
+import type { FileVariant } from '../../src/game/variants.js';
 
 export interface TruthGame {
   id: string;
-  variant: LiveVariant;
+  variant: FileVariant;
   white: string;
   black: string;
-  result: LiveResult;
+  result: GameResult;
   reason: string | null;
   san: string[];
   uci: string[];
@@ -20,9 +22,9 @@ export const truthGames: TruthGame[] = (
   }
 ).games;
 
-/** A truth game as a LiveGame; `withClocks` gives every move a distinct whole-second clock. */
-export function liveGame(truth: TruthGame, withClocks: boolean): LiveGame {
-  const game: LiveGame = {
+/** A truth game as a GameRecord; `withClocks` gives every move a distinct whole-second clock. */
+export function liveGame(truth: TruthGame, withClocks: boolean): GameRecord {
+  const game: GameRecord = {
     white: truth.white,
     black: truth.black,
     variant: truth.variant,

@@ -1,13 +1,14 @@
 // The grammar's idioms, written and read back: castling both ways, en passant, promotions and
 // underpromotions, crazyhouse drops, chess960 castlings (king onto its rook's square included).
 import { describe, expect, it } from 'vitest';
-import type { LiveGame, LiveVariant } from '../../src/chesslive/index.js';
-import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import type { GameRecord } from '../../src/game/record.js';
+import type { FileVariant } from '../../src/game/variants.js';
+import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { gameFromSan } from './build-game.js';
 import { liveGame, truthGames } from './fics-games.js';
 
-function write(game: LiveGame): string {
-  const written = writeChessLive(game);
+function write(game: GameRecord): string {
+  const written = makeChessLive(game);
   if (!written.ok) throw new Error(written.error);
   return written.value;
 }
@@ -20,7 +21,7 @@ function specs(file: string): string[] {
     .filter((f) => f.includes(':'));
 }
 
-function readBack(file: string, variant: LiveVariant, startFen?: string) {
+function readBack(file: string, variant: FileVariant, startFen?: string) {
   const read = parseChessLive(file, { variant, ...(startFen !== undefined && { startFen }) });
   if (!read.ok) throw new Error(read.error.message);
   return read.value;
@@ -146,13 +147,13 @@ describe('chess960 castling', () => {
   it('accepts castling written as the king’s move, unless that is a legal king step', () => {
     const base = { white: 'W', black: 'B', variant: 'chess960', result: '*' } as const;
     const startFen = '1k6/8/8/8/8/8/8/4K2R w H - 0 1';
-    const kingMove = writeChessLive({ ...base, startFen, moves: [{ san: 'O-O', uci: 'e1g1' }] });
+    const kingMove = makeChessLive({ ...base, startFen, moves: [{ san: 'O-O', uci: 'e1g1' }] });
     expect(kingMove).toEqual({ ok: true, value: 'W;B;e1:g1:h1:f1' });
     expect(readBack('W;B;e1:g1:h1:f1', 'chess960', startFen).game.moves[0]?.uci).toBe('e1h1');
     const besideRook = '1k6/8/8/8/8/8/8/5K1R w H - 0 1';
-    const step = writeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'Kg1', uci: 'f1g1' }] });
+    const step = makeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'Kg1', uci: 'f1g1' }] });
     expect(step).toEqual({ ok: true, value: 'W;B;f1:g1' });
-    const castle = writeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'O-O', uci: 'f1h1' }] });
+    const castle = makeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'O-O', uci: 'f1h1' }] });
     expect(castle).toEqual({ ok: true, value: 'W;B;f1:g1:h1:f1' });
   });
 
@@ -207,11 +208,11 @@ describe('whole files follow the grammar', () => {
 
   it('refuses names and texts that contain ";" and moves that are not legal', () => {
     const base = gameFromSan('chess', ['e4'], { clocks: false });
-    expect(writeChessLive({ ...base, white: 'A;B' })).toEqual({
+    expect(makeChessLive({ ...base, white: 'A;B' })).toEqual({
       ok: false,
       error: 'White player "A;B" contains ";", which ends a field in a move file',
     });
-    const illegal = writeChessLive({ ...base, moves: [{ san: 'e5', uci: 'e2e5' }] });
+    const illegal = makeChessLive({ ...base, moves: [{ san: 'e5', uci: 'e2e5' }] });
     expect(illegal.ok).toBe(false);
     if (!illegal.ok)
       expect(illegal.error).toMatch(/^move 1 \(e5\): UCI "e2e5" is not a legal move for White in rnbqkbnr/);

@@ -1,27 +1,21 @@
 // PGN in and out, and games taken from a GameSnapshot.
 import { describe, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
-import {
-  fromPgn,
-  fromSnapshot,
-  parseChessLive,
-  replayFen,
-  replayGame,
-  toPgn,
-  writeChessLive,
-} from '../../src/chesslive/index.js';
-import type { LiveGame } from '../../src/chesslive/index.js';
+import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
+import { makePgn, parsePgn } from '../../src/game/pgn.js';
+import { recordFromSnapshot, replayRecord, type GameRecord } from '../../src/game/record.js';
+import { replayFen } from '../../src/game/moves.js';
 import { gameFromSan } from './build-game.js';
 import { liveGame, truthGames } from './fics-games.js';
 
-function pgnOf(game: LiveGame): string {
-  const pgn = toPgn(game);
+function pgnOf(game: GameRecord): string {
+  const pgn = makePgn(game);
   if (!pgn.ok) throw new Error(pgn.error);
   return pgn.value;
 }
 
-function onlyGame(text: string): LiveGame {
-  const games = fromPgn(text);
+function onlyGame(text: string): GameRecord {
+  const games = parsePgn(text);
   if (!games.ok) throw new Error(games.error);
   expect(games.value).toHaveLength(1);
   return games.value[0]!;
@@ -39,11 +33,11 @@ describe('PGN round trip of real FICS games', () => {
 describe('ChessLive! <-> PGN', () => {
   it('gives the same move file after a trip through PGN', () => {
     for (const truth of truthGames.filter((g) => g.variant !== 'bughouse')) {
-      const file = writeChessLive(liveGame(truth, true));
+      const file = makeChessLive(liveGame(truth, true));
       if (!file.ok) throw new Error(file.error);
       const read = parseChessLive(file.value, { variant: truth.variant });
       if (!read.ok) throw new Error(read.error.message);
-      expect(writeChessLive(onlyGame(pgnOf(read.value.game)))).toEqual(file);
+      expect(makeChessLive(onlyGame(pgnOf(read.value.game)))).toEqual(file);
     }
   });
 
@@ -68,7 +62,7 @@ describe('ChessLive! <-> PGN', () => {
         { san: 'Qh4#', uci: 'd8h4', clockMs: 177_250 },
       ],
     });
-    const replay = replayGame(game);
+    const replay = replayRecord(game);
     expect(replay.ok && replayFen(replay.value)).toBe(
       'rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3',
     );
@@ -88,7 +82,7 @@ describe('ChessLive! <-> PGN', () => {
   });
 
   it('reads every game of a PGN file', () => {
-    const games = fromPgn('[White "A"]\n\n1. e4 *\n\n[White "C"]\n\n1. d4 d5 1/2-1/2\n');
+    const games = parsePgn('[White "A"]\n\n1. e4 *\n\n[White "C"]\n\n1. d4 d5 1/2-1/2\n');
     expect(games.ok && games.value.map((g) => [g.white, g.moves.length, g.result])).toEqual([
       ['A', 1, '*'],
       ['C', 2, '1/2-1/2'],
@@ -114,7 +108,7 @@ describe('ChessLive! <-> PGN', () => {
     ],
     ['[FEN "8/8/8 w - - 0 1"]\n\n*', /^PGN game 1: start FEN "8\/8\/8 w - - 0 1" is not a FEN/],
   ])('refuses %j', (text, message) => {
-    const games = fromPgn(text);
+    const games = parsePgn(text);
     expect(games.ok).toBe(false);
     if (!games.ok) expect(games.error).toMatch(message);
   });
@@ -158,22 +152,22 @@ function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
   };
 }
 
-describe('fromSnapshot', () => {
+describe('recordFromSnapshot', () => {
   it('takes players, moves with clocks, result and reason, and writes a move file', () => {
-    const game = fromSnapshot(snapshot({}));
+    const game = recordFromSnapshot(snapshot({}));
     if (!game.ok) throw new Error(game.error);
     expect(game.value.moves).toEqual([
       { san: 'e4', uci: 'e2e4', clockMs: 180_000 },
       { san: 'e5', uci: 'e7e5', clockMs: 178_800 },
     ]);
-    expect(writeChessLive(game.value)).toEqual({
+    expect(makeChessLive(game.value)).toEqual({
       ok: true,
       value: 'GuestA;GuestB;e2:e4/0/0/180/;e7:e5/0/0/178/;+;GuestB resigns',
     });
   });
 
   it('maps FICS wild/fr to chess960 and refuses variants whose moves have side effects', () => {
-    const fr = fromSnapshot(
+    const fr = recordFromSnapshot(
       snapshot({
         variant: 'wild',
         type: 'wild/fr',
@@ -186,11 +180,11 @@ describe('fromSnapshot', () => {
       }),
     );
     expect(fr.ok && fr.value.variant).toBe('chess960');
-    expect(fr.ok && writeChessLive(fr.value)).toEqual({ ok: true, value: 'GuestA;GuestB;f1:g1:r:f1' });
-    expect(fromSnapshot(snapshot({ variant: 'atomic' }))).toEqual({
+    expect(fr.ok && makeChessLive(fr.value)).toEqual({ ok: true, value: 'GuestA;GuestB;f1:g1:r:f1' });
+    expect(recordFromSnapshot(snapshot({ variant: 'atomic' }))).toEqual({
       ok: false,
       error: 'variant atomic cannot be written as a move file',
     });
-    expect(fromSnapshot(snapshot({ uci: ['e2e4'] })).ok).toBe(false);
+    expect(recordFromSnapshot(snapshot({ uci: ['e2e4'] })).ok).toBe(false);
   });
 });

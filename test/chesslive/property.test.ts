@@ -7,8 +7,10 @@ import { makeSanAndPlay } from 'chessops/san';
 import { SquareSet } from 'chessops/squareSet';
 import type { Move, Role } from 'chessops/types';
 import { describe, expect, it } from 'vitest';
-import type { LiveGame, LiveVariant } from '../../src/chesslive/index.js';
-import { fromPgn, parseChessLive, toPgn, writeChessLive } from '../../src/chesslive/index.js';
+import type { GameRecord } from '../../src/game/record.js';
+import type { FileVariant } from '../../src/game/variants.js';
+import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
+import { makePgn, parsePgn } from '../../src/game/pgn.js';
 import { startPosition, uciOf } from './build-game.js';
 
 /** Chess960 start position number n (0..959), by Scharnagl's numbering. */
@@ -63,14 +65,14 @@ function legalMoves(pos: Position): Move[] {
 }
 
 interface Generated {
-  game: LiveGame;
+  game: GameRecord;
   fen: string;
 }
 
 /** A random game: each choice picks a legal move, castling whenever the choice is a multiple of 3. */
-function randomGame(variant: LiveVariant, startFen: string | undefined, choices: number[]): Generated {
+function randomGame(variant: FileVariant, startFen: string | undefined, choices: number[]): Generated {
   const pos = startPosition(variant, startFen);
-  const moves: LiveGame['moves'] = [];
+  const moves: GameRecord['moves'] = [];
   for (const [i, choice] of choices.entries()) {
     const legal = legalMoves(pos);
     if (legal.length === 0) break;
@@ -85,17 +87,17 @@ function randomGame(variant: LiveVariant, startFen: string | undefined, choices:
       clockMs: i % 5 === 4 ? null : choice * 1000,
     });
   }
-  const game: LiveGame = { white: 'White', black: 'Black', variant, moves, result: '*' };
+  const game: GameRecord = { white: 'White', black: 'Black', variant, moves, result: '*' };
   if (startFen !== undefined) game.startFen = startFen;
   return { game, fen: makeFen(pos.toSetup()) };
 }
 
 const arbitraryGame = fc
   .oneof(
-    fc.record({ variant: fc.constant<LiveVariant>('chess'), start: fc.constant(undefined) }),
-    fc.record({ variant: fc.constant<LiveVariant>('crazyhouse'), start: fc.constant(undefined) }),
+    fc.record({ variant: fc.constant<FileVariant>('chess'), start: fc.constant(undefined) }),
+    fc.record({ variant: fc.constant<FileVariant>('crazyhouse'), start: fc.constant(undefined) }),
     fc.record({
-      variant: fc.constant<LiveVariant>('chess960'),
+      variant: fc.constant<FileVariant>('chess960'),
       start: fc.integer({ min: 0, max: 959 }).map(chess960Fen),
     }),
   )
@@ -109,7 +111,7 @@ describe('random legal games', () => {
   it('read back from their move file with the same SAN, UCI, clocks and final position', () => {
     fc.assert(
       fc.property(arbitraryGame, ({ game, fen }) => {
-        const file = writeChessLive(game);
+        const file = makeChessLive(game);
         if (!file.ok) throw new Error(file.error);
         const read = parseChessLive(file.value, {
           variant: game.variant,
@@ -118,7 +120,7 @@ describe('random legal games', () => {
         if (!read.ok) throw new Error(`${read.error.message}\n${file.value}`);
         expect(read.value.game.moves).toEqual(game.moves);
         expect(read.value.fen).toBe(fen);
-        expect(writeChessLive(read.value.game)).toEqual(file);
+        expect(makeChessLive(read.value.game)).toEqual(file);
       }),
       { numRuns: 60 },
     );
@@ -127,9 +129,9 @@ describe('random legal games', () => {
   it('read back from PGN unchanged', () => {
     fc.assert(
       fc.property(arbitraryGame, ({ game }) => {
-        const pgn = toPgn(game);
+        const pgn = makePgn(game);
         if (!pgn.ok) throw new Error(pgn.error);
-        const back = fromPgn(pgn.value);
+        const back = parsePgn(pgn.value);
         if (!back.ok) throw new Error(back.error);
         expect(back.value).toEqual([game]);
       }),
@@ -140,7 +142,7 @@ describe('random legal games', () => {
   it('cut anywhere, a growing file gives a prefix of the moves', () => {
     fc.assert(
       fc.property(arbitraryGame, fc.double({ min: 0, max: 1, noNaN: true }), ({ game }, cut) => {
-        const file = writeChessLive(game);
+        const file = makeChessLive(game);
         if (!file.ok) throw new Error(file.error);
         const text = file.value.slice(0, Math.floor(cut * file.value.length));
         const read = parseChessLive(text, {

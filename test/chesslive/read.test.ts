@@ -1,6 +1,6 @@
 // Reading: precise errors for malformed files, and files that are still being written.
 import { describe, expect, it } from 'vitest';
-import { parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { ChessLiveReader } from '../../src/chesslive/read.js';
 import { liveGame, truthGames } from './fics-games.js';
 
@@ -70,7 +70,7 @@ describe('malformed files', () => {
 
 describe('growing files', () => {
   const truth = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z03')!;
-  const written = writeChessLive(liveGame(truth, true));
+  const written = makeChessLive(liveGame(truth, true));
   if (!written.ok) throw new Error(written.error);
   const file = written.value;
 

@@ -2,7 +2,7 @@
 // followed players, bughouse partner boards, the games list.
 import { describe, expect, it } from 'vitest';
 import { FicsCapacityError, FicsCommandError } from '../../src/fics/errors.js';
-import { toPgn } from '../../src/game/pgn.js';
+import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { liveMessage } from '../../src/relay/message.js';
 import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
@@ -272,7 +272,7 @@ describe('one title whatever the way in', () => {
     expect(kind(a)).toBe('unrated lightning 1 0');
     expect(kind(b)).toBe(kind(a));
     // The PGN names the server actually used, not always freechess.org.
-    expect(toPgn(a)).toContain('[Site "127.0.0.1"]');
+    expect(makeSnapshotPgn(a)).toContain('[Site "127.0.0.1"]');
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
 import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
-import { toPgn } from '../../src/game/pgn.js';
+import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import { style12Line } from '../support/boards.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 
@@ -194,8 +194,8 @@ describe('game identity', () => {
     ]);
     const game = tracker.snapshot(124)!;
     expect(game).toMatchObject({ san: moves, complete: true, needs: null, ended: false });
-    expect(toPgn(game)).toMatch(/^\[Event "FICS rated blitz game"\]/);
-    const movetext = toPgn(game).replace(/ \{[^}]*\}/g, '');
+    expect(makeSnapshotPgn(game)).toMatch(/^\[Event "FICS rated blitz game"\]/);
+    const movetext = makeSnapshotPgn(game).replace(/ \{[^}]*\}/g, '');
     expect(movetext).toContain('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *');
   });
 
@@ -262,7 +262,7 @@ describe('bughouse', () => {
       const tracker = new GameTracker();
       run(tracker, events(transcript('lasker_bughouse_b', file)));
       for (const game of tracker.games()) {
-        const pgn = toPgn(game);
+        const pgn = makeSnapshotPgn(game);
         expect(pgn).toContain('[Variant "Bughouse"]');
         expect(pgn).not.toContain('[SetUp');
         expect(pgn).not.toContain('[FEN');
@@ -300,7 +300,7 @@ describe('an adjourned game', () => {
       expect(resumed).toMatchObject({ complete: true, needs: null, san: whole.san, fen: whole.fen_final });
       // The resumed game asked for nothing: its first part came from the adjourned one.
       expect(second.filter((u) => u.type === 'needs')).toEqual([]);
-      const pgn = toPgn(resumed);
+      const pgn = makeSnapshotPgn(resumed);
       expect(pgn).not.toContain('[SetUp');
       expect(pgn.replace(/ \{[^}]*\}/g, '')).toContain(`1. ${whole.san[0]} ${whole.san[1]}`);
     });
@@ -346,12 +346,12 @@ describe('PGN', () => {
   it('has standard tags, clock comments and the result', () => {
     const tracker = new GameTracker();
     run(tracker, events(transcript('fatics_takeback', 'obs_start.raw')));
-    const pgn = toPgn(tracker.games()[0]!, { date: new Date('2026-11-21T00:00:00Z') });
+    const pgn = makeSnapshotPgn(tracker.games()[0]!, { date: new Date('2026-11-21T00:00:00Z') });
     expect(pgn).toContain('[White "GuestCDCR"]');
     // Read from a file, the server is not known: PGN's "?" rather than a guess.
     expect(pgn).toContain('[Site "?"]');
     expect(
-      toPgn(
+      makeSnapshotPgn(
         new GameTracker({ server: 'lasker.example' })
           .apply(events(transcript('fatics_takeback', 'obs_start.raw')).find((e) => e.kind === 'style12')!)
           .flatMap((u) => (u.type === 'started' ? [u.snapshot] : []))[0]!,

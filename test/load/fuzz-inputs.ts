@@ -1,7 +1,8 @@
 // What the fuzzer feeds: real server lines and real move files (the corpus), random text, and
 // mutations of both that look like what broken servers, truncated reads and hostile input make.
 import { gameFromSan } from '../chesslive/build-game.js';
-import { writeChessLive, type LiveVariant } from '../../src/chesslive/index.js';
+import { makeChessLive } from '../../src/chesslive/index.js';
+import type { FileVariant } from '../../src/game/variants.js';
 import { allTranscripts } from '../support/fixtures.js';
 import chessLiveGames from '../fixtures/chesslive/fics-games.json' with { type: 'json' };
 import type { Dice } from './random.js';
@@ -24,10 +25,10 @@ export function ficsCorpus(): { lines: string[]; transcripts: Buffer[] } {
 export function chessLiveCorpus(fixture: string): string[] {
   const files = [fixture];
   for (const game of chessLiveGames.games) {
-    const variant = game.variant as LiveVariant;
+    const variant = game.variant as FileVariant;
     if (variant !== 'chess' && variant !== 'crazyhouse') continue;
     const live = gameFromSan(variant, game.san);
-    const written = writeChessLive({ ...live, white: game.white, black: game.black, result: '1-0' });
+    const written = makeChessLive({ ...live, white: game.white, black: game.black, result: '1-0' });
     if (written.ok) files.push(written.value);
   }
   return files;

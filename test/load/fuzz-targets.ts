@@ -5,13 +5,13 @@
 import { parseFen, makeFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import { setupPosition } from 'chessops/variant';
-import { fromPgn, parseChessLive, writeChessLive } from '../../src/chesslive/index.js';
+import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
 import { ChessLiveReader } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { parseGameNumber, parseHandle } from '../../src/fics/validate.js';
-import { rulesFor } from '../../src/game/position.js';
+import { rulesFor } from '../../src/game/variants.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
-import { toPgn } from '../../src/game/pgn.js';
+import { makeSnapshotPgn, parsePgn } from '../../src/game/pgn.js';
 import { cleanText } from '../../src/text.js';
 import { GameTracker } from '../../src/game/tracker.js';
 import { decodeLine, ObserverDecoder, type Decoded } from '../../src/protocol/decode.js';
@@ -283,7 +283,7 @@ function chessLiveTarget(corpus: Corpus): FuzzTarget {
         if (parseFen(fen).isErr) return fail(name, `FEN "${fen}" does not parse`, text);
         if (growing) return null;
         // What was read writes back to a file that reads as the same moves.
-        const written = writeChessLive(game);
+        const written = makeChessLive(game);
         if (!written.ok) return fail(name, `read but not writable: ${written.error}`, text);
         const again = parseChessLive(written.value, { variant });
         const uci = (moves: { uci: string }[]): string => moves.map((m) => m.uci).join(' ');
@@ -374,7 +374,7 @@ function pgnTagsTarget(corpus: Corpus): FuzzTarget {
       const [white, black, reason] = [0, 1, 2].map(() => randomText(dice, corpus.lines).slice(0, 200));
       const input = `${white}|${black}|${reason}`;
       try {
-        const pgn = toPgn({
+        const pgn = makeSnapshotPgn({
           ...base,
           white: white!,
           black: black!,
@@ -382,7 +382,7 @@ function pgnTagsTarget(corpus: Corpus): FuzzTarget {
           result: '1-0',
           ended: true,
         });
-        const back = fromPgn(pgn);
+        const back = parsePgn(pgn);
         if (!back.ok) return fail(name, `the PGN does not read back: ${back.error}`, input);
         if (back.value.length !== 1)
           return fail(name, `the PGN reads back as ${back.value.length} games`, input);

@@ -3,17 +3,18 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { MAX_GIF_BYTES, MAX_GIF_FRAMES, gifScenes } from '../../render/game-gif.js';
 import { GifWriter } from '../../render/gif.js';
 import { computeLayout } from '../../render/layout.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 import { decodeGif, decodePng, expectBoard, type Decoded } from './pixels.js';
 
 function fixtureScenes(name: string): BoardScene[] {
-  const games = fromPgn(readFileSync(new URL(`../fixtures/render/${name}`, import.meta.url), 'utf8'));
+  const games = parsePgn(readFileSync(new URL(`../fixtures/render/${name}`, import.meta.url), 'utf8'));
   if (!games.ok) throw new Error(games.error);
-  const scenes = liveGameScenes(games.value[0]!);
+  const scenes = chessLiveGameScenes(games.value[0]!);
   if (!scenes.ok) throw new Error(scenes.error);
   return scenes.value;
 }

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { describe, expect, it } from 'vitest';
-import { formatClock, gameScenes, renderGif, resultText, sceneFromSnapshot } from '../../render/index.js';
+import { formatClock, renderGif, resultText } from '../../render/index.js';
+import { gameScenes, sceneFromSnapshot } from '../../src/game/scenes.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
 

@@ -2,15 +2,16 @@
 // what was wrong with a bad scene, spreads work over its threads, and fails cleanly once closed.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { liveGameScenes, renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { RenderPool } from '../../render/worker-pool.js';
-import { fromPgn } from '../../src/chesslive/index.js';
+import { parsePgn } from '../../src/game/pgn.js';
 
 function fixtureScenes(): BoardScene[] {
   const pgn = readFileSync(new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url), 'utf8');
-  const games = fromPgn(pgn);
+  const games = parsePgn(pgn);
   if (!games.ok) throw new Error(games.error);
-  const scenes = liveGameScenes(games.value[0]!);
+  const scenes = chessLiveGameScenes(games.value[0]!);
   if (!scenes.ok) throw new Error(scenes.error);
   return scenes.value.slice(0, 40);
 }

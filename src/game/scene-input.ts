@@ -1,21 +1,10 @@
 // Scenes from what people type or paste: a FEN, or a Style 12 line as FICS sends it. Shared by
 // the render CLI and /position; bad input is an error value naming what is wrong.
-import type { Color } from 'chessops/types';
 import { InvalidFen, parseFen } from 'chessops/fen';
-import { fenOfSetup, setupFromStyle12 } from '../src/game/position.js';
-import { decodeStyle12 } from '../src/protocol/style12.js';
-import type { BoardScene, RenderResult } from './scene.js';
-
-/** Style 12's verbose move as UCI: `P/e2-e4` e2e4, `o-o` e1g1, `N/@@-d5` N@d5, `P/e7-e8=Q` e7e8q. */
-export function verboseToUci(verbose: string, mover: Color): string | null {
-  const home = mover === 'white' ? '1' : '8';
-  if (verbose === 'o-o') return `e${home}g${home}`;
-  if (verbose === 'o-o-o') return `e${home}c${home}`;
-  const m = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/.exec(verbose);
-  if (!m) return null;
-  if (m[2] === '@@') return `${m[1]}@${m[3]}`;
-  return `${m[2]}${m[3]}${m[4]?.toLowerCase() ?? ''}`;
-}
+import type { BoardScene, RenderResult } from '../../render/scene.js';
+import { decodeStyle12 } from '../protocol/style12.js';
+import { verboseToUci } from './moves.js';
+import { fenOfSetup, setupFromStyle12 } from './position.js';
 
 /** The position of a `<12>` line, its players and clocks, oriented by its flip field. */
 export function style12Scene(line: string): RenderResult<BoardScene> {

@@ -1,15 +1,43 @@
-// A whole game as one scene per position (start + one per ply), for animated GIFs: from a game
-// snapshot, or from a ChessLive/PGN game read by src/chesslive.
+// Games as scenes, the renderer's input (render/scene.ts): one position of a game snapshot, or a
+// whole game as one scene per position (start + one per ply) for animated GIFs.
 import { makeFen, parseFen } from 'chessops/fen';
 import type { Color, Rules } from 'chessops/types';
 import { parseUci } from 'chessops/util';
-import { defaultPosition, setupPosition, type Position } from 'chessops/variant';
-import type { LiveGame } from '../src/chesslive/index.js';
-import { rulesFor } from '../src/game/position.js';
-import type { GameSnapshot } from '../src/game/snapshot.js';
-import type { Holdings } from '../src/protocol/events.js';
-import type { BoardScene, RenderResult, SceneOptions, ScenePlayer, SceneResult } from './scene.js';
-import type { ThemeName } from './theme.js';
+import { setupPosition, type Position } from 'chessops/variant';
+import type { BoardScene, RenderResult, ScenePlayer, SceneResult } from '../../render/scene.js';
+import type { ThemeName } from '../../render/theme.js';
+import type { Holdings } from '../protocol/events.js';
+import { givePassedPiece } from './moves.js';
+import type { GameSnapshot } from './snapshot.js';
+import { rulesFor } from './variants.js';
+
+export interface SceneOptions {
+  theme?: ThemeName;
+  size?: number;
+  /** Default: the server's flip hint. */
+  orientation?: Color;
+  /** Bughouse: the partner game, drawn flipped relative to this one. */
+  partner?: GameSnapshot | null;
+}
+
+export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): BoardScene {
+  const orientation = opts.orientation ?? (snap.flip ? 'black' : 'white');
+  return {
+    fen: snap.fen,
+    rules: rulesFor(snap.variant),
+    orientation,
+    lastMove: snap.uci.at(-1) ?? null,
+    white: { name: snap.white, rating: snap.whiteRating, clockMs: snap.whiteClockMs },
+    black: { name: snap.black, rating: snap.blackRating, clockMs: snap.blackClockMs },
+    holdings: snap.holdings,
+    result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
+    partner: opts.partner
+      ? sceneFromSnapshot(opts.partner, { orientation: orientation === 'white' ? 'black' : 'white' })
+      : null,
+    ...(opts.theme ? { theme: opts.theme } : {}),
+    ...(opts.size ? { size: opts.size } : {}),
+  };
+}
 
 /** A game as the animation needs it. */
 interface GameLine {
@@ -36,7 +64,8 @@ export interface GameLook {
   size?: number;
 }
 
-function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> {
+/** One scene per position of a game line, its result on the last. */
+export function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> {
   const setup = parseFen(line.startFen);
   if (setup.isErr) return { ok: false, error: `invalid start FEN "${line.startFen}"` };
   const start = setupPosition(line.rules, setup.value);
@@ -60,10 +89,7 @@ function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> 
     const move = parseUci(uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
     const mover = pos.turn;
-    // A bughouse drop uses a piece passed from the partner board, which this replay never saw.
-    if (line.bughouse && 'role' in move && pos.pockets && pos.pockets[mover][move.role] === 0) {
-      pos.pockets[mover][move.role] = 1;
-    }
+    if (line.bughouse) givePassedPiece(pos, move);
     pos.play(move);
     clocks[mover] = line.clocksMs[ply] ?? clocks[mover];
     scenes.push(sceneOf(pos, uci, line.handsAfter[ply] ?? null));
@@ -97,26 +123,5 @@ export function gameScenes(
       result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
     },
     { ...opts, orientation: opts.orientation ?? (snap.flip ? 'black' : 'white') },
-  );
-}
-
-/** Every position of a game read from a PGN or ChessLive file (src/chesslive). */
-export function liveGameScenes(game: LiveGame, look: GameLook = {}): RenderResult<BoardScene[]> {
-  const rules: Rules = game.variant === 'crazyhouse' || game.variant === 'bughouse' ? 'crazyhouse' : 'chess';
-  return lineScenes(
-    {
-      rules,
-      startFen: game.startFen ?? makeFen(defaultPosition(rules).toSetup()),
-      uci: game.moves.map((m) => m.uci),
-      clocksMs: game.moves.map((m) => m.clockMs ?? null),
-      initialClockMs: null,
-      white: { name: game.white },
-      black: { name: game.black },
-      bughouse: game.variant === 'bughouse',
-      handsAfter: [],
-      finalHoldings: null,
-      result: game.result === '*' ? null : { result: game.result, reason: game.reason ?? null },
-    },
-    look,
   );
 }
