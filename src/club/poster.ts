@@ -10,6 +10,7 @@ import { followTargets, gameKeyOf, type AutoPostSource, type Relay } from '../re
 import type { LivePost, Storage } from '../storage/index.js';
 import { decide } from './rules.js';
 import { clubTarget, clubTargets } from './targets.js';
+import { errorMessage } from '../result.js';
 
 /** What the poster needs of the FICS pool. */
 export interface ClubFeed {
@@ -165,7 +166,7 @@ export class ClubPoster {
     try {
       await this.o.feed.follow(handle);
     } catch (error) {
-      this.o.logger.warn({ handle, error: (error as Error).message }, 'could not follow a club handle');
+      this.o.logger.warn({ handle, error: errorMessage(error) }, 'could not follow a club handle');
     }
   }
 

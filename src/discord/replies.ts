@@ -17,6 +17,7 @@ import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
 import { truncate } from '../text.js';
 import { checkPostingPermissions } from './permissions.js';
+import { errorMessage } from '../result.js';
 
 /** Answers only the user who asked, whether or not the interaction was deferred. */
 export async function answer(interaction: RepliableInteraction, text: string): Promise<void> {
@@ -34,7 +35,7 @@ export function ficsProblem(error: unknown): string {
     return 'Kibitz is observing as many games as its FICS connections allow. Try again when a game ends.';
   }
   if (error instanceof FicsLoginError) return `Kibitz cannot log in to FICS right now: ${error.message}`;
-  return `FICS did not answer (${(error as Error).message}). It may be unreachable; try again in a minute.`;
+  return `FICS did not answer (${errorMessage(error)}). It may be unreachable; try again in a minute.`;
 }
 
 /**

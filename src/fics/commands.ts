@@ -3,11 +3,13 @@
 // follow it. Command text is built only from checked values (validate.ts) and constants.
 import type { MoveList, ServerEvent } from '../protocol/events.js';
 import { ObserverDecoder } from '../protocol/decode.js';
+import { err, ok, type Result } from '../result.js';
 import { FicsCommandError, type CommandFailure } from './errors.js';
 import { isGamesFooter, isGamesRow, parseGamesList, type GamesList } from './games-list.js';
 import type { GameNumber, Handle } from './validate.js';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: FicsCommandError };
+/** What a command's answer meant: its value, or the refusal. */
+export type Outcome<T> = Result<T, FicsCommandError>;
 
 /**
  * What one event means to a command waiting without block mode: not its business (undefined),
@@ -34,8 +36,6 @@ export interface Observed {
    */
   toggledOff: boolean;
 }
-
-const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 
 /** Known refusals, in the words of lasker, FatICS and freechess.org. */
 const REFUSALS: readonly [RegExp, CommandFailure][] = [
@@ -117,11 +117,9 @@ function observed(command: string, text: string): Outcome<Observed> {
   const removed = REMOVED.exec(text);
   if (removed !== null) return ok({ game: Number(removed[1]), toggledOff: true });
   const refused = refusal(command, text);
-  return {
-    ok: false,
-    error:
-      refused ?? new FicsCommandError('refused', command, `FICS did not confirm "${command}": ${text}`, text),
-  };
+  return err(
+    refused ?? new FicsCommandError('refused', command, `FICS did not confirm "${command}": ${text}`, text),
+  );
 }
 
 /**
@@ -147,7 +145,7 @@ function observeMatcher(
     if (line === null) return undefined;
     if (ALREADY.test(line)) return observed(command, line);
     const refused = refusal(command, line);
-    return refused === null ? undefined : { ok: false, error: refused };
+    return refused === null ? undefined : err(refused);
   };
 }
 
@@ -179,7 +177,7 @@ export function unobserve(game: GameNumber): Command<true> {
   const done = (said: string): Outcome<true> => {
     const refused = refusal(text, said);
     // Not observing it is what we wanted.
-    return refused === null || refused.code === 'refused' ? ok(true) : { ok: false, error: refused };
+    return refused === null || refused.code === 'refused' ? ok(true) : err(refused);
   };
   return {
     text,
@@ -202,19 +200,17 @@ export function moves(game: GameNumber): Command<MoveList> {
         .lines(reply.split('\n'))
         .find((event): event is MoveList => event.kind === 'moveList');
       if (list !== undefined) return ok({ ...list, game });
-      return {
-        ok: false,
-        error:
-          refusal(text, reply) ??
+      return err(
+        refusal(text, reply) ??
           new FicsCommandError('refused', text, `FICS sent no move list for "${text}": ${reply}`, reply),
-      };
+      );
     },
     matcher: () => (event) => {
       if (event.kind === 'moveList' && (event.game === null || event.game === game))
         return ok({ ...event, game });
       const line = lineOf(event);
       const refused = line === null ? null : refusal(text, line);
-      return refused === null ? undefined : { ok: false, error: refused };
+      return refused === null ? undefined : err(refused);
     },
   };
 }
@@ -226,18 +222,15 @@ export function refresh(game: GameNumber): Command<true> {
     text,
     reply: (reply) => {
       if (reply.includes('<12> ')) return ok(true);
-      return {
-        ok: false,
-        error:
-          refusal(text, reply) ??
-          new FicsCommandError('refused', text, `FICS sent no board: ${reply}`, reply),
-      };
+      return err(
+        refusal(text, reply) ?? new FicsCommandError('refused', text, `FICS sent no board: ${reply}`, reply),
+      );
     },
     matcher: () => (event) => {
       if (event.kind === 'style12' && event.game === game) return ok(true);
       const line = lineOf(event);
       const refused = line === null ? null : refusal(text, line);
-      return refused === null ? undefined : { ok: false, error: refused };
+      return refused === null ? undefined : err(refused);
     },
   };
 }

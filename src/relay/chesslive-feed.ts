@@ -21,6 +21,7 @@ import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { shortened, type Logger } from '../log.js';
 import type { GameFeed } from './relay.js';
+import { errorMessage } from '../result.js';
 
 export interface ChessLiveFeedOptions {
   sources: readonly ChessLiveSource[];
@@ -160,7 +161,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     } catch (error) {
       if (this.watched.get(game) !== entry) return;
       if (error instanceof SourceTooLargeError) return this.outgrown(game, entry, error);
-      this.problem(entry, (error as Error).message);
+      this.problem(entry, errorMessage(error));
       return this.next(game, entry);
     }
     if (this.watched.get(game) !== entry) return;

@@ -22,6 +22,7 @@ import { FicsCapacityError } from '../fics/errors.js';
 import { truncate } from '../text.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+import { errorMessage } from '../result.js';
 
 /** The games side: what the relay needs from the FICS pool. */
 export interface GameFeed {
@@ -218,14 +219,14 @@ export class Relay {
         game = await observe();
       } catch (error) {
         // Refused or failed: the feed gave the guild's claim back already.
-        return { ok: false, error: (error as Error).message, full: error instanceof FicsCapacityError };
+        return { ok: false, error: errorMessage(error), full: error instanceof FicsCapacityError };
       }
       let snapshot: GameSnapshot;
       try {
         snapshot = await this.firstBoard(game);
       } catch (error) {
         await this.release(game, guildId);
-        return { ok: false, error: (error as Error).message };
+        return { ok: false, error: errorMessage(error) };
       }
       if (snapshot.ended) {
         await this.release(snapshot.game, guildId);
@@ -297,7 +298,7 @@ export class Relay {
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
       this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
       await this.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
+      return { ok: false, error: `Could not post the board: ${errorMessage(error)}` };
     }
     // Stopped meanwhile: storage is closed.
     if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
@@ -421,7 +422,7 @@ export class Relay {
       // Each guild holds the game again as before the restart, share or not.
       for (const guildId of guilds) snapshot = await this.observe(game, guildId, true);
     } catch (error) {
-      this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
+      this.o.logger.info({ game, error: errorMessage(error) }, 'game gone after restart');
     }
     for (const post of waiting) {
       const finished = this.o.storage.finishedGames.get(post.gameKey);
@@ -448,7 +449,7 @@ export class Relay {
     try {
       await this.o.port.say(channelId, text);
     } catch (error) {
-      this.o.logger.warn({ channelId, error: (error as Error).message }, 'notice failed');
+      this.o.logger.warn({ channelId, error: errorMessage(error) }, 'notice failed');
     }
   }
 
@@ -630,7 +631,7 @@ export class Relay {
     if (sender === undefined) {
       sender = new LatestWins<Edit>({
         send: (edit) => this.send(postId, edit),
-        onError: (error) => this.o.logger.warn({ postId, error: (error as Error).message }, 'edit failed'),
+        onError: (error) => this.o.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
         onRefused: (refusal) => this.track(this.refused(postId, refusal)),
       });
       this.senders.set(postId, sender);
@@ -804,7 +805,7 @@ export class Relay {
     try {
       await this.o.feed.unobserve(game, guildId);
     } catch (error) {
-      this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
+      this.o.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
     }
   }
 }
