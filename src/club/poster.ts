@@ -6,7 +6,9 @@ import { isChessLiveGame } from '../chesslive/source.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { followTargets, gameKeyOf, type AutoPostSource, type Relay } from '../relay/relay.js';
+import { followTargets, type AutoPostSource } from '../relay/auto-post.js';
+import { gameKeyOf } from '../relay/game-key.js';
+import type { Relay } from '../relay/relay.js';
 import type { LivePost, Storage } from '../storage/index.js';
 import { decide } from './rules.js';
 import { clubTarget, clubTargets } from './targets.js';
@@ -33,10 +35,14 @@ interface FicsWaiting {
 }
 
 /** What the poster needs of the relay. */
-export type ClubRelay = Pick<Relay, 'watch' | 'notice' | 'hasRoom' | 'releaseIfUnwanted'>;
+export type ClubRelay = Pick<
+  Relay,
+  'watch' | 'notice' | 'hasRoom' | 'releaseIfUnwanted' | 'addAutoPostSource' | 'onPostEnded'
+>;
 
 export interface ClubPosterOptions {
   feed: ClubFeed;
+  relay: ClubRelay;
   storage: Storage;
   logger: Logger;
 }
@@ -55,11 +61,22 @@ export class ClubPoster {
   private readonly waiting = new Map<string, Waiting>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly heldBack = (waiting: FicsWaiting): void => this.onHeldBack(waiting);
-  private relay: ClubRelay | null = null;
+  /** Null once closed: nothing waiting is posted after that. */
+  private relay: ClubRelay | null;
   /** Posting waiting games one at a time, so that two freed places do not both take one game. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: ClubPosterOptions) {}
+  /**
+   * Club targets join the relay's auto-posting after the sources it has (follows), and the
+   * poster hears when a post ends; the relay knows nothing of clubs.
+   */
+  constructor(private readonly o: ClubPosterOptions) {
+    this.relay = o.relay;
+    o.relay.addAutoPostSource(this.source);
+    o.relay.onPostEnded((post) => this.postEnded(post));
+    o.feed.on('update', this.listener);
+    o.feed.on('waiting', this.heldBack);
+  }
 
   /**
    * The relay's source of club targets, asked when a game's first board arrives (after the
@@ -89,13 +106,6 @@ export class ClubPoster {
     if (targets.length === 0) this.releaseIfClubGame(snapshot);
     return targets;
   };
-
-  /** Starts listening to the feed; the relay posts what waited. */
-  attach(relay: ClubRelay): void {
-    this.relay = relay;
-    this.o.feed.on('update', this.listener);
-    this.o.feed.on('waiting', this.heldBack);
-  }
 
   close(): void {
     this.o.feed.off('update', this.listener);

@@ -20,7 +20,7 @@ import {
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
 import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
-import type { MessagePort } from '../relay/relay.js';
+import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
 import type { RestGovernor } from './governor.js';
@@ -116,7 +116,7 @@ function passing(error: unknown): boolean {
   return error.name === 'AbortError' || (typeof code === 'string' && /^(UND_ERR_|E[A-Z]+$)/.test(code));
 }
 
-export class DiscordMessagePort implements MessagePort {
+export class DiscordPostPort implements PostPort {
   /** Failed edits in a row per message, for the retry back-off. */
   private readonly failures = new Map<string, number>();
 

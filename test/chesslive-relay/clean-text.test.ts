@@ -7,7 +7,7 @@ import { fromPgn, parseChessLive, toPgn as liveToPgn, writeChessLive } from '../
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { toPgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 
 const closing: (() => unknown)[] = [];

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import { ChessLiveFeed, CombinedFeed } from '../../src/relay/chesslive-feed.js';
-import type { GameFeed } from '../../src/relay/relay.js';
+import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
+import type { GameFeed } from '../../src/relay/ports.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText, until } from './serve.js';
 
 const closing: (() => unknown)[] = [];

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSource, type ChessLiveSource } from '../../src/chesslive/source.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, chessLiveText, until } from './serve.js';
 
 const KIB = 1024;

@@ -6,7 +6,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
-import { startBot } from '../../src/discord/bot.js';
+import { startBot } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger, logUnhandledRejections } from '../../src/log.js';

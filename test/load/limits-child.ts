@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { readSource } from '../../src/chesslive/source.js';
 import { FicsPool } from '../../src/fics/pool.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 
 export type Scenario =
   | { kind: 'line'; port: number; game: number }

@@ -9,7 +9,8 @@ import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import type { LiveMessage } from '../../src/relay/message.js';
-import { Relay, type MessagePort } from '../../src/relay/relay.js';
+import type { PostPort } from '../../src/relay/ports.js';
+import { Relay } from '../../src/relay/relay.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 
@@ -54,7 +55,7 @@ interface Sent {
 }
 
 /** Records posts and edits; each edit waits for `release` when gated (like a slow Discord). */
-class RecordingPort implements MessagePort {
+class RecordingPort implements PostPort {
   sent: Sent[] = [];
   private next = 1;
   gate: Promise<void> | null = null;

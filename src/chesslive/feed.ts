@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ChessLiveReader } from '../chesslive/read.js';
+import { ChessLiveReader } from './read.js';
 import {
   DEFAULT_READ,
   FIRST_CHESSLIVE_GAME,
@@ -14,13 +14,13 @@ import {
   SourceTooLargeError,
   type ChessLiveSource,
   type ReadSourceOptions,
-} from '../chesslive/source.js';
+} from './source.js';
 import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { shortened, type Logger } from '../log.js';
-import type { GameFeed } from './relay.js';
+import type { GameFeed } from '../relay/ports.js';
 import { errorMessage } from '../result.js';
 
 export interface ChessLiveFeedOptions {
