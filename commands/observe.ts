@@ -101,7 +101,7 @@ export const buttons = {
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
     const post = livePost(ctx, args);
-    const snapshot = post === null ? undefined : ctx.relay.snapshot(post.gameNumber);
+    const snapshot = post === null ? undefined : ctx.relay.snapshot(post.game);
     if (post === null || snapshot === undefined) {
       await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
       return;

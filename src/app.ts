@@ -17,7 +17,7 @@ import type { Logger } from './log.js';
 import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from './shard.js';
 import { openStorage } from './storage/index.js';
 import { createClient } from './discord/client.js';
-import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/commands.js';
+import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/loader.js';
 import type { BotContext } from './discord/context.js';
 import { createDispatcher } from './discord/dispatch.js';
 import { RestGovernor } from './discord/governor.js';

@@ -208,7 +208,7 @@ export class ClubPoster {
     if (storage.clubs.clubsFor(snapshot.white, snapshot.black).length === 0) return;
     if (this.waiting.has(gameKeyOf(snapshot)) || followTargets(snapshot, storage).length > 0) return;
     const partner = snapshot.partnerGame;
-    if (partner !== null && storage.livePosts.listLiveByGameNumber(partner).length > 0) return;
+    if (partner !== null && storage.livePosts.listLiveByGame(partner).length > 0) return;
     this.o.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
     void this.relay?.releaseIfUnwanted(snapshot.game);
   }
@@ -235,7 +235,7 @@ export class ClubPoster {
       guildId: post.guildId,
       channelId: post.channelId,
       gameKey: post.gameKey,
-      gameNumber: post.gameNumber,
+      game: post.game,
       white: post.white,
       black: post.black,
       postId: post.id,

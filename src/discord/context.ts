@@ -7,7 +7,7 @@ import type { ChessLiveFeed } from '../chesslive/feed.js';
 import type { Relay } from '../relay/relay.js';
 import type { Logger } from '../log.js';
 import type { Storage } from '../storage/index.js';
-import type { CommandRegistry } from './commands.js';
+import type { CommandRegistry } from './loader.js';
 
 export interface BotContext {
   readonly config: Config;

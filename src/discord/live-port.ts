@@ -33,7 +33,7 @@ export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
 // 300 games.
 // Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
 // here, so that no input makes Discord refuse a post or its final edit.
-function render(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
+function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),
@@ -143,7 +143,7 @@ export class DiscordPostPort implements PostPort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(render(message, postId));
+    const sent = await target.send(makeDiscordMessage(message, postId));
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
@@ -168,7 +168,7 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, render(message, postId));
+      await channel.messages.edit(messageId, makeDiscordMessage(message, postId));
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;
@@ -202,7 +202,7 @@ export class DiscordPostPort implements PostPort {
   ): Promise<string> {
     if (!channel.isSendable())
       throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
-    const sent = await channel.send(render(message, postId));
+    const sent = await channel.send(makeDiscordMessage(message, postId));
     const link: APIEmbed = {
       title: truncate(cleanText(message.title), EMBED_LIMITS.title),
       description: `The board goes on in a newer message: ${sent.url}`,

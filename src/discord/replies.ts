@@ -98,7 +98,7 @@ export async function stopPost(
   if (!interaction.deferred && !interaction.replied)
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   await ctx.relay.stop(post.id);
-  await answer(interaction, `Stopped relaying game ${post.gameNumber}.`);
+  await answer(interaction, `Stopped relaying game ${post.game}.`);
 }
 
 /** A required FICS game number option. */

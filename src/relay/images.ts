@@ -52,9 +52,9 @@ export class BoardImages {
   }
 
   /** The final message of a game that ended while Kibitz was restarting, from its stored PGN. */
-  async storedFinal(game: FinishedGame, flip: boolean): Promise<LiveMessage> {
-    const files: LiveAttachment[] = [{ name: `game-${game.gameNumber}.pgn`, data: Buffer.from(game.pgn) }];
-    const read = fromPgn(game.pgn);
+  async storedFinal(finished: FinishedGame, flip: boolean): Promise<LiveMessage> {
+    const files: LiveAttachment[] = [{ name: `game-${finished.game}.pgn`, data: Buffer.from(finished.pgn) }];
+    const read = fromPgn(finished.pgn);
     const orientation = flip ? 'black' : 'white';
     const scenes = read.ok ? liveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
@@ -62,15 +62,15 @@ export class BoardImages {
       const png = await this.renderer.png(scenes.value.at(-1)!);
       if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
       const gif = await this.gif(scenes.value);
-      if (gif !== null) files.push({ name: `game-${game.gameNumber}.gif`, data: gif });
+      if (gif !== null) files.push({ name: `game-${finished.game}.gif`, data: gif });
     }
     return {
-      title: `Game ${game.gameNumber}: ${game.white} vs ${game.black}`,
+      title: `Game ${finished.game}: ${finished.white} vs ${finished.black}`,
       lines: ['The game ended while Kibitz was restarting.'],
       image,
       files,
       live: false,
-      footer: resultText({ result: game.result, reason: game.reason }),
+      footer: resultText({ result: finished.result, reason: finished.reason }),
     };
   }
 

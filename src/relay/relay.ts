@@ -197,8 +197,7 @@ export class Relay {
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
   async releaseIfUnwanted(game: number): Promise<void> {
-    if (this.quotas.isWatching(game) || this.o.storage.livePosts.listLiveByGameNumber(game).length > 0)
-      return;
+    if (this.quotas.isWatching(game) || this.o.storage.livePosts.listLiveByGame(game).length > 0) return;
     await this.unobserve(game);
   }
 
@@ -214,7 +213,7 @@ export class Relay {
       created = storage.livePosts.create({
         guildId: request.guildId,
         channelId: request.channelId,
-        gameNumber: snapshot.game,
+        game: snapshot.game,
         gameKey: gameKeyOf(snapshot),
         white: snapshot.white,
         black: snapshot.black,
@@ -300,10 +299,10 @@ export class Relay {
     this.recorded('end a stopped post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
-    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    const snapshot = this.o.feed.snapshot(post.game);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
-    await this.release(post.gameNumber, post.guildId, post.id);
+    await this.release(post.game, post.guildId, post.id);
     this.ended({ ...post, state: 'ended' });
   }
 
@@ -312,7 +311,7 @@ export class Relay {
     const post = this.o.storage.livePosts.get(postId);
     if (post === null) return false;
     this.o.storage.livePosts.setFlip(post.id, !post.options.flip);
-    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    const snapshot = this.o.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
   }
@@ -365,7 +364,7 @@ export class Relay {
     const ending = (async () => {
       for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
       // Only games the feed has: right after a restart nothing is observed yet.
-      for (const game of new Set(posts.map((p) => p.gameNumber)))
+      for (const game of new Set(posts.map((p) => p.game)))
         if (this.o.feed.snapshot(game) !== undefined) await this.release(game, guildId);
     })();
     this.track(ending);
@@ -384,7 +383,7 @@ export class Relay {
       down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
     );
     for (const post of this.o.storage.livePosts.listLive()) {
-      const snapshot = this.o.feed.snapshot(post.gameNumber);
+      const snapshot = this.o.feed.snapshot(post.game);
       if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
       if (snapshot === undefined || snapshot.ended || isChessLiveGame(snapshot.game)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
@@ -429,7 +428,7 @@ export class Relay {
     if (update.type === 'started' && !snapshot.ended) void this.autoPoster.post(snapshot);
     const key = gameKeyOf(snapshot);
     const posts = this.o.storage.livePosts
-      .listLiveByGameNumber(snapshot.game)
+      .listLiveByGame(snapshot.game)
       .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
     if (update.type === 'ended') {
       if (posts.length === 0) return;
@@ -441,7 +440,7 @@ export class Relay {
     if (snapshot.partnerGame === null) return;
     const main = this.o.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
-    for (const post of this.o.storage.livePosts.listLiveByGameNumber(main.game)) {
+    for (const post of this.o.storage.livePosts.listLiveByGame(main.game)) {
       if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
         this.sender(post.id).push({ snapshot: main, files: null });
       }
@@ -458,7 +457,7 @@ export class Relay {
     this.recorded('save a finished game', () =>
       this.o.storage.finishedGames.save({
         gameKey: gameKeyOf(snapshot),
-        gameNumber: snapshot.game,
+        game: snapshot.game,
         white: snapshot.white,
         black: snapshot.black,
         pgn,
@@ -489,7 +488,7 @@ export class Relay {
   /** The final edit of a game that ended just before a restart, from its stored PGN. */
   private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
     const message = await this.images.storedFinal(game, post.options.flip);
-    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'final edit sent after a restart');
+    this.o.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
   }
 
@@ -575,7 +574,7 @@ export class Relay {
       {
         postId,
         guildId: post.guildId,
-        game: post.gameNumber,
+        game: post.game,
         code: refusal.detail.code,
         reason: refusal.reason,
       },
@@ -586,12 +585,12 @@ export class Relay {
     // A final edit that was refused: finishPost ends the post as it does any other.
     if (!wasLive) return;
     this.ended({ ...post, state: 'ended', endReason: refusal.reason });
-    await this.release(post.gameNumber, post.guildId);
+    await this.release(post.game, post.guildId);
     if (refusal.detail.canNotify && post.messageChannelId !== null)
       await this.notice(
         post.messageChannelId,
         truncate(
-          `The live board of game ${post.gameNumber} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
+          `The live board of game ${post.game} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
           2_000,
         ),
       );
@@ -600,14 +599,14 @@ export class Relay {
   private async endedOffline(post: LivePost): Promise<void> {
     this.recorded('end a post gone offline', () => this.o.storage.livePosts.end(post.id, 'ended_offline'));
     this.ended({ ...post, state: 'ended_offline' });
-    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
+    this.o.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
     // Through a sender like every edit: it waits out rate limits, and logs a failure.
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
     await sender.finish({
       message: {
-        title: `Game ${post.gameNumber}: ${post.white} vs ${post.black}`,
+        title: `Game ${post.game}: ${post.white} vs ${post.black}`,
         lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
         image: null,
         files: [],
@@ -625,7 +624,7 @@ export class Relay {
     let live: LivePost[] = [];
     try {
       // `except`: a post that is over but could not be recorded as such.
-      live = this.o.storage.livePosts.listLiveByGameNumber(game).filter((post) => post.id !== except);
+      live = this.o.storage.livePosts.listLiveByGame(game).filter((post) => post.id !== except);
     } catch (error) {
       // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
       this.o.logger.error({ err: error, game }, 'database read failed');

@@ -26,7 +26,7 @@ export interface ResumeSteps {
 export async function resumeLivePosts(steps: ResumeSteps): Promise<void> {
   const posts = steps.storage.livePosts.listLive().filter((post) => steps.owns(post.guildId));
   const games = new Map<number, LivePost[]>();
-  for (const post of posts) games.set(post.gameNumber, [...(games.get(post.gameNumber) ?? []), post]);
+  for (const post of posts) games.set(post.game, [...(games.get(post.game) ?? []), post]);
   // All games at once: one slow or vanished game must not hold up the others' posts.
   await Promise.all([...games].map(([game, waiting]) => resumeGame(steps, game, waiting)));
 }

@@ -35,7 +35,7 @@ export interface ClubGame {
   guildId: string;
   channelId: string;
   gameKey: string;
-  gameNumber: number;
+  game: number;
   white: string;
   black: string;
   postId: number | null;
@@ -95,7 +95,7 @@ function toClubGame(row: ClubGameRow): ClubGame {
     guildId: row.guild_id,
     channelId: row.channel_id,
     gameKey: row.game_key,
-    gameNumber: row.game_number,
+    game: row.game_number,
     white: row.white,
     black: row.black,
     postId: row.post_id,
@@ -241,7 +241,7 @@ export class ClubRepository {
     const { changes, lastInsertRowid } = this.#prepare(
       `INSERT INTO club_games (guild_id, channel_id, game_key, game_number, white, black, post_id,
            message_channel_id, message_id, started_at)
-         VALUES (@guildId, @channelId, @gameKey, @gameNumber, @white, @black, @postId, @messageChannelId,
+         VALUES (@guildId, @channelId, @gameKey, @game, @white, @black, @postId, @messageChannelId,
            @messageId, @at)
          ON CONFLICT DO NOTHING`,
     ).run({ ...game, at: this.#now() });

@@ -149,7 +149,7 @@ describe('refusals for good', () => {
       );
       await world.relayIdle();
       expect(requestsFor(world, post.id, refused.seq), `requests after ${c.code}`).toEqual([]);
-      const stored = world.running.context.storage.livePosts.listLiveByGameNumber(game);
+      const stored = world.running.context.storage.livePosts.listLiveByGame(game);
       expect(stored, `live posts after ${c.code}`).toEqual([]);
       const ended = world.running.context.storage.livePosts.get(i + 1);
       expect(ended).toMatchObject({ state: 'ended', endReason: c.reason });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { games } from '../../src/fics/commands.js';
+import { games } from '../../src/fics/requests.js';
 import {
   bughousePartner,
   filterGames,

@@ -105,7 +105,7 @@ const gameOfMessage = (messageId: string): number | undefined => {
     // Bounded: a day-long run must not see the meter's own map grow.
     if (messageGame.size > 1_000) messageGame.clear();
     for (const post of storage.livePosts.listLive())
-      if (post.messageId !== null) messageGame.set(post.messageId, post.gameNumber);
+      if (post.messageId !== null) messageGame.set(post.messageId, post.game);
   }
   return messageGame.get(messageId);
 };

@@ -136,7 +136,7 @@ describe('Relay', () => {
     );
     expect(last.files[1]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(storage.livePosts.listLive()).toEqual([]);
-    expect(storage.finishedGames.recent({ gameNumber: 16 })[0]!.result).toBe('0-1');
+    expect(storage.finishedGames.recent({ game: 16 })[0]!.result).toBe('0-1');
     // No edit after the final one.
     expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
   });

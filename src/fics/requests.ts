@@ -1,6 +1,7 @@
-// The commands the observer sends, each with the two ways its answer is recognised: the text of
-// a block-mode reply (`iset block 1`), or, on servers without block mode (lasker), the events that
-// follow it. Command text is built only from checked values (validate.ts) and constants.
+// The requests the observer sends to FICS, each with the two ways its answer is recognised: the
+// text of a block-mode reply (`iset block 1`), or, on servers without block mode (lasker), the
+// events that follow it. Request text is built only from checked values (validate.ts) and
+// constants.
 import type { MoveList, ServerEvent } from '../protocol/events.js';
 import { ObserverDecoder } from '../protocol/decode.js';
 import { err, ok, type Result } from '../result.js';
@@ -17,7 +18,7 @@ export type Outcome<T> = Result<T, FicsCommandError>;
  */
 export type Match<T> = undefined | 'claimed' | Outcome<T>;
 
-export interface Command<T> {
+export interface FicsRequest<T> {
   readonly text: string;
   /** Block mode: the whole reply. */
   reply(text: string): Outcome<T>;
@@ -84,12 +85,12 @@ function lineOf(event: ServerEvent): string | null {
 }
 
 /** `set name value` for our own constant settings; the reply text is only logged. */
-export function setVariable(name: string, value: string): Command<string> {
+export function setVariable(name: string, value: string): FicsRequest<string> {
   return { text: `set ${name} ${value}`, reply: ok, matcher: () => null, unanswered: '' };
 }
 
 /** `iset name 1`: resolves true when the server accepted the interface variable. */
-export function setInterfaceVariable(name: string): Command<boolean> {
+export function setInterfaceVariable(name: string): FicsRequest<boolean> {
   const accepted = new RegExp(String.raw`^${name} set\.?\s*$`, 'i');
   const refused = new RegExp(
     String.raw`^(?:No such ivariable "?${name}"?|Unknown ivariable|Bad value .*${name}|iset: Command not found|${name} unset)`,
@@ -149,7 +150,7 @@ function observeMatcher(
   };
 }
 
-export function observeGame(game: GameNumber): Command<Observed> {
+export function observeGame(game: GameNumber): FicsRequest<Observed> {
   const text = `observe ${game}`;
   return { text, reply: (reply) => observed(text, reply), matcher: observeMatcher(text, game, new Set()) };
 }
@@ -163,7 +164,7 @@ export function observePlayer(
   handle: Handle,
   observing: ReadonlySet<number>,
   partner = false,
-): Command<Observed> {
+): FicsRequest<Observed> {
   const text = `${partner ? 'pobserve' : 'observe'} ${handle}`;
   return {
     text,
@@ -172,7 +173,7 @@ export function observePlayer(
   };
 }
 
-export function unobserve(game: GameNumber): Command<true> {
+export function unobserve(game: GameNumber): FicsRequest<true> {
   const text = `unobserve ${game}`;
   const done = (said: string): Outcome<true> => {
     const refused = refusal(text, said);
@@ -191,7 +192,7 @@ export function unobserve(game: GameNumber): Command<true> {
 }
 
 /** `moves N`: the game's move list so far. lasker's list names no game; the caller fills it in. */
-export function moves(game: GameNumber): Command<MoveList> {
+export function moves(game: GameNumber): FicsRequest<MoveList> {
   const text = `moves ${game}`;
   return {
     text,
@@ -216,7 +217,7 @@ export function moves(game: GameNumber): Command<MoveList> {
 }
 
 /** `refresh N`: the server sends the game's board again. */
-export function refresh(game: GameNumber): Command<true> {
+export function refresh(game: GameNumber): FicsRequest<true> {
   const text = `refresh ${game}`;
   return {
     text,
@@ -236,7 +237,7 @@ export function refresh(game: GameNumber): Command<true> {
 }
 
 /** `games`: every game on the server. */
-export function games(): Command<GamesList> {
+export function games(): FicsRequest<GamesList> {
   return {
     text: 'games',
     reply: (reply) => ok(parseGamesList(reply)),
@@ -261,11 +262,11 @@ export function games(): Command<GamesList> {
  * A harmless command that resets the server's idle timer (a `$$` prefix would not). `date` exists
  * on lasker, FatICS and freechess.org and changes nothing.
  */
-export function keepAlive(): Command<string> {
+export function keepAlive(): FicsRequest<string> {
   return { text: 'date', reply: ok, matcher: () => null, unanswered: '' };
 }
 
 /** Game results and creations for every game (`set gin 1`): how followed players are noticed. */
-export function gameNotices(on: boolean): Command<string> {
+export function gameNotices(on: boolean): FicsRequest<string> {
   return setVariable('gin', on ? '1' : '0');
 }
