@@ -5,7 +5,7 @@ import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandIntera
 import type { BotContext } from '../src/discord/context.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
-import { parseHandle } from '../src/fics/validate.js';
+import { parseHandle, type Handle } from '../src/fics/validate.js';
 import { toPgn } from '../src/game/pgn.js';
 import { truncate } from '../src/text.js';
 
@@ -35,7 +35,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     );
     return;
   }
-  let handle: string | null = null;
+  let handle: Handle | null = null;
   if (player !== null) {
     const parsed = parseHandle(player);
     if (!parsed.ok) {

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
 import { FicsPool, FICS_DEFAULTS } from '../fics/pool.js';
-import { parseGameNumber, parseHandle } from '../fics/validate.js';
+import { parseGameNumber, parseHandle, type GameNumber, type Handle } from '../fics/validate.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { createLogger } from '../log.js';
 import { gameJson } from './game-json.js';
@@ -21,7 +21,7 @@ function fail(message: string, status: number): never {
   process.exit(status);
 }
 
-type Target = { kind: 'game'; game: number } | { kind: 'player'; handle: string };
+type Target = { kind: 'game'; game: GameNumber } | { kind: 'player'; handle: Handle };
 
 function parseTarget(arg: string): Target {
   const game = parseGameNumber(arg);

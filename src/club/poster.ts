@@ -3,6 +3,7 @@
 // and are posted as room frees; games a club filtered out are unobserved so they take no observe
 // slot; posted games and their results are recorded for /club results; members are followed.
 import { isChessLiveGame } from '../chesslive/source.js';
+import type { Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
@@ -18,8 +19,8 @@ import { errorMessage } from '../result.js';
 export interface ClubFeed {
   snapshot(game: number): GameSnapshot | undefined;
   games(): GameSnapshot[];
-  follow(handle: unknown): Promise<number | null>;
-  unfollow(handle: unknown): Promise<void>;
+  follow(handle: Handle): Promise<number | null>;
+  unfollow(handle: Handle): Promise<void>;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   /** A followed game waits for a place in its servers' shares of FICS (not observed meanwhile). */
@@ -131,7 +132,7 @@ export class ClubPoster {
    * After a club's members, pairings or mode changed: follows the handles now watched and
    * unfollows those no club and no /follow needs any more. Returns the follows FICS refused.
    */
-  async syncFollows(watchedBefore: readonly string[]): Promise<{ handle: string; error: unknown }[]> {
+  async syncFollows(watchedBefore: readonly Handle[]): Promise<{ handle: string; error: unknown }[]> {
     const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
     const now = this.o.storage.clubs.watchedHandles();
     const before = lower(watchedBefore);
@@ -172,7 +173,7 @@ export class ClubPoster {
     await this.queue;
   }
 
-  private async follow(handle: string): Promise<void> {
+  private async follow(handle: Handle): Promise<void> {
     try {
       await this.o.feed.follow(handle);
     } catch (error) {

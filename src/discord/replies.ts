@@ -12,7 +12,7 @@ import {
   FicsLoginError,
   FicsShareError,
 } from '../fics/errors.js';
-import { parseHandle } from '../fics/validate.js';
+import { parseHandle, type Handle } from '../fics/validate.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
 import { truncate } from '../text.js';
@@ -113,7 +113,7 @@ export function gameOption(option: SlashCommandIntegerOption, description = 'FIC
 export async function managedHandle(
   interaction: ChatInputCommandInteraction,
   what: string,
-): Promise<string | null> {
+): Promise<Handle | null> {
   if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true) {
     await answer(interaction, `${what} needs the Manage Server permission.`);
     return null;
@@ -130,7 +130,7 @@ export async function managedHandle(
 export async function postGame(
   interaction: RepliableInteraction,
   ctx: BotContext,
-  game: number | { player: string },
+  game: number | { player: Handle },
   options: { flip: boolean; thread: boolean },
 ): Promise<void> {
   const unavailable = await ficsUnavailable(ctx);

@@ -80,3 +80,14 @@ export function orThrow<T, E>(result: Result<T, E>): T {
   if (!result.ok) throw result.error;
   return result.value;
 }
+
+/**
+ * Handles read back from storage: each was checked on its way in; one that does not pass now
+ * (a database edited by hand) is left out rather than sent to FICS.
+ */
+export function storedHandles(stored: readonly string[]): Handle[] {
+  return stored.flatMap((text) => {
+    const handle = parseHandle(text);
+    return handle.ok ? [handle.value] : [];
+  });
+}

@@ -1,5 +1,6 @@
 // What the relay needs from either side: games from a feed (the FICS pool, ChessLive! files) and
 // a place to post messages (Discord).
+import type { Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { LiveMessage } from './message.js';
@@ -7,11 +8,11 @@ import type { LiveMessage } from './message.js';
 /** The games side: what the relay needs from the FICS pool. */
 export interface GameFeed {
   /** `holder` = the guild that wants the game: it counts in that guild's share from now. */
-  observeGame(game: unknown, holder?: string, kept?: boolean): Promise<number>;
+  observeGame(game: number, holder?: string, kept?: boolean): Promise<number>;
   /** The game a player plays now, observed for `holder` as above; resolves with its number. */
-  observePlayer?(handle: unknown, holder?: string): Promise<number>;
+  observePlayer?(handle: Handle, holder?: string): Promise<number>;
   /** With a holder, gives back that guild's claim (the game stays observed for the others). */
-  unobserve(game: unknown, holder?: string): Promise<void>;
+  unobserve(game: number, holder?: string): Promise<void>;
   snapshot(game: number): GameSnapshot | undefined;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;

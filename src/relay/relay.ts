@@ -11,6 +11,7 @@ import { errorMessage } from '../result.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
+import type { Handle } from '../fics/validate.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
@@ -142,7 +143,7 @@ export class Relay {
   }
 
   /** watch() for the game a player is playing now. */
-  async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: string }): Promise<WatchResult> {
+  async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
     const { feed } = this.o;
     if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
     return this.admit(request, () => feed.observePlayer!(request.player, request.guildId));

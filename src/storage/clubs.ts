@@ -1,6 +1,7 @@
 // Clubs: one per Discord server. Its settings, its members (FICS handles, compared without case
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
 import type { Database } from 'better-sqlite3';
+import { storedHandles, type Handle } from '../fics/validate.js';
 import { ACTIVE, statementCache, type Prepare } from './statements.js';
 import {
   watchedHandles,
@@ -217,7 +218,7 @@ export class ClubRepository {
   }
 
   /** Every handle some club needs to hear about, once (see `watchedHandles`). */
-  watchedHandles(): string[] {
+  watchedHandles(): Handle[] {
     const rows = this.#prepare(
       `SELECT guild_id FROM clubs WHERE ${ACTIVE}
          UNION SELECT guild_id FROM club_members WHERE ${ACTIVE} ORDER BY guild_id`,
@@ -228,7 +229,7 @@ export class ClubRepository {
         if (!seen.has(handle.toLowerCase())) seen.set(handle.toLowerCase(), handle);
       }
     }
-    return [...seen.values()].sort((a, b) => a.localeCompare(b));
+    return storedHandles([...seen.values()].sort((a, b) => a.localeCompare(b)));
   }
 
   /** True when some club needs to hear about this handle's games. */

@@ -28,7 +28,7 @@ async function snapshotOfFile(text: string): Promise<GameSnapshot> {
     logger: pino({ level: 'silent' }),
   });
   closing.push(() => feed.close());
-  const game = await feed.observeGame(feed.gameOf('disk'));
+  const game = await feed.observeGame(feed.gameOf('disk')!);
   return feed.snapshot(game)!;
 }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../load/world.js';
 import type { FakeMessage, RecordedRequest } from '../fake-discord/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
+import { handle } from '../support/fics-values.js';
 
 const EDIT_ROUTE = '/channels/:channel_id/messages/:message_id';
 /** Discord's own edit bucket is not what these tests are about. */
@@ -178,7 +179,7 @@ describe('the bot removed from a guild', () => {
       handle: 'Marker',
       createdBy: fake.owner.id,
     });
-    await fics.follow('Marker');
+    await fics.follow(handle('Marker'));
 
     const first = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Nepo' }));
     await fake.waitFor(() => world.livePosts()[0], 5_000, 'the followed game');
