@@ -1,6 +1,7 @@
-// Live posts: one observation per game however many channels watch it, one render per position
-// and orientation, and per post one message kept current (latest position wins). Posts live in
-// storage so a restart resumes editing the same messages.
+// Live posts: one observation per game however many channels watch it, and per post one message
+// kept current (latest position wins). This is the post lifecycle: watch, post, edit, stop, flip,
+// finish, and posts Discord refused for good. Caps (quotas.ts), pictures (images.ts), restart
+// recovery (resume.ts) and unasked posts (auto-post.ts) are their own modules.
 import type { Renderer } from '../../render/index.js';
 import { isChessLiveGame } from '../chesslive/source.js';
 import type { GameSnapshot } from '../game/snapshot.js';
