@@ -13,7 +13,7 @@ import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
 import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
 import { GAMES_LIST_TYPES, type GamesListRow, type GamesListType } from '../src/fics/games-list.js';
-import { parseHandle } from '../src/fics/validate.js';
+import { parseHandle, type Handle } from '../src/fics/validate.js';
 
 const SHOWN = 20;
 const OBSERVE_MENU = 'games-observe';
@@ -39,13 +39,15 @@ function strength(row: GamesListRow): number {
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const type = interaction.options.getString('type') as GamesListType | null;
   const rated = interaction.options.getBoolean('rated');
-  const player = interaction.options.getString('player');
-  if (player !== null) {
-    const parsed = parseHandle(player);
+  const text = interaction.options.getString('player');
+  let player: Handle | null = null;
+  if (text !== null) {
+    const parsed = parseHandle(text);
     if (!parsed.ok) {
       await answer(interaction, parsed.error.message);
       return;
     }
+    player = parsed.value;
   }
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const unavailable = await ficsUnavailable(ctx);

@@ -1,7 +1,7 @@
 // /help: every command and what it does, built from the loaded commands so it never goes stale.
 import { ApplicationCommandOptionType, EmbedBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { APIApplicationCommandOption, APIEmbedField, ChatInputCommandInteraction } from 'discord.js';
-import type { CommandModule, CommandRegistry } from '../src/discord/commands.js';
+import type { CommandModule, CommandRegistry } from '../src/discord/loader.js';
 import type { BotContext } from '../src/discord/context.js';
 
 export const data = new SlashCommandBuilder()

@@ -5,7 +5,7 @@ import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandIntera
 import type { BotContext } from '../src/discord/context.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
-import { parseHandle } from '../src/fics/validate.js';
+import { parseHandle, type Handle } from '../src/fics/validate.js';
 import { makeSnapshotPgn } from '../src/game/pgn.js';
 import { truncate } from '../src/text.js';
 
@@ -35,7 +35,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     );
     return;
   }
-  let handle: string | null = null;
+  let handle: Handle | null = null;
   if (player !== null) {
     const parsed = parseHandle(player);
     if (!parsed.ok) {
@@ -101,7 +101,7 @@ export const buttons = {
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
     const post = livePost(ctx, args);
-    const snapshot = post === null ? undefined : ctx.relay.snapshot(post.gameNumber);
+    const snapshot = post === null ? undefined : ctx.relay.snapshot(post.game);
     if (post === null || snapshot === undefined) {
       await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
       return;

@@ -16,7 +16,7 @@ export const help =
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const game = interaction.options.getInteger('game', true);
   const post = ctx.storage.livePosts
-    .listLiveByGameNumber(game)
+    .listLiveByGame(game)
     .find((p) => p.channelId === interaction.channelId || p.threadId === interaction.channelId);
   if (post === undefined) {
     await answer(interaction, `Game ${game} is not live in this channel.`);

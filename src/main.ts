@@ -1,6 +1,6 @@
 // Entry point: `npm start`. Reads the configuration (and a .env file if there is one), starts the
 // bot, and stops it cleanly on SIGINT/SIGTERM.
-import { startBot } from './discord/bot.js';
+import { startBot } from './app.js';
 import { EXIT_FATAL } from './shard.js';
 import { startup } from './startup.js';
 

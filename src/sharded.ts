@@ -10,6 +10,7 @@ import { createRest } from './discord/client.js';
 import { EXIT_FATAL, RESPAWN_STABLE_MS, respawnDelay } from './shard.js';
 import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
+import { err, ok, type Result } from './result.js';
 
 const { config, logger } = startup();
 
@@ -107,18 +108,13 @@ for (const id of manager.shardList as number[]) {
 }
 if (up === total) logger.info({ shards: total }, 'every shard is up');
 
-function parseShards(
-  text: string | undefined,
-): { ok: true; value: number | 'auto' } | { ok: false; error: string } {
+function parseShards(text: string | undefined): Result<number | 'auto'> {
   const value = text?.trim() ?? '';
-  if (value === '' || value === 'auto') return { ok: true, value: 'auto' };
+  if (value === '' || value === 'auto') return ok('auto');
   const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(count) || count < 1 || count > 1024)
-    return {
-      ok: false,
-      error: `KIBITZ_SHARDS must be "auto" or a whole number from 1 to 1024, got "${value}".`,
-    };
-  return { ok: true, value: count };
+    return err(`KIBITZ_SHARDS must be "auto" or a whole number from 1 to 1024, got "${value}".`);
+  return ok(count);
 }
 
 /** Discord's recommended shard count (GET /gateway/bot), through DISCORD_API_BASE when set. */

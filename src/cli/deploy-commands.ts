@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { formatConfigErrors, loadConfig } from '../config.js';
 import { createRest } from '../discord/client.js';
-import { loadCommands } from '../discord/commands.js';
+import { loadCommands } from '../discord/loader.js';
 import { fetchApplicationId, registerCommands } from '../discord/register.js';
 
 if (existsSync('.env')) process.loadEnvFile('.env');

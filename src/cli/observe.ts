@@ -8,10 +8,11 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
 import { FicsPool, FICS_DEFAULTS } from '../fics/pool.js';
-import { parseGameNumber, parseHandle } from '../fics/validate.js';
+import { parseGameNumber, parseHandle, type GameNumber, type Handle } from '../fics/validate.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { createLogger } from '../log.js';
 import { gameJson } from './game-json.js';
+import { errorMessage } from '../result.js';
 
 const USAGE = 'usage: npm run observe -- [--host HOST] [--port PORT] [--retry] <game-number|handle> ...';
 
@@ -20,7 +21,7 @@ function fail(message: string, status: number): never {
   process.exit(status);
 }
 
-type Target = { kind: 'game'; game: number } | { kind: 'player'; handle: string };
+type Target = { kind: 'game'; game: GameNumber } | { kind: 'player'; handle: Handle };
 
 function parseTarget(arg: string): Target {
   const game = parseGameNumber(arg);
@@ -45,7 +46,7 @@ function readArgs(): {
       strict: true,
     });
   } catch (error) {
-    fail(`${(error as Error).message}. ${USAGE}`, 2);
+    fail(`${errorMessage(error)}. ${USAGE}`, 2);
   }
 }
 
@@ -80,7 +81,7 @@ function createPool(): FicsPool {
     const startAttempts = values.retry === true ? undefined : 1;
     return new FicsPool({ host, port, user, password, maxConnections, logger, startAttempts });
   } catch (error) {
-    fail((error as Error).message, 2);
+    fail(errorMessage(error), 2);
   }
 }
 const pool = createPool();
@@ -158,7 +159,7 @@ const observed = await Promise.all(
         error instanceof FicsInputError ||
         error instanceof FicsCapacityError;
       const name = target.kind === 'game' ? `game ${target.game}` : target.handle;
-      process.stderr.write(`observe: ${name}: ${known ? (error as Error).message : String(error)}\n`);
+      process.stderr.write(`observe: ${name}: ${known ? errorMessage(error) : String(error)}\n`);
       return null;
     }
   }),

@@ -19,6 +19,7 @@ import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { parsePgn } from '../game/pgn.js';
 import { fenScene, style12Scene } from '../game/scene-input.js';
 import type { Color } from '../protocol/events.js';
+import { errorMessage } from '../result.js';
 
 const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
        npm run render -- --pgn game.pgn --gif game.gif [--out final.png]
@@ -105,7 +106,7 @@ function run(argv: string[]): void {
   try {
     opts = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false }).values;
   } catch (error) {
-    throw new CliError((error as Error).message, 2);
+    throw new CliError(errorMessage(error), 2);
   }
   if (opts.theme !== undefined && !isThemeName(opts.theme)) {
     throw new CliError(`unknown theme "${opts.theme}" (themes: ${THEME_NAMES.join(', ')})`, 2);

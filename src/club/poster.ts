@@ -3,20 +3,24 @@
 // and are posted as room frees; games a club filtered out are unobserved so they take no observe
 // slot; posted games and their results are recorded for /club results; members are followed.
 import { isChessLiveGame } from '../chesslive/source.js';
+import type { Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { followTargets, gameKeyOf, type AutoPostSource, type Relay } from '../relay/relay.js';
+import { followTargets, type AutoPostSource } from '../relay/auto-post.js';
+import { gameKeyOf } from '../relay/game-key.js';
+import type { Relay } from '../relay/relay.js';
 import type { LivePost, Storage } from '../storage/index.js';
 import { decide } from './rules.js';
 import { clubTarget, clubTargets } from './targets.js';
+import { errorMessage } from '../result.js';
 
 /** What the poster needs of the FICS pool. */
 export interface ClubFeed {
   snapshot(game: number): GameSnapshot | undefined;
   games(): GameSnapshot[];
-  follow(handle: unknown): Promise<number | null>;
-  unfollow(handle: unknown): Promise<void>;
+  follow(handle: Handle): Promise<number | null>;
+  unfollow(handle: Handle): Promise<void>;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   /** A followed game waits for a place in its servers' shares of FICS (not observed meanwhile). */
@@ -32,10 +36,14 @@ interface FicsWaiting {
 }
 
 /** What the poster needs of the relay. */
-export type ClubRelay = Pick<Relay, 'watch' | 'notice' | 'hasRoom' | 'releaseIfUnwanted'>;
+export type ClubRelay = Pick<
+  Relay,
+  'watch' | 'notice' | 'hasRoom' | 'releaseIfUnwanted' | 'addAutoPostSource' | 'onPostEnded'
+>;
 
 export interface ClubPosterOptions {
   feed: ClubFeed;
+  relay: ClubRelay;
   storage: Storage;
   logger: Logger;
 }
@@ -54,11 +62,22 @@ export class ClubPoster {
   private readonly waiting = new Map<string, Waiting>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly heldBack = (waiting: FicsWaiting): void => this.onHeldBack(waiting);
-  private relay: ClubRelay | null = null;
+  /** Null once closed: nothing waiting is posted after that. */
+  private relay: ClubRelay | null;
   /** Posting waiting games one at a time, so that two freed places do not both take one game. */
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: ClubPosterOptions) {}
+  /**
+   * Club targets join the relay's auto-posting after the sources it has (follows), and the
+   * poster hears when a post ends; the relay knows nothing of clubs.
+   */
+  constructor(private readonly o: ClubPosterOptions) {
+    this.relay = o.relay;
+    o.relay.addAutoPostSource(this.source);
+    o.relay.onPostEnded((post) => this.postEnded(post));
+    o.feed.on('update', this.listener);
+    o.feed.on('waiting', this.heldBack);
+  }
 
   /**
    * The relay's source of club targets, asked when a game's first board arrives (after the
@@ -89,13 +108,6 @@ export class ClubPoster {
     return targets;
   };
 
-  /** Starts listening to the feed; the relay posts what waited. */
-  attach(relay: ClubRelay): void {
-    this.relay = relay;
-    this.o.feed.on('update', this.listener);
-    this.o.feed.on('waiting', this.heldBack);
-  }
-
   close(): void {
     this.o.feed.off('update', this.listener);
     this.o.feed.off('waiting', this.heldBack);
@@ -120,7 +132,7 @@ export class ClubPoster {
    * After a club's members, pairings or mode changed: follows the handles now watched and
    * unfollows those no club and no /follow needs any more. Returns the follows FICS refused.
    */
-  async syncFollows(watchedBefore: readonly string[]): Promise<{ handle: string; error: unknown }[]> {
+  async syncFollows(watchedBefore: readonly Handle[]): Promise<{ handle: string; error: unknown }[]> {
     const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
     const now = this.o.storage.clubs.watchedHandles();
     const before = lower(watchedBefore);
@@ -161,11 +173,11 @@ export class ClubPoster {
     await this.queue;
   }
 
-  private async follow(handle: string): Promise<void> {
+  private async follow(handle: Handle): Promise<void> {
     try {
       await this.o.feed.follow(handle);
     } catch (error) {
-      this.o.logger.warn({ handle, error: (error as Error).message }, 'could not follow a club handle');
+      this.o.logger.warn({ handle, error: errorMessage(error) }, 'could not follow a club handle');
     }
   }
 
@@ -197,7 +209,7 @@ export class ClubPoster {
     if (storage.clubs.clubsFor(snapshot.white, snapshot.black).length === 0) return;
     if (this.waiting.has(gameKeyOf(snapshot)) || followTargets(snapshot, storage).length > 0) return;
     const partner = snapshot.partnerGame;
-    if (partner !== null && storage.livePosts.listLiveByGameNumber(partner).length > 0) return;
+    if (partner !== null && storage.livePosts.listLiveByGame(partner).length > 0) return;
     this.o.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
     void this.relay?.releaseIfUnwanted(snapshot.game);
   }
@@ -224,7 +236,7 @@ export class ClubPoster {
       guildId: post.guildId,
       channelId: post.channelId,
       gameKey: post.gameKey,
-      gameNumber: post.gameNumber,
+      game: post.game,
       white: post.white,
       black: post.black,
       postId: post.id,

@@ -3,6 +3,7 @@
 // Nothing here knows Discord, storage or the wire.
 import type { Variant } from '../game/variants.js';
 import { parseHandle } from '../fics/validate.js';
+import { err, ok, type Result } from '../result.js';
 
 /** `all`: every game of a member; `members`: games between two members; `pairings`: listed pairings only. */
 export type ClubMode = 'all' | 'members' | 'pairings';
@@ -107,53 +108,46 @@ export function decide(rules: ClubRules, game: GameFacts): ClubDecision {
   return undecided ? 'undecided' : 'post';
 }
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
 /**
  * `Alice-Bob, Carol-Dave` (commas, semicolons or line breaks between pairings; `-` or ` vs `
  * inside one). `none` clears the list. Every handle is checked as FICS checks them.
  */
-export function parsePairings(text: string): Parsed<Pairing[]> {
+export function parsePairings(text: string): Result<Pairing[]> {
   const trimmed = text.trim();
-  if (/^(none|clear|-)$/i.test(trimmed)) return { ok: true, value: [] };
+  if (/^(none|clear|-)$/i.test(trimmed)) return ok([]);
   const pairings: Pairing[] = [];
   for (const raw of trimmed.split(/[,;\n]+/)) {
     const part = raw.trim();
     if (part === '') continue;
     const sides = part.split(/\s*-\s*|\s+vs\.?\s+/i);
     if (sides.length !== 2 || sides.some((side) => side.trim() === '')) {
-      return {
-        ok: false,
-        error: `"${part}" is not a pairing: write two FICS handles joined by "-", e.g. Alice-Bob, Carol-Dave.`,
-      };
+      return err(
+        `"${part}" is not a pairing: write two FICS handles joined by "-", e.g. Alice-Bob, Carol-Dave.`,
+      );
     }
     const [first, second] = sides.map((s) => parseHandle(s.trim())) as [
       ReturnType<typeof parseHandle>,
       ReturnType<typeof parseHandle>,
     ];
-    if (!first.ok) return { ok: false, error: `In "${part}": ${first.error.message}` };
-    if (!second.ok) return { ok: false, error: `In "${part}": ${second.error.message}` };
+    if (!first.ok) return err(`In "${part}": ${first.error.message}`);
+    if (!second.ok) return err(`In "${part}": ${second.error.message}`);
     if (same(first.value, second.value)) {
-      return { ok: false, error: `"${part}" pairs ${first.value} with themselves.` };
+      return err(`"${part}" pairs ${first.value} with themselves.`);
     }
     const clash = pairings.find((p) =>
       [p.first, p.second].some((h) => same(h, first.value) || same(h, second.value)),
     );
     if (clash !== undefined) {
-      return {
-        ok: false,
-        error: `"${part}" names a player who is already in ${clash.first}-${clash.second}: each player has one pairing.`,
-      };
+      return err(
+        `"${part}" names a player who is already in ${clash.first}-${clash.second}: each player has one pairing.`,
+      );
     }
     pairings.push({ first: first.value, second: second.value });
   }
   if (pairings.length === 0) {
-    return {
-      ok: false,
-      error: 'No pairings given: write them like Alice-Bob, Carol-Dave (or "none" to clear).',
-    };
+    return err('No pairings given: write them like Alice-Bob, Carol-Dave (or "none" to clear).');
   }
-  return { ok: true, value: pairings };
+  return ok(pairings);
 }
 
 export function formatPairings(pairings: readonly Pairing[]): string {
@@ -161,22 +155,19 @@ export function formatPairings(pairings: readonly Pairing[]): string {
 }
 
 /** `blitz, standard` (commas or spaces); `all` for every type. */
-export function parseGameTypes(text: string): Parsed<ClubGameType[] | null> {
+export function parseGameTypes(text: string): Result<ClubGameType[] | null> {
   const words = text
     .toLowerCase()
     .split(/[\s,;]+/)
     .filter((w) => w !== '');
-  if (words.length === 0 || (words.length === 1 && words[0] === 'all')) return { ok: true, value: null };
+  if (words.length === 0 || (words.length === 1 && words[0] === 'all')) return ok(null);
   const types: ClubGameType[] = [];
   for (const word of words) {
     const type = CLUB_GAME_TYPES.find((t) => t === word);
     if (type === undefined) {
-      return {
-        ok: false,
-        error: `"${word}" is not a FICS game type. Use some of: ${CLUB_GAME_TYPES.join(', ')} (or "all").`,
-      };
+      return err(`"${word}" is not a FICS game type. Use some of: ${CLUB_GAME_TYPES.join(', ')} (or "all").`);
     }
     if (!types.includes(type)) types.push(type);
   }
-  return { ok: true, value: types };
+  return ok(types);
 }

@@ -2,7 +2,8 @@
 // filters) applied to the game, minus the clubs that posted this game already.
 import { isChessLiveGame } from '../chesslive/source.js';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { gameKeyOf, type AutoPostSource, type AutoPostTarget } from '../relay/relay.js';
+import type { AutoPostSource, AutoPostTarget } from '../relay/auto-post.js';
+import { gameKeyOf } from '../relay/game-key.js';
 import type { Club, Storage } from '../storage/index.js';
 import { decide, isMember } from './rules.js';
 

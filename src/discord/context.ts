@@ -1,14 +1,14 @@
-// What every command and component handler receives besides the interaction. Services are added
-// here as they come (FICS pool, game tracker, relay): handlers reach them only through this.
+// What every command and component handler receives besides the interaction: the services
+// src/app.ts starts. Handlers reach them only through this.
 import type { Renderer } from '../../render/index.js';
 import type { ClubPoster } from '../club/poster.js';
 import type { Config } from '../config.js';
 import type { FicsPool } from '../fics/pool.js';
-import type { ChessLiveFeed } from '../relay/chesslive-feed.js';
+import type { ChessLiveFeed } from '../chesslive/feed.js';
 import type { Relay } from '../relay/relay.js';
 import type { Logger } from '../log.js';
 import type { Storage } from '../storage/index.js';
-import type { CommandRegistry } from './commands.js';
+import type { CommandRegistry } from './loader.js';
 
 export interface BotContext {
   readonly config: Config;

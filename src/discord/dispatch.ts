@@ -3,7 +3,7 @@
 // discord.js does not catch errors thrown in event listeners.
 import { MessageFlags } from 'discord.js';
 import type { Interaction, RepliableInteraction } from 'discord.js';
-import type { CommandRegistry } from './commands.js';
+import type { CommandRegistry } from './loader.js';
 import type { BotContext } from './context.js';
 import { parseCustomId } from './custom-id.js';
 

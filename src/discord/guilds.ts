@@ -2,12 +2,13 @@
 // restart), it ends that guild's live posts and stops acting on its follows and club, which stay
 // stored as inactive: added back, the guild finds its set-up as it left it.
 import { Events, type Client } from 'discord.js';
+import type { Handle } from '../fics/validate.js';
 import type { BotContext } from './context.js';
 
 const REMOVED = 'Kibitz was removed from this server';
 
 /** Every handle a follow or a club needs FICS to watch, by lower-case name. */
-function watched(ctx: BotContext): Map<string, string> {
+function watched(ctx: BotContext): Map<string, Handle> {
   const handles = [...ctx.storage.follows.handles(), ...ctx.storage.clubs.watchedHandles()];
   return new Map(handles.map((h) => [h.toLowerCase(), h]));
 }

@@ -20,7 +20,7 @@ import {
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
 import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
-import type { MessagePort } from '../relay/relay.js';
+import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
 import type { RestGovernor } from './governor.js';
@@ -33,7 +33,7 @@ export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
 // 300 games.
 // Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
 // here, so that no input makes Discord refuse a post or its final edit.
-function render(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
+function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),
@@ -116,7 +116,7 @@ function passing(error: unknown): boolean {
   return error.name === 'AbortError' || (typeof code === 'string' && /^(UND_ERR_|E[A-Z]+$)/.test(code));
 }
 
-export class DiscordMessagePort implements MessagePort {
+export class DiscordPostPort implements PostPort {
   /** Failed edits in a row per message, for the retry back-off. */
   private readonly failures = new Map<string, number>();
 
@@ -143,7 +143,7 @@ export class DiscordMessagePort implements MessagePort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(render(message, postId));
+    const sent = await target.send(makeDiscordMessage(message, postId));
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
@@ -168,7 +168,7 @@ export class DiscordMessagePort implements MessagePort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, render(message, postId));
+      await channel.messages.edit(messageId, makeDiscordMessage(message, postId));
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;
@@ -202,7 +202,7 @@ export class DiscordMessagePort implements MessagePort {
   ): Promise<string> {
     if (!channel.isSendable())
       throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
-    const sent = await channel.send(render(message, postId));
+    const sent = await channel.send(makeDiscordMessage(message, postId));
     const link: APIEmbed = {
       title: truncate(cleanText(message.title), EMBED_LIMITS.title),
       description: `The board goes on in a newer message: ${sent.url}`,

@@ -12,11 +12,12 @@ import {
   FicsLoginError,
   FicsShareError,
 } from '../fics/errors.js';
-import { parseHandle } from '../fics/validate.js';
+import { parseHandle, type Handle } from '../fics/validate.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
 import { truncate } from '../text.js';
 import { checkPostingPermissions } from './permissions.js';
+import { errorMessage } from '../result.js';
 
 /** Answers only the user who asked, whether or not the interaction was deferred. */
 export async function answer(interaction: RepliableInteraction, text: string): Promise<void> {
@@ -34,7 +35,7 @@ export function ficsProblem(error: unknown): string {
     return 'Kibitz is observing as many games as its FICS connections allow. Try again when a game ends.';
   }
   if (error instanceof FicsLoginError) return `Kibitz cannot log in to FICS right now: ${error.message}`;
-  return `FICS did not answer (${(error as Error).message}). It may be unreachable; try again in a minute.`;
+  return `FICS did not answer (${errorMessage(error)}). It may be unreachable; try again in a minute.`;
 }
 
 /**
@@ -97,7 +98,7 @@ export async function stopPost(
   if (!interaction.deferred && !interaction.replied)
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   await ctx.relay.stop(post.id);
-  await answer(interaction, `Stopped relaying game ${post.gameNumber}.`);
+  await answer(interaction, `Stopped relaying game ${post.game}.`);
 }
 
 /** A required FICS game number option. */
@@ -112,7 +113,7 @@ export function gameOption(option: SlashCommandIntegerOption, description = 'FIC
 export async function managedHandle(
   interaction: ChatInputCommandInteraction,
   what: string,
-): Promise<string | null> {
+): Promise<Handle | null> {
   if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true) {
     await answer(interaction, `${what} needs the Manage Server permission.`);
     return null;
@@ -129,7 +130,7 @@ export async function managedHandle(
 export async function postGame(
   interaction: RepliableInteraction,
   ctx: BotContext,
-  game: number | { player: string },
+  game: number | { player: Handle },
   options: { flip: boolean; thread: boolean },
 ): Promise<void> {
   const unavailable = await ficsUnavailable(ctx);

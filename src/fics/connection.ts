@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { GameCreated, GameEnd, MoveList, ServerEvent } from '../protocol/events.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import type { Timer } from './clock.js';
-import * as commands from './commands.js';
+import * as requests from './requests.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { GamesList } from './games-list.js';
 import { SkippedLineLog } from './logger.js';
@@ -149,8 +149,8 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     try {
       const session = await this.online();
       const observing = new Set([...this.entries.values()].filter((e) => e.observing).map((e) => e.game));
-      const { game, toggledOff } = await session.run(commands.observePlayer(handle, observing, partner));
-      if (toggledOff) await session.run(commands.observeGame(game as GameNumber));
+      const { game, toggledOff } = await session.run(requests.observePlayer(handle, observing, partner));
+      if (toggledOff) await session.run(requests.observeGame(game as GameNumber));
       this.observed(game);
       return game;
     } catch (error) {
@@ -167,7 +167,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     if (entry === undefined) return;
     this.entries.delete(game);
     this.settle(entry, new FicsCommandError('refused', `observe ${game}`, `game ${game} was unobserved`));
-    if (this.session !== null && entry.observing) await this.session.run(commands.unobserve(game));
+    if (this.session !== null && entry.observing) await this.session.run(requests.unobserve(game));
   }
 
   /** The move list of an observed game; concurrent asks for one game share one request. */
@@ -180,7 +180,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     if (inFlight !== undefined) return inFlight;
     const ask = (session: FicsSession): Promise<MoveList> => {
       this.listsAwaited.push(game);
-      return session.run(commands.moves(game)).finally(() => this.listArrived(game));
+      return session.run(requests.moves(game)).finally(() => this.listArrived(game));
     };
     // A session at hand is asked now, so that the command follows the one just written.
     const request = (via instanceof Promise ? via.then(ask) : ask(via)).finally(() => {
@@ -197,11 +197,11 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   }
 
   async refresh(game: GameNumber): Promise<void> {
-    await (await this.online()).run(commands.refresh(game));
+    await (await this.online()).run(requests.refresh(game));
   }
 
   async listGames(): Promise<GamesList> {
-    const list = await (await this.online()).run(commands.games());
+    const list = await (await this.online()).run(requests.games());
     for (const line of list.skipped) {
       this.skippedLines.skipped({
         from: this.name,
@@ -216,7 +216,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   /** Creation and result notices for every game on the server (kept across reconnects). */
   async setGameNotices(on: boolean): Promise<void> {
     this.notices = on;
-    if (this.session !== null) await this.session.run(commands.gameNotices(on));
+    if (this.session !== null) await this.session.run(requests.gameNotices(on));
   }
 
   close(): void {
@@ -285,7 +285,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
 
   /** After a login: notices on again, every wanted game observed again and its history merged. */
   private async restore(session: FicsSession): Promise<{ games: number[]; lost: number[] }> {
-    if (this.notices) await session.run(commands.gameNotices(true)).catch(() => undefined);
+    if (this.notices) await session.run(requests.gameNotices(true)).catch(() => undefined);
     const wanted = [...this.entries.values()];
     // Each observe brings its game's move list too: the boards seen now may be moves ahead of
     // what we had, and the lists fill the gap.
@@ -300,7 +300,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     entry: Entry,
   ): Promise<'observed' | 'lost' | 'refused' | 'retry'> {
     const game = entry.game as GameNumber;
-    const command = commands.observeGame(game);
+    const command = requests.observeGame(game);
     const observing = session.run(command);
     // The move list is asked in the same breath, not after the board: the server answers both at
     // one moment of the game. A game that ended between the board and a later ask would have

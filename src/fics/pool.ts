@@ -177,8 +177,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * FICS is asked) and the claim is given back if the observe fails. `kept`: the holder had the
    * game before a restart, and takes it again whatever its share now.
    */
-  async observeGame(input: unknown, holder?: string, kept = false): Promise<number> {
-    const game = orThrow(parseGameNumber(input));
+  async observeGame(input: GameNumber, holder?: string, kept = false): Promise<number> {
+    const game = checkedGame(input);
     if (holder === undefined || this.shares.holds(holder, game)) return this.observeNumber(game);
     // The game of an observe by handle still on its way: its first board came before the answer.
     const snapshot = this.tracker.snapshot(game);
@@ -219,8 +219,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   /** Observes the game a player is playing now; resolves with its number. A holder as above. */
-  async observePlayer(input: unknown, holder?: string): Promise<number> {
-    const handle = orThrow(parseHandle(input));
+  async observePlayer(input: Handle, holder?: string): Promise<number> {
+    const handle = checkedHandle(input);
     if (holder === undefined) return this.observeHandle(handle);
     const known = this.currentGameOf(handle);
     if (known !== null && this.shares.holds(holder, known)) return known;
@@ -257,8 +257,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * With a holder: gives back its claim, and stops observing once no holder is left. Without:
    * stops observing for everyone.
    */
-  async unobserve(input: unknown, holder?: string): Promise<void> {
-    const game = orThrow(parseGameNumber(input));
+  async unobserve(input: GameNumber, holder?: string): Promise<void> {
+    const game = checkedGame(input);
     if (holder !== undefined && this.shares.release(holder, game) > 0) {
       // Its share has room again: a game it waits for may take a free place.
       this.placeFreed();
@@ -278,7 +278,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     await Promise.all(holders.map((c) => c.unobserve(game)));
     if (holders.length > 0) this.placeFreed();
     if (partner !== null && this.shares.holders(partner).length === 0 && this.owners.has(partner)) {
-      await this.unobserve(partner);
+      await this.unobserve(orThrow(parseGameNumber(partner)));
     }
   }
 
@@ -288,7 +288,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * held by `holder` when given (rejecting with FicsShareError past its share), else by whoever
    * `wantedBy` names and has room.
    */
-  async follow(input: unknown, holder?: string): Promise<number | null> {
+  async follow(input: Handle, holder?: string): Promise<number | null> {
     return (await this.followPlayer(input, holder)).game;
   }
 
@@ -296,8 +296,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * `follow`, telling also whether the player is logged in now: an offline player is followed
    * all the same, and their next game is posted.
    */
-  async followPlayer(input: unknown, holder?: string): Promise<{ game: number | null; online: boolean }> {
-    const handle = orThrow(parseHandle(input));
+  async followPlayer(input: Handle, holder?: string): Promise<{ game: number | null; online: boolean }> {
+    const handle = checkedHandle(input);
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
     return this.observeFollowed(handle, holder);
@@ -308,26 +308,26 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     return this.shares.hasRoom(holder, this.capacity(), this.waitingHolders());
   }
 
-  async unfollow(input: unknown): Promise<void> {
-    const handle = orThrow(parseHandle(input));
+  async unfollow(input: Handle): Promise<void> {
+    const handle = checkedHandle(input);
     this.followed.delete(handle.toLowerCase());
     if (this.followed.size === 0 && this.connections.length > 0) await this.watcher().setGameNotices(false);
   }
 
   /** The games being played on the server, filtered. */
   async listGames(filter: GamesFilter = {}): Promise<GamesListRow[]> {
-    if (filter.player !== undefined) orThrow(parseHandle(filter.player));
+    if (filter.player !== undefined) checkedHandle(filter.player);
     const list = await this.watcher().listGames();
     return filterGames(list.rows, filter);
   }
 
-  async moves(input: unknown): Promise<MoveList> {
-    const game = orThrow(parseGameNumber(input));
+  async moves(input: GameNumber): Promise<MoveList> {
+    const game = checkedGame(input);
     return this.ownerOf(game).moves(game);
   }
 
-  async refresh(input: unknown): Promise<void> {
-    const game = orThrow(parseGameNumber(input));
+  async refresh(input: GameNumber): Promise<void> {
+    const game = checkedGame(input);
     await this.ownerOf(game).refresh(game);
   }
 
@@ -526,9 +526,13 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       this.owners.has(update.snapshot.game)
     ) {
       this.partnersAsked.add(key);
-      this.observeGame(partner).catch((error: Error) =>
-        this.background(`observe partner game ${partner}`, error),
-      );
+      // A number from the server: checked here, and a bad one reported like a failed observe.
+      const partnerGame = parseGameNumber(partner);
+      if (!partnerGame.ok) this.background(`observe partner game ${partner}`, partnerGame.error);
+      else
+        this.observeGame(partnerGame.value).catch((error: Error) =>
+          this.background(`observe partner game ${partner}`, error),
+        );
     }
   }
 
@@ -700,4 +704,17 @@ function gameKey(created: GameCreated): string {
 
 function sameGame(a: GameCreated, b: GameCreated): boolean {
   return a.white === b.white && a.black === b.black;
+}
+
+/**
+ * Callers parse user and server text at their edge and pass branded values; each is checked again
+ * here all the same, because it ends in FICS command text and a cast elsewhere must not reach the
+ * wire.
+ */
+function checkedGame(game: GameNumber): GameNumber {
+  return orThrow(parseGameNumber(game));
+}
+
+function checkedHandle(handle: Handle): Handle {
+  return orThrow(parseHandle(handle));
 }

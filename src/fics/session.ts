@@ -11,10 +11,10 @@ import {
   keepAlive,
   setInterfaceVariable,
   setVariable,
-  type Command,
+  type FicsRequest,
   type Match,
   type Outcome,
-} from './commands.js';
+} from './requests.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import { SkippedLineLog, type FicsLogger } from './logger.js';
 import { LoginMachine, type Credentials, type LoginStep } from './login.js';
@@ -65,7 +65,7 @@ export interface SessionOptions {
 }
 
 interface Pending<T> {
-  command: Command<T>;
+  command: FicsRequest<T>;
   resolve(value: T): void;
   reject(error: Error): void;
   timer: Timer;
@@ -135,7 +135,7 @@ export class FicsSession {
    * Sends a command (in its turn: see CommandPacer) and resolves with its answer; rejects with
    * FicsCommandError, at once when too many commands wait already.
    */
-  run<T>(command: Command<T>, timeoutMs = this.options.commandTimeoutMs): Promise<T> {
+  run<T>(command: FicsRequest<T>, timeoutMs = this.options.commandTimeoutMs): Promise<T> {
     if (this.ended) {
       return Promise.reject(
         new FicsCommandError(
@@ -163,7 +163,7 @@ export class FicsSession {
   }
 
   private send<T>(
-    command: Command<T>,
+    command: FicsRequest<T>,
     timeoutMs: number,
     resolve: (value: T) => void,
     reject: (error: Error) => void,

@@ -2,6 +2,7 @@
 // treats `;` (and its aliases) specially, so a value is accepted only when it is exactly what it
 // claims to be: a game number is digits, a handle is letters. Everything else is refused here,
 // with a message that says what was expected.
+import { err, ok, type Result } from '../result.js';
 import { FicsInputError } from './errors.js';
 
 declare const checked: unique symbol;
@@ -9,8 +10,6 @@ declare const checked: unique symbol;
 export type GameNumber = number & { readonly [checked]: 'GameNumber' };
 /** A string that matches FICS's rule for handles: 3 to 17 letters. */
 export type Handle = string & { readonly [checked]: 'Handle' };
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; error: FicsInputError };
 
 /** FICS game numbers are small; anything longer is a mistake or an attack. */
 const MAX_GAME_NUMBER = 999_999;
@@ -27,49 +26,46 @@ function shown(input: unknown): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
-export function parseGameNumber(input: unknown): Checked<GameNumber> {
+export function parseGameNumber(input: unknown): Result<GameNumber, FicsInputError> {
   const value =
     typeof input === 'number' ? input : typeof input === 'string' && DIGITS.test(input) ? Number(input) : NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_GAME_NUMBER) {
-    return {
-      ok: false,
-      error: new FicsInputError(
+    return err(
+      new FicsInputError(
         'game',
         String(input),
         `${shown(input)} is not a FICS game number: use the number FICS shows for the game (a whole number from 1 to ${MAX_GAME_NUMBER}, digits only).`,
       ),
-    };
+    );
   }
-  return { ok: true, value: value as GameNumber };
+  return ok(value as GameNumber);
 }
 
-export function parseHandle(input: unknown): Checked<Handle> {
+export function parseHandle(input: unknown): Result<Handle, FicsInputError> {
   if (typeof input !== 'string' || !HANDLE.test(input)) {
-    return {
-      ok: false,
-      error: new FicsInputError(
+    return err(
+      new FicsInputError(
         'handle',
         String(input),
         `${shown(input)} is not a FICS handle: handles are 3 to 17 letters (A-Z, a-z), with no spaces, digits or other characters.`,
       ),
-    };
+    );
   }
-  return { ok: true, value: input as Handle };
+  return ok(input as Handle);
 }
 
-export function parsePassword(input: string): Checked<string> {
+export function parsePassword(input: string): Result<string, FicsInputError> {
   if (!PASSWORD.test(input)) {
-    return {
-      ok: false,
-      // Never echo a password, not even a refused one.
-      error: new FicsInputError(
+    // Never echo a password, not even a refused one.
+    return err(
+      new FicsInputError(
         'password',
         '',
         'FICS_PASSWORD must be 1 to 64 printable characters without spaces or line breaks.',
       ),
-    };
+    );
   }
-  return { ok: true, value: input };
+  return ok(input);
 }
 
 /** The last check before bytes leave: one printable line. Throws; callers built it from checked parts. */
@@ -80,7 +76,18 @@ export function assertWireLine(line: string): void {
 }
 
 /** Unwraps a check, throwing its error (for callers that report errors by rejecting). */
-export function orThrow<T>(result: Checked<T>): T {
+export function orThrow<T, E>(result: Result<T, E>): T {
   if (!result.ok) throw result.error;
   return result.value;
+}
+
+/**
+ * Handles read back from storage: each was checked on its way in; one that does not pass now
+ * (a database edited by hand) is left out rather than sent to FICS.
+ */
+export function storedHandles(stored: readonly string[]): Handle[] {
+  return stored.flatMap((text) => {
+    const handle = parseHandle(text);
+    return handle.ok ? [handle.value] : [];
+  });
 }

@@ -1,56 +1,27 @@
-// Live posts: one observation per game however many channels watch it, one render per position
-// and orientation, and per post one message kept current (latest position wins). Posts live in
-// storage so a restart resumes editing the same messages.
-import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
-import { chessLiveGameScenes } from '../chesslive/scenes.js';
+// Live posts: one observation per game however many channels watch it, and per post one message
+// kept current (latest position wins). This is the post lifecycle: watch, post, edit, stop, flip,
+// finish, and posts Discord refused for good. Caps (quotas.ts), pictures (images.ts), restart
+// recovery (resume.ts) and unasked posts (auto-post.ts) are their own modules.
+import type { Renderer } from '../../render/index.js';
 import { isChessLiveGame } from '../chesslive/source.js';
-import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { makeSnapshotPgn, parsePgn } from '../game/pgn.js';
+import { makeSnapshotPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
+import { errorMessage } from '../result.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
+import type { Handle } from '../fics/validate.js';
 import { truncate } from '../text.js';
+import { AutoPoster, type AutoPostSource } from './auto-post.js';
+import { gameKeyOf } from './game-key.js';
+import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
-import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
-
-/** The games side: what the relay needs from the FICS pool. */
-export interface GameFeed {
-  /** `holder` = the guild that wants the game: it counts in that guild's share from now. */
-  observeGame(game: unknown, holder?: string, kept?: boolean): Promise<number>;
-  /** The game a player plays now, observed for `holder` as above; resolves with its number. */
-  observePlayer?(handle: unknown, holder?: string): Promise<number>;
-  /** With a holder, gives back that guild's claim (the game stays observed for the others). */
-  unobserve(game: unknown, holder?: string): Promise<void>;
-  snapshot(game: number): GameSnapshot | undefined;
-  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
-  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
-}
-
-/** Where messages go: the Discord side implements it. */
-export interface MessagePort {
-  /** Posts in the channel (or a new thread of it, when `threadName` is set). */
-  post(
-    postId: number,
-    channelId: string,
-    message: LiveMessage,
-    threadName: string | null,
-  ): Promise<{ messageChannelId: string; messageId: string; threadId: string | null }>;
-  /**
-   * Rejects with RetryLater while a rate limit holds the edit back. Resolves with a message id
-   * when the post continues in a new message from now on (Discord's one-hour edit limit).
-   */
-  edit(
-    postId: number,
-    channelId: string,
-    messageId: string,
-    message: LiveMessage,
-  ): Promise<{ continuedIn: string } | void>;
-  /** A plain text notice in a channel (e.g. a club's "limit reached"). */
-  say(channelId: string, text: string): Promise<void>;
-}
+import type { LiveAttachment, LiveMessage } from './message.js';
+import type { GameFeed, PostPort } from './ports.js';
+import { Quotas } from './quotas.js';
+import { resumeLivePosts } from './resume.js';
 
 export interface WatchRequest {
   guildId: string;
@@ -64,35 +35,9 @@ export interface WatchRequest {
 export type WatchResult =
   { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string; full?: boolean };
 
-/** A channel that wants a game posted without anyone asking (follows, clubs). */
-export interface AutoPostTarget {
-  guildId: string;
-  channelId: string;
-  options: LivePostOptions;
-  requestedBy: string;
-  /** Told when the guild's live-game cap kept the game out. */
-  onCapReached?: (message: string) => void;
-  /** Told once the game is posted (clubs record their games). */
-  onPosted?: (post: LivePost) => void;
-}
-
-/** Which channels want a game that has just started. */
-export type AutoPostSource = (snapshot: GameSnapshot, storage: Storage) => AutoPostTarget[];
-
-/** Channels that follow either player; Black at the bottom when the followed player has Black. */
-export const followTargets: AutoPostSource = (snapshot, storage) =>
-  [...storage.follows.listForHandle(snapshot.white), ...storage.follows.listForHandle(snapshot.black)].map(
-    (follow) => ({
-      guildId: follow.guildId,
-      channelId: follow.channelId,
-      options: { flip: follow.handle.toLowerCase() === snapshot.black.toLowerCase(), thread: false },
-      requestedBy: follow.createdBy,
-    }),
-  );
-
 export interface RelayOptions {
   feed: GameFeed;
-  port: MessagePort;
+  port: PostPort;
   storage: Storage;
   logger: Logger;
   /** Live games per guild unless the guild set its own cap. */
@@ -101,8 +46,6 @@ export interface RelayOptions {
   firstBoardTimeoutMs?: number;
   /** Who wants games posted unasked; follows by default. */
   autoPostSources?: AutoPostSource[];
-  /** Told when a post stops being live (game over, stopped, gone): room for another game (clubs). */
-  onPostEnded?: (post: LivePost) => void;
   /** Where boards and GIFs are drawn: the bot renders off the main thread; inline by default. */
   renderer?: Renderer;
   /** The guilds this process relays (a shard's own, src/shard.ts); every guild by default. */
@@ -133,29 +76,48 @@ export const WAITING_FOOTER = 'Waiting for FICS… this board may be behind.';
 export class Relay {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   private closed = false;
-  /** Renders of recent positions, shared by every post showing them (also while still drawing). */
-  private readonly pngCache = new Map<string, Promise<Buffer>>();
-  private readonly renderer: Renderer;
+  private readonly images: BoardImages;
+  private readonly quotas: Quotas;
+  private readonly autoPoster: AutoPoster;
+  private readonly endedListeners: ((post: LivePost) => void)[] = [];
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
-  private readonly sources: AutoPostSource[];
-  /** Games with a watch() in progress: observed, but their post does not exist yet. */
-  private readonly watching = new Map<number, number>();
-  /** Watches in progress per guild: they count against its cap until their post exists or fails. */
-  private readonly admitting = new Map<string, number>();
-  /**
-   * Posts whose final edit is on its way, with their guild: no other edit, stop or second finish
-   * for them, and they no longer count against their guild's cap.
-   */
-  private readonly finishing = new Map<number, string>();
   /** FICS out of reach for a while: live FICS boards say so in their footer. */
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
 
   constructor(private readonly o: RelayOptions) {
-    this.sources = o.autoPostSources ?? [followTargets];
-    this.renderer = o.renderer ?? inlineRenderer;
+    this.images = new BoardImages({
+      renderer: o.renderer,
+      snapshot: (game) => o.feed.snapshot(game),
+      logger: o.logger,
+    });
+    this.quotas = new Quotas(o.storage, o.maxLivePerGuild);
+    this.autoPoster = new AutoPoster({
+      storage: o.storage,
+      logger: o.logger,
+      sources: o.autoPostSources,
+      // Through watch(): the post takes the guild's cap and share like a command's would.
+      watch: (target, game) => this.watch({ ...target, game }),
+      owns: (guildId) => this.owns(guildId),
+      closed: () => this.closed,
+      recorded: (what, write) => this.recorded(what, write),
+    });
     o.feed.on('update', this.listener);
+  }
+
+  /** Another source of channels that want new games, asked after the ones before it. */
+  addAutoPostSource(source: AutoPostSource): void {
+    this.autoPoster.add(source);
+  }
+
+  /** Told when a post stops being live (game over, stopped, gone): room for another game. */
+  onPostEnded(listener: (post: LivePost) => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  private ended(post: LivePost): void {
+    for (const listener of this.endedListeners) listener(post);
   }
 
   close(): void {
@@ -173,16 +135,16 @@ export class Relay {
    */
   async watch(request: WatchRequest): Promise<WatchResult> {
     const { guildId, game } = request;
-    count(this.watching, game, 1);
+    this.quotas.watchStarted(game);
     try {
       return await this.admit(request, () => this.o.feed.observeGame(game, guildId));
     } finally {
-      count(this.watching, game, -1);
+      this.quotas.watchDone(game);
     }
   }
 
   /** watch() for the game a player is playing now. */
-  async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: string }): Promise<WatchResult> {
+  async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
     const { feed } = this.o;
     if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
     return this.admit(request, () => feed.observePlayer!(request.player, request.guildId));
@@ -196,13 +158,13 @@ export class Relay {
     // A game waiting for room (clubs) may come up after the bot was removed from its guild.
     if (!this.o.storage.guildSettings.isActive(guildId))
       return { ok: false, error: 'Kibitz is no longer in this server.' };
-    const full = this.overCap(guildId);
+    const full = this.quotas.overCap(guildId);
     if (full !== null) return { ok: false, error: full, full: true };
-    count(this.admitting, guildId, 1);
+    this.quotas.admitStarted(guildId);
     let admitting = true;
     // Once its post is recorded, the post counts against the cap instead.
     const recorded = (): void => {
-      if (admitting) count(this.admitting, guildId, -1);
+      if (admitting) this.quotas.admitDone(guildId);
       admitting = false;
     };
     try {
@@ -211,14 +173,14 @@ export class Relay {
         game = await observe();
       } catch (error) {
         // Refused or failed: the feed gave the guild's claim back already.
-        return { ok: false, error: (error as Error).message, full: error instanceof FicsCapacityError };
+        return { ok: false, error: errorMessage(error), full: error instanceof FicsCapacityError };
       }
       let snapshot: GameSnapshot;
       try {
         snapshot = await this.firstBoard(game);
       } catch (error) {
         await this.release(game, guildId);
-        return { ok: false, error: (error as Error).message };
+        return { ok: false, error: errorMessage(error) };
       }
       if (snapshot.ended) {
         await this.release(snapshot.game, guildId);
@@ -232,22 +194,13 @@ export class Relay {
 
   /** False when the guild has as many live posts as its cap allows. */
   hasRoom(guildId: string): boolean {
-    return this.overCap(guildId) === null;
+    return this.quotas.overCap(guildId) === null;
   }
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
   async releaseIfUnwanted(game: number): Promise<void> {
-    if (this.watching.has(game) || this.o.storage.livePosts.listLiveByGameNumber(game).length > 0) return;
+    if (this.quotas.isWatching(game) || this.o.storage.livePosts.listLiveByGame(game).length > 0) return;
     await this.unobserve(game);
-  }
-
-  private overCap(guildId: string): string | null {
-    const { storage } = this.o;
-    const cap = storage.guildSettings.maxLiveGames(guildId, this.o.maxLivePerGuild);
-    const over = [...this.finishing.values()].filter((guild) => guild === guildId).length;
-    const coming = this.admitting.get(guildId) ?? 0;
-    if (storage.livePosts.countLiveInGuild(guildId) + coming - over < cap) return null;
-    return `This server already relays ${cap} live games, its limit. Stop one with /unobserve first.`;
   }
 
   /** Records a live post and sends its first message. */
@@ -262,7 +215,7 @@ export class Relay {
       created = storage.livePosts.create({
         guildId: request.guildId,
         channelId: request.channelId,
-        gameNumber: snapshot.game,
+        game: snapshot.game,
         gameKey: gameKeyOf(snapshot),
         white: snapshot.white,
         black: snapshot.black,
@@ -280,8 +233,8 @@ export class Relay {
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
-    const message = await this.message(snapshot, post.options.flip).catch((error: Error) => error);
-    let where: Awaited<ReturnType<MessagePort['post']>>;
+    const message = await this.images.message(snapshot, post.options.flip).catch((error: Error) => error);
+    let where: Awaited<ReturnType<PostPort['post']>>;
     try {
       if (message instanceof Error) throw message;
       where = await this.o.port.post(post.id, request.channelId, message, threadName);
@@ -290,7 +243,7 @@ export class Relay {
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
       this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
       await this.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: `Could not post the board: ${(error as Error).message}` };
+      return { ok: false, error: `Could not post the board: ${errorMessage(error)}` };
     }
     // Stopped meanwhile: storage is closed.
     if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
@@ -340,48 +293,19 @@ export class Relay {
     }
   }
 
-  /**
-   * A game started that someone asked for in advance (a followed player, a club member): post it
-   * in every channel that wants it and does not have it yet.
-   */
-  private async autoPost(snapshot: GameSnapshot): Promise<void> {
-    const { storage } = this.o;
-    const seen = new Set<string>();
-    for (const source of this.sources) {
-      // Posting takes a round trip: the bot may have stopped (and closed storage) meanwhile.
-      if (this.closed) return;
-      let targets: AutoPostTarget[] = [];
-      // A source reads (and clubs write) the database: one that fails posts nothing, the others go on.
-      this.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
-      for (const target of targets) {
-        if (this.closed) return;
-        if (seen.has(target.channelId) || !this.owns(target.guildId)) continue;
-        seen.add(target.channelId);
-        if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
-        // Through watch(): the post takes the guild's cap and share like a command's would.
-        const result = await this.watch({ ...target, game: snapshot.game });
-        if (result.ok) this.recorded('record a posted game', () => target.onPosted?.(result.post));
-        else if (result.full === true) {
-          target.onCapReached?.(result.error);
-          this.o.logger.info({ guildId: target.guildId, game: snapshot.game }, 'game not posted: no room');
-        } else this.o.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
-      }
-    }
-  }
-
   /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
   async stop(postId: number): Promise<void> {
     const post = this.o.storage.livePosts.get(postId);
-    if (post === null || post.state !== 'live' || this.finishing.has(post.id)) return;
+    if (post === null || post.state !== 'live' || this.quotas.isFinishing(post.id)) return;
     // Not recorded, it is still stopped now: the edit goes out and the game is let go.
     this.recorded('end a stopped post', () => this.o.storage.livePosts.end(post.id, 'ended'));
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
-    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    const snapshot = this.o.feed.snapshot(post.game);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
-    await this.release(post.gameNumber, post.guildId, post.id);
-    this.o.onPostEnded?.({ ...post, state: 'ended' });
+    await this.release(post.game, post.guildId, post.id);
+    this.ended({ ...post, state: 'ended' });
   }
 
   /** Turns the board of one post around and redraws it now. */
@@ -389,46 +313,23 @@ export class Relay {
     const post = this.o.storage.livePosts.get(postId);
     if (post === null) return false;
     this.o.storage.livePosts.setFlip(post.id, !post.options.flip);
-    const snapshot = this.o.feed.snapshot(post.gameNumber);
+    const snapshot = this.o.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
   }
 
-  /**
-   * After a restart: observe every game that still has live posts (of this shard's guilds). A game
-   * that is gone or now shows other players ended while the bot was away; when it ended just
-   * before (its final edit cut off), its stored PGN gives the final edit.
-   */
+  /** After a restart: picks up every live post of this process's guilds (resume.ts). */
   async resume(): Promise<void> {
-    const posts = this.o.storage.livePosts.listLive().filter((post) => this.owns(post.guildId));
-    const games = new Map<number, LivePost[]>();
-    for (const post of posts) games.set(post.gameNumber, [...(games.get(post.gameNumber) ?? []), post]);
-    // All games at once: one slow or vanished game must not hold up the others' posts.
-    await Promise.all([...games].map(([game, waiting]) => this.resumeGame(game, waiting)));
-  }
-
-  private async resumeGame(game: number, waiting: LivePost[]): Promise<void> {
-    let snapshot: GameSnapshot | null = null;
-    const guilds = [...new Set(waiting.map((post) => post.guildId))];
-    try {
-      // Each guild holds the game again as before the restart, share or not.
-      for (const guildId of guilds) snapshot = await this.observe(game, guildId, true);
-    } catch (error) {
-      this.o.logger.info({ game, error: (error as Error).message }, 'game gone after restart');
-    }
-    for (const post of waiting) {
-      const finished = this.o.storage.finishedGames.get(post.gameKey);
-      if (snapshot !== null && gameKeyOf(snapshot) === post.gameKey) {
-        this.sender(post.id).push({ snapshot, files: null });
-      } else if (finished !== null && finished.endedAt >= post.createdAt) {
-        await this.finishStored(post, finished);
-      } else {
-        await this.endedOffline(post);
-      }
-    }
-    if (snapshot !== null && waiting.every((p) => gameKeyOf(snapshot) !== p.gameKey)) {
-      for (const guildId of guilds) await this.release(game, guildId);
-    }
+    await resumeLivePosts({
+      storage: this.o.storage,
+      logger: this.o.logger,
+      owns: (guildId) => this.owns(guildId),
+      observe: (game, guildId) => this.observe(game, guildId, true),
+      show: (post, snapshot) => this.sender(post.id).push({ snapshot, files: null }),
+      finishStored: (post, game) => this.finishStored(post, game),
+      endedOffline: (post) => this.endedOffline(post),
+      release: (game, guildId) => this.release(game, guildId),
+    });
   }
 
   /** The latest state of a game the relay's feed has (FICS or ChessLive!). */
@@ -441,7 +342,7 @@ export class Relay {
     try {
       await this.o.port.say(channelId, text);
     } catch (error) {
-      this.o.logger.warn({ channelId, error: (error as Error).message }, 'notice failed');
+      this.o.logger.warn({ channelId, error: errorMessage(error) }, 'notice failed');
     }
   }
 
@@ -463,9 +364,9 @@ export class Relay {
       this.o.storage.livePosts.end(post.id, 'ended', reason);
     }
     const ending = (async () => {
-      for (const post of posts) this.o.onPostEnded?.({ ...post, state: 'ended', endReason: reason });
+      for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
       // Only games the feed has: right after a restart nothing is observed yet.
-      for (const game of new Set(posts.map((p) => p.gameNumber)))
+      for (const game of new Set(posts.map((p) => p.game)))
         if (this.o.feed.snapshot(game) !== undefined) await this.release(game, guildId);
     })();
     this.track(ending);
@@ -484,8 +385,8 @@ export class Relay {
       down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
     );
     for (const post of this.o.storage.livePosts.listLive()) {
-      const snapshot = this.o.feed.snapshot(post.gameNumber);
-      if (post.messageId === null || this.finishing.has(post.id) || !this.owns(post.guildId)) continue;
+      const snapshot = this.o.feed.snapshot(post.game);
+      if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
       if (snapshot === undefined || snapshot.ended || isChessLiveGame(snapshot.game)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
     }
@@ -526,11 +427,11 @@ export class Relay {
     if (update.type === 'needs' || update.type === 'undecoded') return;
     const snapshot = update.snapshot;
     // The tracker announces a game at its first board.
-    if (update.type === 'started' && !snapshot.ended) void this.autoPost(snapshot);
+    if (update.type === 'started' && !snapshot.ended) void this.autoPoster.post(snapshot);
     const key = gameKeyOf(snapshot);
     const posts = this.o.storage.livePosts
-      .listLiveByGameNumber(snapshot.game)
-      .filter((p) => p.gameKey === key && p.messageId !== null && !this.finishing.has(p.id));
+      .listLiveByGame(snapshot.game)
+      .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
     if (update.type === 'ended') {
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
@@ -541,7 +442,7 @@ export class Relay {
     if (snapshot.partnerGame === null) return;
     const main = this.o.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
-    for (const post of this.o.storage.livePosts.listLiveByGameNumber(main.game)) {
+    for (const post of this.o.storage.livePosts.listLiveByGame(main.game)) {
       if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
         this.sender(post.id).push({ snapshot: main, files: null });
       }
@@ -550,15 +451,15 @@ export class Relay {
 
   /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
   private async finish(snapshot: GameSnapshot, all: LivePost[]): Promise<void> {
-    const posts = all.filter((post) => !this.finishing.has(post.id));
+    const posts = all.filter((post) => !this.quotas.isFinishing(post.id));
     if (posts.length === 0) return;
-    for (const post of posts) this.finishing.set(post.id, post.guildId);
+    for (const post of posts) this.quotas.finishStarted(post.id, post.guildId);
     const pgn = makeSnapshotPgn(snapshot);
     // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
     this.recorded('save a finished game', () =>
       this.o.storage.finishedGames.save({
         gameKey: gameKeyOf(snapshot),
-        gameNumber: snapshot.game,
+        game: snapshot.game,
         white: snapshot.white,
         black: snapshot.black,
         pgn,
@@ -567,10 +468,7 @@ export class Relay {
         endedAt: Date.now(),
       }),
     );
-    const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
-    const scenes = gameScenes(snapshot);
-    const gif = scenes.ok ? await this.gif(scenes.value) : null;
-    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
+    const files = await this.images.finalFiles(snapshot, pgn);
     await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
   }
 
@@ -579,38 +477,20 @@ export class Relay {
    * leaves it live, and the next start sends it from the stored PGN (resume).
    */
   private async finishPost(post: LivePost, edit: Edit): Promise<void> {
-    this.finishing.set(post.id, post.guildId);
+    this.quotas.finishStarted(post.id, post.guildId);
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
     await sender.finish(edit);
-    this.finishing.delete(post.id);
+    this.quotas.finishDone(post.id);
     if (this.closed) return;
     this.recorded('end a finished post', () => this.o.storage.livePosts.end(post.id, 'ended'));
-    this.o.onPostEnded?.({ ...post, state: 'ended' });
+    this.ended({ ...post, state: 'ended' });
   }
 
   /** The final edit of a game that ended just before a restart, from its stored PGN. */
   private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
-    const files: LiveAttachment[] = [{ name: `game-${game.gameNumber}.pgn`, data: Buffer.from(game.pgn) }];
-    const read = parsePgn(game.pgn);
-    const orientation = post.options.flip ? 'black' : 'white';
-    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
-    let image: LiveAttachment | null = null;
-    if (scenes?.ok === true) {
-      const png = await this.renderer.png(scenes.value.at(-1)!);
-      if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
-      const gif = await this.gif(scenes.value);
-      if (gif !== null) files.push({ name: `game-${game.gameNumber}.gif`, data: gif });
-    }
-    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'final edit sent after a restart');
-    const message: LiveMessage = {
-      title: `Game ${game.gameNumber}: ${game.white} vs ${game.black}`,
-      lines: ['The game ended while Kibitz was restarting.'],
-      image,
-      files,
-      live: false,
-      footer: resultText({ result: game.result, reason: game.reason }),
-    };
+    const message = await this.images.storedFinal(game, post.options.flip);
+    this.o.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
   }
 
@@ -623,7 +503,7 @@ export class Relay {
     if (sender === undefined) {
       sender = new LatestWins<Edit>({
         send: (edit) => this.send(postId, edit),
-        onError: (error) => this.o.logger.warn({ postId, error: (error as Error).message }, 'edit failed'),
+        onError: (error) => this.o.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
         onRefused: (refusal) => this.track(this.refused(postId, refusal)),
       });
       this.senders.set(postId, sender);
@@ -641,7 +521,7 @@ export class Relay {
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
-      const message = await this.message(edit.snapshot, post.options.flip, edit.files ?? []);
+      const message = await this.images.message(edit.snapshot, post.options.flip, edit.files ?? []);
       const waiting = this.ficsDown && message.live && !isChessLiveGame(edit.snapshot.game);
       shown = edit.stopped
         ? { ...message, live: false, footer: STOPPED_FOOTER }
@@ -696,75 +576,39 @@ export class Relay {
       {
         postId,
         guildId: post.guildId,
-        game: post.gameNumber,
+        game: post.game,
         code: refusal.detail.code,
         reason: refusal.reason,
       },
       'Discord refused a live post for good: it ends',
     );
-    const wasLive = post.state === 'live' && !this.finishing.has(post.id);
+    const wasLive = post.state === 'live' && !this.quotas.isFinishing(post.id);
     this.o.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
     // A final edit that was refused: finishPost ends the post as it does any other.
     if (!wasLive) return;
-    this.o.onPostEnded?.({ ...post, state: 'ended', endReason: refusal.reason });
-    await this.release(post.gameNumber, post.guildId);
+    this.ended({ ...post, state: 'ended', endReason: refusal.reason });
+    await this.release(post.game, post.guildId);
     if (refusal.detail.canNotify && post.messageChannelId !== null)
       await this.notice(
         post.messageChannelId,
         truncate(
-          `The live board of game ${post.gameNumber} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
+          `The live board of game ${post.game} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
           2_000,
         ),
       );
   }
 
-  private async message(
-    snapshot: GameSnapshot,
-    flip: boolean,
-    files: LiveAttachment[] = [],
-  ): Promise<LiveMessage> {
-    return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
-  }
-
-  /** One render per position and orientation, shared by every channel showing it. */
-  private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
-    const partner = snapshot.partnerGame === null ? undefined : this.o.feed.snapshot(snapshot.partnerGame);
-    const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
-    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
-    const cached = this.pngCache.get(key);
-    if (cached !== undefined) return cached;
-    const orientation = flip ? 'black' : 'white';
-    const rendered = this.renderer
-      .png(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }))
-      .then((result) => {
-        if (result.ok) return result.value;
-        this.pngCache.delete(key);
-        throw new Error(`render failed: ${result.error}`);
-      });
-    // A small cache: positions are shared by channels at the same moment, not over time.
-    if (this.pngCache.size >= 256) this.pngCache.delete(this.pngCache.keys().next().value!);
-    this.pngCache.set(key, rendered);
-    return rendered;
-  }
-
-  private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
-    if (scenes.length < 2) return null;
-    const gif = await this.renderer.gif(scenes);
-    if (!gif.ok) this.o.logger.warn({ error: gif.error }, 'game GIF not rendered');
-    return gif.ok ? gif.value : null;
-  }
-
   private async endedOffline(post: LivePost): Promise<void> {
     this.recorded('end a post gone offline', () => this.o.storage.livePosts.end(post.id, 'ended_offline'));
-    this.o.onPostEnded?.({ ...post, state: 'ended_offline' });
-    this.o.logger.info({ postId: post.id, game: post.gameNumber }, 'game ended while offline');
+    this.ended({ ...post, state: 'ended_offline' });
+    this.o.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
     // Through a sender like every edit: it waits out rate limits, and logs a failure.
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
     await sender.finish({
       message: {
-        title: `Game ${post.gameNumber}: ${post.white} vs ${post.black}`,
+        title: `Game ${post.game}: ${post.white} vs ${post.black}`,
         lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
         image: null,
         files: [],
@@ -782,7 +626,7 @@ export class Relay {
     let live: LivePost[] = [];
     try {
       // `except`: a post that is over but could not be recorded as such.
-      live = this.o.storage.livePosts.listLiveByGameNumber(game).filter((post) => post.id !== except);
+      live = this.o.storage.livePosts.listLiveByGame(game).filter((post) => post.id !== except);
     } catch (error) {
       // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
       this.o.logger.error({ err: error, game }, 'database read failed');
@@ -797,18 +641,7 @@ export class Relay {
     try {
       await this.o.feed.unobserve(game, guildId);
     } catch (error) {
-      this.o.logger.warn({ game, error: (error as Error).message }, 'unobserve failed');
+      this.o.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
     }
   }
-}
-
-/** Stable across restarts (the tracker's own keys are not): number and players. */
-export function gameKeyOf(snapshot: GameSnapshot): string {
-  return `${snapshot.game}:${snapshot.white}:${snapshot.black}`;
-}
-
-function count<K>(counts: Map<K, number>, key: K, by: 1 | -1): void {
-  const next = (counts.get(key) ?? 0) + by;
-  if (next > 0) counts.set(key, next);
-  else counts.delete(key);
 }

@@ -1,6 +1,7 @@
 // Clubs: one per Discord server. Its settings, its members (FICS handles, compared without case
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
 import type { Database } from 'better-sqlite3';
+import { storedHandles, type Handle } from '../fics/validate.js';
 import { ACTIVE, statementCache, type Prepare } from './statements.js';
 import {
   watchedHandles,
@@ -35,7 +36,7 @@ export interface ClubGame {
   guildId: string;
   channelId: string;
   gameKey: string;
-  gameNumber: number;
+  game: number;
   white: string;
   black: string;
   postId: number | null;
@@ -95,7 +96,7 @@ function toClubGame(row: ClubGameRow): ClubGame {
     guildId: row.guild_id,
     channelId: row.channel_id,
     gameKey: row.game_key,
-    gameNumber: row.game_number,
+    game: row.game_number,
     white: row.white,
     black: row.black,
     postId: row.post_id,
@@ -217,7 +218,7 @@ export class ClubRepository {
   }
 
   /** Every handle some club needs to hear about, once (see `watchedHandles`). */
-  watchedHandles(): string[] {
+  watchedHandles(): Handle[] {
     const rows = this.#prepare(
       `SELECT guild_id FROM clubs WHERE ${ACTIVE}
          UNION SELECT guild_id FROM club_members WHERE ${ACTIVE} ORDER BY guild_id`,
@@ -228,7 +229,7 @@ export class ClubRepository {
         if (!seen.has(handle.toLowerCase())) seen.set(handle.toLowerCase(), handle);
       }
     }
-    return [...seen.values()].sort((a, b) => a.localeCompare(b));
+    return storedHandles([...seen.values()].sort((a, b) => a.localeCompare(b)));
   }
 
   /** True when some club needs to hear about this handle's games. */
@@ -241,7 +242,7 @@ export class ClubRepository {
     const { changes, lastInsertRowid } = this.#prepare(
       `INSERT INTO club_games (guild_id, channel_id, game_key, game_number, white, black, post_id,
            message_channel_id, message_id, started_at)
-         VALUES (@guildId, @channelId, @gameKey, @gameNumber, @white, @black, @postId, @messageChannelId,
+         VALUES (@guildId, @channelId, @gameKey, @game, @white, @black, @postId, @messageChannelId,
            @messageId, @at)
          ON CONFLICT DO NOTHING`,
     ).run({ ...game, at: this.#now() });

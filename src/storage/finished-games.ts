@@ -5,7 +5,7 @@ import type { GameResult } from '../protocol/events.js';
 
 export interface FinishedGame {
   gameKey: string;
-  gameNumber: number;
+  game: number;
   white: string;
   black: string;
   pgn: string;
@@ -16,7 +16,7 @@ export interface FinishedGame {
 }
 
 export interface FinishedGameQuery {
-  gameNumber?: number;
+  game?: number;
   /** Either player; case does not matter. */
   player?: string;
   limit?: number;
@@ -36,7 +36,7 @@ interface FinishedGameRow {
 function toFinishedGame(row: FinishedGameRow): FinishedGame {
   return {
     gameKey: row.game_key,
-    gameNumber: row.game_number,
+    game: row.game_number,
     white: row.white,
     black: row.black,
     pgn: row.pgn,
@@ -57,7 +57,7 @@ export class FinishedGameRepository {
   save(game: FinishedGame): void {
     this.#prepare(
       `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
-         VALUES (@gameKey, @gameNumber, @white, @black, @pgn, @result, @reason, @endedAt)
+         VALUES (@gameKey, @game, @white, @black, @pgn, @result, @reason, @endedAt)
          ON CONFLICT (game_key) DO UPDATE SET game_number = excluded.game_number, white = excluded.white,
            black = excluded.black, pgn = excluded.pgn, result = excluded.result, reason = excluded.reason,
            ended_at = excluded.ended_at`,
@@ -74,9 +74,9 @@ export class FinishedGameRepository {
   recent(query: FinishedGameQuery = {}): FinishedGame[] {
     const where: string[] = [];
     const params: (string | number)[] = [];
-    if (query.gameNumber !== undefined) {
+    if (query.game !== undefined) {
       where.push('game_number = ?');
-      params.push(query.gameNumber);
+      params.push(query.game);
     }
     if (query.player !== undefined) {
       where.push('(white = ? OR black = ?)');

@@ -1,6 +1,7 @@
 // Follows: a channel asks to see every game a FICS handle plays. Handles compare without case,
 // as FICS does.
 import type { Database } from 'better-sqlite3';
+import { storedHandles, type Handle } from '../fics/validate.js';
 import { ACTIVE, statementCache, type Prepare } from './statements.js';
 
 export interface Follow {
@@ -83,11 +84,11 @@ export class FollowRepository {
   }
 
   /** Every followed handle once (as first written), for subscribing on FICS; inactive guilds' left out. */
-  handles(): string[] {
+  handles(): Handle[] {
     const rows = this.#prepare(
       `SELECT MIN(handle) AS handle FROM follows WHERE ${ACTIVE} GROUP BY handle ORDER BY handle`,
     ).all() as { handle: string }[];
-    return rows.map((row) => row.handle);
+    return storedHandles(rows.map((row) => row.handle));
   }
 
   #find(channelId: string, handle: string): Follow | null {

@@ -21,7 +21,7 @@ export interface LivePost {
   messageChannelId: string | null;
   messageId: string | null;
   threadId: string | null;
-  gameNumber: number;
+  game: number;
   /** Identifies one game: FICS reuses game numbers, so the number alone is not enough. */
   gameKey: string;
   white: string;
@@ -37,7 +37,7 @@ export interface LivePost {
 
 export type NewLivePost = Pick<
   LivePost,
-  'guildId' | 'channelId' | 'gameNumber' | 'gameKey' | 'white' | 'black' | 'options' | 'requestedBy'
+  'guildId' | 'channelId' | 'game' | 'gameKey' | 'white' | 'black' | 'options' | 'requestedBy'
 >;
 
 export type CreateLivePostResult = { ok: true; post: LivePost } | { ok: false; existing: LivePost };
@@ -70,7 +70,7 @@ function toLivePost(row: LivePostRow): LivePost {
     messageChannelId: row.message_channel_id,
     messageId: row.message_id,
     threadId: row.thread_id,
-    gameNumber: row.game_number,
+    game: row.game_number,
     gameKey: row.game_key,
     white: row.white,
     black: row.black,
@@ -107,7 +107,7 @@ export class LivePostRepository {
     ).run(
       input.guildId,
       input.channelId,
-      input.gameNumber,
+      input.game,
       input.gameKey,
       input.white,
       input.black,
@@ -144,10 +144,10 @@ export class LivePostRepository {
   }
 
   /** Live posts showing one FICS game number (several channels may watch the same game). */
-  listLiveByGameNumber(gameNumber: number): LivePost[] {
+  listLiveByGame(game: number): LivePost[] {
     const rows = this.#prepare(
       `SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`,
-    ).all(gameNumber) as LivePostRow[];
+    ).all(game) as LivePostRow[];
     return rows.map(toLivePost);
   }
 

@@ -7,7 +7,7 @@ import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { makePgn, makeSnapshotPgn, parsePgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 
 const closing: (() => unknown)[] = [];
@@ -28,7 +28,7 @@ async function snapshotOfFile(text: string): Promise<GameSnapshot> {
     logger: pino({ level: 'silent' }),
   });
   closing.push(() => feed.close());
-  const game = await feed.observeGame(feed.gameOf('disk'));
+  const game = await feed.observeGame(feed.gameOf('disk')!);
   return feed.snapshot(game)!;
 }
 

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import { ChessLiveFeed, CombinedFeed } from '../../src/relay/chesslive-feed.js';
-import type { GameFeed } from '../../src/relay/relay.js';
+import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
+import type { GameFeed } from '../../src/relay/ports.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText, until } from './serve.js';
 
 const closing: (() => unknown)[] = [];
@@ -70,7 +70,7 @@ describe('ChessLiveFeed', () => {
     closing.push(() => served.close());
     const lines: string[] = [];
     const { feed, updates } = feedOf([{ name: 'web', kind: 'url', location: served.url() }], lines);
-    const game = await feed.observeGame(feed.gameOf('web'));
+    const game = await feed.observeGame(feed.gameOf('web')!);
     expect(feed.snapshot(game)!.san).toEqual(['e4']);
     served.text = 'Carlsen;Nepo;e2:e5;';
     const requests = served.requests;
@@ -92,16 +92,16 @@ describe('ChessLiveFeed', () => {
       { name: 'gone', kind: 'file', location: `${file.path}.missing` },
       { name: 'round1', kind: 'file', location: file.path },
     ]);
-    await expect(feed.observeGame(feed.gameOf('gone'))).rejects.toThrow(
+    await expect(feed.observeGame(feed.gameOf('gone')!)).rejects.toThrow(
       'ChessLive! source "gone" cannot be read: ENOENT',
     );
     await expect(feed.observeGame(42)).rejects.toThrow('No ChessLive! source has game number 42.');
     file.write('Carlsen;Ne');
-    await expect(feed.observeGame(feed.gameOf('round1'))).rejects.toThrow(
+    await expect(feed.observeGame(feed.gameOf('round1')!)).rejects.toThrow(
       'ChessLive! source "round1" holds no game yet: it does not name both players.',
     );
     file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
-    const game = await feed.observeGame(feed.gameOf('round1'));
+    const game = await feed.observeGame(feed.gameOf('round1')!);
     // Caught while being rewritten (truncated, half written): not a new game, just not ready.
     for (const partial of ['', 'Carl', 'Carlsen;Nepo;e2:e4/0/0/299;']) {
       file.write(partial);

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSource, type ChessLiveSource } from '../../src/chesslive/source.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, chessLiveText, until } from './serve.js';
 
 const KIB = 1024;
@@ -138,7 +138,7 @@ describe('relaying a source within limits', () => {
     const served = await GrowingUrl.start(chessLiveText('Carlsen', 'Nepo', moves.slice(0, 300)));
     closing.push(() => served.close());
     const { feed, updates } = feedOf({ sources: [url(served.url())] });
-    const game = await feed.observeGame(feed.gameOf('web'));
+    const game = await feed.observeGame(feed.gameOf('web')!);
     for (let ply = 301; ply <= 400; ply++) {
       served.text = chessLiveText('Carlsen', 'Nepo', moves.slice(0, ply));
       await until(() => feed.snapshot(game)?.san.length === ply, `ply ${ply}`);
@@ -155,7 +155,7 @@ describe('relaying a source within limits', () => {
     const served = await GrowingUrl.start(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 3)));
     closing.push(() => served.close());
     const { feed, updates } = feedOf({ sources: [url(served.url())] });
-    const game = await feed.observeGame(feed.gameOf('web'));
+    const game = await feed.observeGame(feed.gameOf('web')!);
     served.text = chessLiveText('Carlsen', 'Nepo', ['d2:d4', 'd7:d5', 'c2:c4', 'e7:e6']);
     await until(() => feed.snapshot(game)?.san.length === 4, 'the rewritten game');
     expect(feed.snapshot(game)?.san).toEqual(['d4', 'd5', 'c4', 'e6']);
@@ -167,7 +167,7 @@ describe('relaying a source within limits', () => {
     closing.push(() => served.close());
     // Polls far apart, so the rewrite below comes between two of them.
     const { feed, updates } = feedOf({ sources: [url(served.url())], pollMs: 200 });
-    const game = await feed.observeGame(feed.gameOf('web'));
+    const game = await feed.observeGame(feed.gameOf('web')!);
     served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Black resigns');
     await until(() => updates.some((u) => u.type === 'moved'), 'the last move and the result');
     // The writer starts the file again: the next reads see less than before.
@@ -194,8 +194,8 @@ describe('relaying a source within limits', () => {
       ],
       read: { maxBytes: 2 * KIB },
     });
-    const game = await feed.observeGame(feed.gameOf('big'));
-    await feed.observeGame(feed.gameOf('other'));
+    const game = await feed.observeGame(feed.gameOf('big')!);
+    await feed.observeGame(feed.gameOf('other')!);
     big.text = chessLiveText('Carlsen', 'Nepo', [...RUY_LOPEZ.slice(0, 2), ' '.repeat(4 * KIB)]);
     await until(() => updates.some((u) => u.type === 'ended'), 'the end');
     const end = updates.find((u) => u.type === 'ended');
@@ -218,7 +218,7 @@ describe('relaying a source within limits', () => {
       sources: [{ name: 'disk', kind: 'file', location: file.path }],
       maxPlies: 10,
     });
-    await feed.observeGame(feed.gameOf('disk'));
+    await feed.observeGame(feed.gameOf('disk')!);
     file.write(chessLiveText('Carlsen', 'Nepo', shuffle(12)));
     await until(() => updates.some((u) => u.type === 'ended'), 'the end');
     const end = updates.find((u) => u.type === 'ended');
@@ -231,7 +231,7 @@ describe('relaying a source within limits', () => {
       feedOf({
         sources: [{ name: 'disk', kind: 'file', location: file.path }],
         maxPlies: 10,
-      }).feed.observeGame(feed.gameOf('disk')),
+      }).feed.observeGame(feed.gameOf('disk')!),
     ).rejects.toThrow('has 20 moves (plies), more than the 10 Kibitz relays');
   });
 });

@@ -16,7 +16,7 @@ const posted = (over: Partial<NewClubGame> = {}): NewClubGame => ({
   guildId: 'g1',
   channelId: 'c1',
   gameKey: '7:Alice:Bob',
-  gameNumber: 7,
+  game: 7,
   white: 'Alice',
   black: 'Bob',
   postId: 1,

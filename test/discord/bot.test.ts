@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MISSING_TOKEN_HELP, loadConfig } from '../../src/config.js';
-import { startBot } from '../../src/discord/bot.js';
+import { startBot } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { BROKEN_COMMANDS, startFake, startTestBot } from './harness.js';
 import type { Harness } from './harness.js';

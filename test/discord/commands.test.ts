@@ -1,7 +1,7 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { helpEmbed } from '../../commands/help.js';
-import { buildRegistry, isCommandFile, loadCommands } from '../../src/discord/commands.js';
+import { buildRegistry, isCommandFile, loadCommands } from '../../src/discord/loader.js';
 import { customId, parseCustomId } from '../../src/discord/custom-id.js';
 import { BROKEN_COMMANDS, FIXTURE_COMMANDS } from './harness.js';
 

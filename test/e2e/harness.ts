@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSecrets, loadConfig } from '../../src/config.js';
-import { startBot, type BotHandle } from '../../src/discord/bot.js';
+import { startBot, type BotHandle } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
 import { createLogger } from '../../src/log.js';
 import { BOARD_IMAGE } from '../../src/relay/message.js';

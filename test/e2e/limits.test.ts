@@ -2,7 +2,7 @@
 // game always lands: the fake Discord refuses, as Discord does, an embed over its limits (50035)
 // and a file too large (40005).
 import { afterEach, describe, expect, it } from 'vitest';
-import { DiscordMessagePort } from '../../src/discord/live-port.js';
+import { DiscordPostPort } from '../../src/discord/live-port.js';
 import { BOARD_IMAGE, type LiveMessage } from '../../src/relay/message.js';
 import { EMBED_LIMITS } from '../fake-discord/index.js';
 import { World, boardPng, embedOf, shuffleScript } from './harness.js';
@@ -26,7 +26,7 @@ describe('message limits', () => {
   it('the largest possible post and final edit are cut to fit, with an ellipsis', async () => {
     const world = (w = await World.start());
     await world.startBot();
-    const port = new DiscordMessagePort(world.running.client);
+    const port = new DiscordPostPort(world.running.client);
     const long = (n: number, c = 'x'): string => c.repeat(n);
     // Surrogate pairs right at the cut: never split.
     const board = { name: BOARD_IMAGE, data: Buffer.alloc(50_000, 1) };

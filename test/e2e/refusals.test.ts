@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../load/world.js';
 import type { FakeMessage, RecordedRequest } from '../fake-discord/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
+import { handle } from '../support/fics-values.js';
 
 const EDIT_ROUTE = '/channels/:channel_id/messages/:message_id';
 /** Discord's own edit bucket is not what these tests are about. */
@@ -149,7 +150,7 @@ describe('refusals for good', () => {
       );
       await world.relayIdle();
       expect(requestsFor(world, post.id, refused.seq), `requests after ${c.code}`).toEqual([]);
-      const stored = world.running.context.storage.livePosts.listLiveByGameNumber(game);
+      const stored = world.running.context.storage.livePosts.listLiveByGame(game);
       expect(stored, `live posts after ${c.code}`).toEqual([]);
       const ended = world.running.context.storage.livePosts.get(i + 1);
       expect(ended).toMatchObject({ state: 'ended', endReason: c.reason });
@@ -178,7 +179,7 @@ describe('the bot removed from a guild', () => {
       handle: 'Marker',
       createdBy: fake.owner.id,
     });
-    await fics.follow('Marker');
+    await fics.follow(handle('Marker'));
 
     const first = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Nepo' }));
     await fake.waitFor(() => world.livePosts()[0], 5_000, 'the followed game');

@@ -35,7 +35,7 @@ describe('a damaged database at start', () => {
       made.storage.livePosts.create({
         guildId: w.guildId,
         channelId: `20000000000000${String(i).padStart(4, '0')}`,
-        gameNumber: 12,
+        game: 12,
         gameKey: '12:Alice:Bob',
         white: 'Alice',
         black: 'Bob',

@@ -7,6 +7,7 @@ import type { ReconnectReport } from '../../src/fics/connection.js';
 import { FicsPool } from '../../src/fics/pool.js';
 import fixtures from '../fixtures/fics-games/games.json' with { type: 'json' };
 import { FakeFics } from './server.js';
+import { gameNumber } from '../support/fics-values.js';
 
 const runs = Number(process.argv[2] ?? 10);
 const gameCount = Number(process.argv[3] ?? 10);
@@ -21,7 +22,7 @@ async function measure(label: string, initialMs: number): Promise<void> {
   const reports: ReconnectReport[] = [];
   pool.on('reconnected', (r) => reports.push(r));
   await pool.start();
-  await Promise.all(numbers.map((n) => pool.observeGame(n)));
+  await Promise.all(numbers.map((n) => pool.observeGame(gameNumber(n))));
   for (let run = 0; run < runs; run++) {
     for (const n of numbers) fake.playMoves(n, 1);
     const before = fake.loggedIn().map((s) => s.id);

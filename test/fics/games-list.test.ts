@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { games } from '../../src/fics/commands.js';
+import { games } from '../../src/fics/requests.js';
 import {
   bughousePartner,
   filterGames,
@@ -11,6 +11,7 @@ import {
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import { Framer } from '../../src/protocol/framer.js';
 import { ScriptedGame } from '../fake-fics/game.js';
+import { handle } from '../support/fics-values.js';
 
 /** The text of a reply as the connection gets it: the framer's lines. */
 function replyText(file: string): string {
@@ -181,9 +182,9 @@ describe('filterGames', () => {
     expect(filterGames(rows, { playedOnly: false }).map((r) => r.game)).toEqual([1, 2, 3, 4]);
     expect(filterGames(rows, { rated: false }).map((r) => r.game)).toEqual([2]);
     expect(filterGames(rows, { types: ['blitz', 'crazyhouse'] }).map((r) => r.game)).toEqual([1, 3]);
-    expect(filterGames(rows, { player: 'bob' }).map((r) => r.game)).toEqual([1]);
+    expect(filterGames(rows, { player: handle('bob') }).map((r) => r.game)).toEqual([1]);
     // A cut name matches the start of the full handle.
-    expect(filterGames(rows, { player: 'LongHandleAbc' }).map((r) => r.game)).toEqual([3]);
-    expect(filterGames(rows, { player: 'LongHandle' }).map((r) => r.game)).toEqual([]);
+    expect(filterGames(rows, { player: handle('LongHandleAbc') }).map((r) => r.game)).toEqual([3]);
+    expect(filterGames(rows, { player: handle('LongHandle') }).map((r) => r.game)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReconnectReport } from '../../src/fics/connection.js';
 import { fixture, poolOn, scriptOf, startFake, type Harness } from './harness.js';
+import { gameNumber } from '../support/fics-values.js';
 
 const KIB = 1024;
 const FRAMING = { maxLineBytes: 64 * KIB, maxReplyBytes: 8 * KIB, maxSubnegotiationBytes: 64 };
@@ -21,7 +22,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const n = fake.addGame(scriptOf(game));
     const h = poolOn(fake, { framing: FRAMING });
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 4);
     fake.sendRaw(`${eol}<12> ${'x'.repeat(1024 * KIB)}${eol}fics% `);
     fake.playAll(n);
@@ -40,7 +41,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const n = fake.addGame(scriptOf(game));
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.sendRaw(`${eol}<12> not a board ${'\u0001'.repeat(5_000)}`.repeat(200) + `${eol}fics% `);
     fake.playAll(n);
     expect((await h.ended(n)).san).toEqual(game.san);
@@ -55,7 +56,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const n = fake.addGame(scriptOf(game));
     const h = poolOn(fake, { framing: FRAMING });
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 3);
     fake.sendRaw(Buffer.from([0xff, 0xfa, 0x18, 0x01]));
     // The next 60 bytes are lost with it: the move list fills the gap.
@@ -81,7 +82,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const n = fake.addGame(scriptOf(game));
     const h = poolOn(fake, { maxPlies: 10 });
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 11);
     const end = await h.ended(n);
     expect(end.san).toEqual(game.san.slice(0, 11));
@@ -89,7 +90,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const seen = h.updates.length;
     fake.playMoves(n, 4);
     const other = fake.addGame(scriptOf(fixture('lasker_flag#0')));
-    await h.pool.observeGame(other);
+    await h.pool.observeGame(gameNumber(other));
     fake.playMove(other);
     // Waited for a later game's move: the long game's moves, sent before it, were dropped.
     await h.until(other, (s) => s.san.length >= 1, 'a move of the other game');
@@ -111,7 +112,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
       }
     });
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 2);
     await fake.waitFor(() => reports.length === 1, 'the reconnection');
     fake.playAll(n);
@@ -133,7 +134,7 @@ it('a reply over the limit fails its command only', async () => {
   await h.pool.start();
   await expect(h.pool.listGames()).rejects.toThrow(/too large/);
   expect(warnings(h, 'reply')).toHaveLength(1);
-  await h.pool.observeGame(n);
+  await h.pool.observeGame(gameNumber(n));
   fake.playAll(n);
   expect((await h.ended(n)).san).toEqual(game.san);
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FicsInputError } from '../../src/fics/errors.js';
 import { FicsPool } from '../../src/fics/pool.js';
 import { poolOn, scriptOf, fixture, startFake, withoutId } from './harness.js';
+import { gameNumber, handle } from '../support/fics-values.js';
 
 const ATTACKS = [
   'foo\nshout hi',
@@ -33,16 +34,17 @@ describe('user text that could carry a command', () => {
       const setup = fake.commands();
 
       const tries: Promise<unknown>[] = [];
+      // Past the types (as text from anywhere could be): the pool checks every value again.
       for (const input of ATTACKS) {
         tries.push(
-          h.pool.observeGame(input),
-          h.pool.observePlayer(input),
-          h.pool.unobserve(input),
-          h.pool.follow(input),
-          h.pool.unfollow(input),
-          h.pool.moves(input),
-          h.pool.refresh(input),
-          h.pool.listGames({ player: input }),
+          h.pool.observeGame(input as never),
+          h.pool.observePlayer(input as never),
+          h.pool.unobserve(input as never),
+          h.pool.follow(input as never),
+          h.pool.unfollow(input as never),
+          h.pool.moves(input as never),
+          h.pool.refresh(input as never),
+          h.pool.listGames({ player: input as never }),
         );
       }
       const outcomes = await Promise.allSettled(tries);
@@ -51,8 +53,8 @@ describe('user text that could carry a command', () => {
         if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(FicsInputError);
       }
       // The intended commands still work, and they are all the server ever got.
-      await h.pool.observeGame(String(n));
-      await h.pool.observePlayer('Dave');
+      await h.pool.observeGame(gameNumber(n));
+      await h.pool.observePlayer(handle('Dave'));
       const sent = (): string[] => fake.commands().slice(setup.length).map(withoutId);
       await fake.waitFor(() => sent().length === 3, 'the two observes');
       // Each observe of a game number brings its move list along.

@@ -2,6 +2,7 @@
 // dialects: from move 1, joined late, split at every byte, with garbage in between.
 import { describe, expect, it } from 'vitest';
 import { fixture, poolOn, scriptOf, startFake, withoutId } from './harness.js';
+import { gameNumber } from '../support/fics-values.js';
 
 describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialect) => {
   it('a game observed from move 1 and one joined late both end with their whole history', async () => {
@@ -13,7 +14,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     fake.playMoves(b, 61);
     const h = poolOn(fake);
     await h.pool.start();
-    await Promise.all([h.pool.observeGame(a), h.pool.observeGame(b)]);
+    await Promise.all([h.pool.observeGame(gameNumber(a)), h.pool.observeGame(gameNumber(b))]);
     // Moves made while the move list is on its way are held until it has been merged.
     fake.playMoves(b, 3);
     fake.playMoves(a, 3);
@@ -49,7 +50,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     fake.playMoves(n, 20);
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 2);
     await h.until(n, (s) => s.complete && s.san.length === 22, 'the move list');
     fake.playAll(n);
@@ -66,7 +67,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     const n = fake.addGame(scriptOf(game));
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 6);
     fake.sendRaw(`${dialect === 'lasker' ? '\n\r' : '\r\n'}<12> this is no board at all\r\nfics% `);
     fake.sendRaw(Buffer.from([0x00, 0x80, 0xfe, 0x0a]));
@@ -140,7 +141,7 @@ describe('repairs', () => {
     fake.playMoves(n, 2);
     const h = poolOn(fake);
     await h.pool.start();
-    const observed = h.pool.observeGame(n);
+    const observed = h.pool.observeGame(gameNumber(n));
     // Well-formed but without kings, and ahead of the real board: no position comes from it.
     const empty = Array<string>(8).fill('--------').join(' ');
     const board = `<12> ${empty} W -1 1 1 1 1 0 ${n} ${game.white} ${game.black} 0 2 12 39 39 120000 120000 2 P/e7-e5 (0:00.000) e5 0 1 0`;

@@ -6,6 +6,7 @@ import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { liveMessage } from '../../src/relay/message.js';
 import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
+import { gameNumber, handle } from '../support/fics-values.js';
 
 /** Distinct players for game i, so every game is its own. */
 function players(i: number): { white: string; black: string } {
@@ -23,7 +24,7 @@ describe('spreading games over connections', () => {
     const numbers = scripts.map((s) => fake.addGame(s));
     const h = poolOn(fake, { maxConnections: 2 });
     await h.pool.start();
-    await Promise.all(numbers.map((n) => h.pool.observeGame(n)));
+    await Promise.all(numbers.map((n) => h.pool.observeGame(gameNumber(n))));
 
     expect(h.pool.status().map((c) => c.games.length)).toEqual([30, 10]);
     expect(fake.loggedIn().map((s) => s.observed.length)).toEqual([30, 10]);
@@ -49,9 +50,9 @@ describe('spreading games over connections', () => {
     const numbers = [0, 1, 2].map((i) => fake.addGame({ ...scriptOf(fixture('lasker_flag#0'), players(i)) }));
     const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 2 });
     await h.pool.start();
-    await h.pool.observeGame(numbers[0]);
-    await h.pool.observeGame(numbers[1]);
-    const refused = h.pool.observeGame(numbers[2]);
+    await h.pool.observeGame(gameNumber(numbers[0]!));
+    await h.pool.observeGame(gameNumber(numbers[1]!));
+    const refused = h.pool.observeGame(gameNumber(numbers[2]!));
     await expect(refused).rejects.toBeInstanceOf(FicsCapacityError);
     await expect(refused).rejects.toThrow(/raise FICS_MAX_CONNECTIONS/);
     expect(fake.commands().map(withoutId)).not.toContain(`observe ${numbers[2]}`);
@@ -62,7 +63,7 @@ describe('spreading games over connections', () => {
     const numbers = [0, 1, 2, 3, 4].map((i) => fake.addGame(scriptOf(fixture('lasker_flag#0'), players(i))));
     const h = poolOn(fake, { maxConnections: 2 });
     await h.pool.start();
-    for (const n of numbers) await h.pool.observeGame(n);
+    for (const n of numbers) await h.pool.observeGame(gameNumber(n));
     expect(fake.loggedIn().map((s) => s.observed.length)).toEqual([3, 2]);
     expect(h.pool.status().map((c) => c.games.length)).toEqual([3, 2]);
   });
@@ -74,7 +75,7 @@ describe('logins', () => {
     const numbers = [0, 1].map((i) => fake.addGame(scriptOf(fixture('lasker_flag#0'), players(i))));
     const h = poolOn(fake, { user: 'Kibitzer', password: 'sesame' });
     await h.pool.start();
-    for (const n of numbers) await h.pool.observeGame(n);
+    for (const n of numbers) await h.pool.observeGame(gameNumber(n));
     expect(fake.loggedIn().map((s) => s.name)).toEqual([
       'Kibitzer',
       expect.stringMatching(/^Guest[A-Z]{4}$/),
@@ -91,11 +92,11 @@ describe('following players', () => {
     fake.addPlayer('Alice');
     const h = poolOn(fake);
     await h.pool.start();
-    expect(await h.pool.follow('Alice')).toBeNull();
+    expect(await h.pool.follow(handle('Alice'))).toBeNull();
     expect(fake.commands().map(withoutId)).toContain('set gin 1');
     // Logged in and idle, or not logged in: followed either way, and the answer tells which.
-    expect(await h.pool.followPlayer('Alice')).toEqual({ game: null, online: true });
-    expect(await h.pool.followPlayer('Ghost')).toEqual({ game: null, online: false });
+    expect(await h.pool.followPlayer(handle('Alice'))).toEqual({ game: null, online: true });
+    expect(await h.pool.followPlayer(handle('Ghost'))).toEqual({ game: null, online: false });
 
     fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
     const next = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
@@ -114,7 +115,7 @@ describe('following players', () => {
 
     const now = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Erin', black: 'Frank' }));
     fake.playMoves(now, 3);
-    expect(await h.pool.follow('Frank')).toBe(now);
+    expect(await h.pool.follow(handle('Frank'))).toBe(now);
   });
 });
 
@@ -125,10 +126,10 @@ describe('following players when every connection is full', () => {
     const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 1 });
     await h.pool.start();
     fake.addPlayer('Frank');
-    expect(await h.pool.follow('Alice')).toBeNull();
-    expect(await h.pool.follow('Frank')).toBeNull();
+    expect(await h.pool.follow(handle('Alice'))).toBeNull();
+    expect(await h.pool.follow(handle('Frank'))).toBeNull();
     const busy = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Bob', black: 'Carol' }));
-    await h.pool.observeGame(busy);
+    await h.pool.observeGame(gameNumber(busy));
     const waits = (): number => h.logger.records.filter((r) => r.message.includes('waits for a free')).length;
 
     // Both followed games find the only place taken; Frank's ends before a place frees.
@@ -163,7 +164,7 @@ describe('bughouse', () => {
     const [ga, gb] = fake.addBughouse(script(a), script(b));
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(ga);
+    await h.pool.observeGame(gameNumber(ga));
     await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
     await h.until(gb, () => true, 'the partner board');
     for (const [board] of bughouseFixture.sequence) fake.playMove(board === 0 ? ga : gb);
@@ -196,7 +197,7 @@ describe('both boards of a bughouse game from one observe, before any piece is p
       const [ga, gb] = fake.addBughouse(a!, b!);
       const h = poolOn(fake);
       await h.pool.start();
-      await h.pool.observeGame(ga);
+      await h.pool.observeGame(gameNumber(ga));
       await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
       const paired = await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
       expect(paired.san).toEqual([]);
@@ -215,9 +216,9 @@ describe('both boards of a bughouse game from one observe, before any piece is p
     const [ga, gb] = fake.addBughouse(a!, b!);
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(ga, 'guild');
+    await h.pool.observeGame(gameNumber(ga), 'guild');
     await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
-    await h.pool.unobserve(ga, 'guild');
+    await h.pool.unobserve(gameNumber(ga), 'guild');
     await fake.waitFor(() => fake.observers(gb).length === 0, 'the partner board to be let go');
     expect(fake.observers(ga)).toEqual([]);
     expect(h.errors).toEqual([]);
@@ -263,8 +264,8 @@ describe('one title whatever the way in', () => {
     const h = poolOn(fake);
     await h.pool.start();
     // By player (as /observe player: and /follow do) and by number.
-    await h.pool.observePlayer('Alice');
-    await h.pool.observeGame(late);
+    await h.pool.observePlayer(handle('Alice'));
+    await h.pool.observeGame(gameNumber(late));
     const kind = (s: GameSnapshot): string =>
       liveMessage(s, { name: 'x.png', data: Buffer.alloc(0) }).lines[0]!;
     const a = await h.until(first, (s) => s.type !== null && s.needs === null, 'the first game named');
@@ -290,7 +291,7 @@ describe('games list and requests', () => {
     ]);
     expect((await h.pool.listGames({ rated: true })).map((r) => r.game)).toEqual([1]);
     expect((await h.pool.listGames({ types: ['crazyhouse'] })).map((r) => r.game)).toEqual([2]);
-    expect((await h.pool.listGames({ player: 'dave' })).map((r) => r.game)).toEqual([2]);
+    expect((await h.pool.listGames({ player: handle('dave') })).map((r) => r.game)).toEqual([2]);
   });
 
   it('unobserves a game: no more updates for it, and the server stops sending', async () => {
@@ -298,21 +299,21 @@ describe('games list and requests', () => {
     const n = fake.addGame(scriptOf(fixture('lasker_flag#0')));
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 2);
     await h.until(n, (s) => s.san.length === 2, '2 moves');
-    await h.pool.unobserve(n);
+    await h.pool.unobserve(gameNumber(n));
     expect(fake.observers(n)).toEqual([]);
     expect(h.pool.snapshot(n)).toBeUndefined();
-    await expect(h.pool.moves(n)).rejects.toBeInstanceOf(FicsCommandError);
+    await expect(h.pool.moves(gameNumber(n))).rejects.toBeInstanceOf(FicsCommandError);
   });
 
   it('reports a game number that names no game', async () => {
     const fake = await startFake({ dialect: 'lasker' });
     const h = poolOn(fake);
     await h.pool.start();
-    await expect(h.pool.observeGame(77)).rejects.toMatchObject({ code: 'noSuchGame' });
-    await expect(h.pool.observePlayer('Nobody')).rejects.toMatchObject({ code: 'notLoggedIn' });
+    await expect(h.pool.observeGame(gameNumber(77))).rejects.toMatchObject({ code: 'noSuchGame' });
+    await expect(h.pool.observePlayer(handle('Nobody'))).rejects.toMatchObject({ code: 'notLoggedIn' });
     expect(h.pool.status()[0]!.games).toEqual([]);
   });
 });

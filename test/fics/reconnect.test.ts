@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReconnectReport } from '../../src/fics/connection.js';
 import { FakeClock } from '../fake-fics/clock.js';
 import { fixture, poolOn, scriptOf, startFake, withoutId } from './harness.js';
+import { gameNumber } from '../support/fics-values.js';
 
 describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
   it('a connection cut mid-game reconnects, re-observes, and the history is still complete', async () => {
@@ -14,7 +15,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     const reports: ReconnectReport[] = [];
     h.pool.on('reconnected', (r) => reports.push(r));
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 20);
     await h.until(n, (s) => s.san.length === 20, '20 moves');
 
@@ -47,7 +48,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     const reports: ReconnectReport[] = [];
     h.pool.on('reconnected', (r) => reports.push(r));
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 4);
     await h.until(n, (s) => s.san.length === 4, '4 moves');
     fake.drop();
@@ -72,7 +73,7 @@ describe('a stalled server', () => {
     const reports: ReconnectReport[] = [];
     h.pool.on('reconnected', (r) => reports.push(r));
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 5);
     await h.until(n, (s) => s.san.length === 5, '5 moves');
 
@@ -97,7 +98,7 @@ describe('an idle logout', () => {
     const reports: ReconnectReport[] = [];
     h.pool.on('reconnected', (r) => reports.push(r));
     await h.pool.start();
-    await h.pool.observeGame(n);
+    await h.pool.observeGame(gameNumber(n));
     serverClock.advance(61 * 60_000);
     fake.enforceIdle();
     await fake.waitFor(() => reports.length === 1, 'the reconnection');

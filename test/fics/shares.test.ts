@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FicsShareError } from '../../src/fics/errors.js';
 import { Shares } from '../../src/fics/shares.js';
 import { fixture, poolOn, scriptOf, startFake, withoutId } from './harness.js';
+import { gameNumber, handle } from '../support/fics-values.js';
 
 const observes = (commands: string[]): string[] =>
   commands.map(withoutId).filter((c) => /^observe \d+$/.test(c));
@@ -52,14 +53,16 @@ describe('the pool with holders', () => {
     );
     const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 8 });
     await h.pool.start();
-    const results = await Promise.allSettled(games.map((game) => h.pool.observeGame(game, 'guild')));
+    const results = await Promise.allSettled(
+      games.map((game) => h.pool.observeGame(gameNumber(game), 'guild')),
+    );
     // floor(8 / 2) = 4 places for a server alone.
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused.every((r) => r.reason instanceof FicsShareError)).toBe(true);
     expect(observes(fake.commands())).toHaveLength(4);
     // A failed observe gives its claim back.
-    await expect(h.pool.observeGame(999, 'other')).rejects.toThrow(/no such game/i);
+    await expect(h.pool.observeGame(gameNumber(999), 'other')).rejects.toThrow(/no such game/i);
     expect(h.pool.hasRoom('other')).toBe(true);
   });
 
@@ -79,7 +82,7 @@ describe('the pool with holders', () => {
       ],
     });
     await h.pool.start();
-    for (const handle of handles) await h.pool.follow(handle);
+    for (const name of handles) await h.pool.follow(handle(name));
     let opponents = 0;
     const start = (white: string): number =>
       fake.addGame(scriptOf(fixture('lasker_flag#0'), { white, black: `Foe${'ABCDEFGHIJ'[opponents++]}` }));
@@ -118,7 +121,7 @@ describe('the pool with holders', () => {
     for (const handle of ['AnnA', 'AnnB']) fake.addPlayer(handle);
     const h = poolOn(fake, { maxConnections: 1, maxGamesPerConnection: 2, wantedBy: () => ['club'] });
     await h.pool.start();
-    for (const handle of ['AnnA', 'AnnB']) await h.pool.follow(handle);
+    for (const name of ['AnnA', 'AnnB']) await h.pool.follow(handle(name));
     // Alone, floor(2 / 2) = 1 game.
     const first = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'AnnA', black: 'FoeA' }));
     const second = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'AnnB', black: 'FoeB' }));
@@ -136,7 +139,7 @@ describe('the pool with holders', () => {
     fake.addPlayer('Alice');
     const h = poolOn(fake);
     await h.pool.start();
-    await h.pool.follow('Alice');
+    await h.pool.follow(handle('Alice'));
     // A game FICS does not have: each observe of it is refused, so nothing else stops a repeat.
     const notice = '{Game 77 (Alice vs. Bob) Creating rated blitz match.}\n';
     fake.sendRaw(notice);

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FicsInputError } from '../../src/fics/errors.js';
-import { assertWireLine, parseGameNumber, parseHandle, parsePassword } from '../../src/fics/validate.js';
+import {
+  assertWireLine,
+  parseGameNumber,
+  parseHandle,
+  parsePassword,
+  storedHandles,
+} from '../../src/fics/validate.js';
 
 describe('parseGameNumber', () => {
   it.each([
@@ -91,5 +97,15 @@ describe('assertWireLine', () => {
     for (const bad of ['observe 12\nquit', 'x\r', '\u0015', '\u00ff', 'é']) {
       expect(() => assertWireLine(bad)).toThrow(FicsInputError);
     }
+  });
+});
+
+describe('storedHandles', () => {
+  it('keeps every stored handle as written and leaves out one that is not a handle', () => {
+    expect(storedHandles(['Alice', 'bob', 'Carol;quit', '', 'DaveTheSeventeenX'])).toEqual([
+      'Alice',
+      'bob',
+      'DaveTheSeventeenX',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
-import { startBot } from '../../src/discord/bot.js';
+import { startBot } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger, logUnhandledRejections } from '../../src/log.js';
@@ -105,7 +105,7 @@ const gameOfMessage = (messageId: string): number | undefined => {
     // Bounded: a day-long run must not see the meter's own map grow.
     if (messageGame.size > 1_000) messageGame.clear();
     for (const post of storage.livePosts.listLive())
-      if (post.messageId !== null) messageGame.set(post.messageId, post.gameNumber);
+      if (post.messageId !== null) messageGame.set(post.messageId, post.game);
   }
   return messageGame.get(messageId);
 };

@@ -5,7 +5,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { readSource } from '../../src/chesslive/source.js';
 import { FicsPool } from '../../src/fics/pool.js';
-import { ChessLiveFeed } from '../../src/relay/chesslive-feed.js';
+import { ChessLiveFeed } from '../../src/chesslive/feed.js';
+import { gameNumber } from '../support/fics-values.js';
 
 export type Scenario =
   | { kind: 'line'; port: number; game: number }
@@ -49,7 +50,7 @@ async function line(s: Extract<Scenario, { kind: 'line' }>): Promise<void> {
   const logger = { debug: () => {}, info: () => {}, warn: count, error: count };
   const pool = new FicsPool({ host: '127.0.0.1', port: s.port, logger });
   await pool.start();
-  await pool.observeGame(s.game);
+  await pool.observeGame(gameNumber(s.game));
   // The server played one move before: once it is in, the next is the one after the line.
   const first = await new Promise<number>((resolve) => {
     const known = pool.snapshot(s.game)?.san.length ?? 0;
@@ -132,7 +133,7 @@ async function grow(s: Extract<Scenario, { kind: 'grow' }>): Promise<void> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const observeStarted = performance.now();
-  const game = await feed.observeGame(feed.gameOf('grow'));
+  const game = await feed.observeGame(feed.gameOf('grow')!);
   const observeMs = performance.now() - observeStarted;
   const initial = feed.snapshot(game)!.san.length;
   const done = new Promise<number>((resolve) =>

@@ -9,7 +9,8 @@ import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import type { LiveMessage } from '../../src/relay/message.js';
-import { Relay, type MessagePort } from '../../src/relay/relay.js';
+import type { PostPort } from '../../src/relay/ports.js';
+import { Relay } from '../../src/relay/relay.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 
@@ -54,7 +55,7 @@ interface Sent {
 }
 
 /** Records posts and edits; each edit waits for `release` when gated (like a slow Discord). */
-class RecordingPort implements MessagePort {
+class RecordingPort implements PostPort {
   sent: Sent[] = [];
   private next = 1;
   gate: Promise<void> | null = null;
@@ -135,7 +136,7 @@ describe('Relay', () => {
     );
     expect(last.files[1]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(storage.livePosts.listLive()).toEqual([]);
-    expect(storage.finishedGames.recent({ gameNumber: 16 })[0]!.result).toBe('0-1');
+    expect(storage.finishedGames.recent({ game: 16 })[0]!.result).toBe('0-1');
     // No edit after the final one.
     expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
   });

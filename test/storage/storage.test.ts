@@ -23,7 +23,7 @@ function open(
 const game12: NewLivePost = {
   guildId: '100000000000000001',
   channelId: '200000000000000001',
-  gameNumber: 12,
+  game: 12,
   gameKey: '12:Alice:Bob:1700000000',
   white: 'Alice',
   black: 'Bob',
@@ -238,7 +238,7 @@ describe('live posts', () => {
   it('lists and counts live posts by guild and by game number, and deletes', () => {
     const storage = open();
     const a = storage.livePosts.create(game12);
-    const b = storage.livePosts.create({ ...game12, channelId: 'c2', gameNumber: 40, gameKey: '40:x' });
+    const b = storage.livePosts.create({ ...game12, channelId: 'c2', game: 40, gameKey: '40:x' });
     const other = storage.livePosts.create({ ...game12, guildId: 'g2', channelId: 'c3' });
     if (!a.ok || !b.ok || !other.ok) throw new Error('setup failed');
     expect(storage.livePosts.countLiveInGuild(game12.guildId)).toBe(2);
@@ -246,7 +246,7 @@ describe('live posts', () => {
       a.post.id,
       b.post.id,
     ]);
-    expect(storage.livePosts.listLiveByGameNumber(12).map((p) => p.id)).toEqual([a.post.id, other.post.id]);
+    expect(storage.livePosts.listLiveByGame(12).map((p) => p.id)).toEqual([a.post.id, other.post.id]);
     expect(storage.livePosts.findLive('c2', '40:x')?.id).toBe(b.post.id);
     expect(storage.livePosts.findLive('c2', '12:nope')).toBeNull();
     expect(storage.livePosts.delete(b.post.id)).toBe(true);
@@ -332,7 +332,7 @@ describe('finished games', () => {
     const path = join(dir, 'games.db');
     const storage = open(path);
     const base = {
-      gameNumber: 12,
+      game: 12,
       white: 'Alice',
       black: 'Bob',
       pgn,
@@ -351,7 +351,7 @@ describe('finished games', () => {
     storage.finishedGames.save({
       ...base,
       gameKey: 'k3',
-      gameNumber: 40,
+      game: 40,
       white: 'Dave',
       black: 'Erin',
       endedAt: 3000,
@@ -361,10 +361,10 @@ describe('finished games', () => {
     expect(storage.finishedGames.get('k1')).toEqual({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
     expect(storage.finishedGames.get('nope')).toBeNull();
     expect(storage.finishedGames.recent().map((g) => g.gameKey)).toEqual(['k3', 'k2', 'k1']);
-    expect(storage.finishedGames.recent({ gameNumber: 12 }).map((g) => g.gameKey)).toEqual(['k2', 'k1']);
+    expect(storage.finishedGames.recent({ game: 12 }).map((g) => g.gameKey)).toEqual(['k2', 'k1']);
     expect(storage.finishedGames.recent({ player: 'alice' }).map((g) => g.gameKey)).toEqual(['k2', 'k1']);
     expect(
-      storage.finishedGames.recent({ player: 'ALICE', gameNumber: 12, limit: 1 }).map((g) => g.gameKey),
+      storage.finishedGames.recent({ player: 'ALICE', game: 12, limit: 1 }).map((g) => g.gameKey),
     ).toEqual(['k2']);
     storage.close();
 

@@ -1,7 +1,7 @@
 // The real bot (startBot, as main.ts starts it) on a set of environment variables, its log kept
 // in memory as JSON lines for the test to read.
 import { configSecrets, loadConfig } from '../../src/config.js';
-import { startBot, type BotHandle, type StartOptions } from '../../src/discord/bot.js';
+import { startBot, type BotHandle, type StartOptions } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 
 export interface LoggedBot {

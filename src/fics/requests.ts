@@ -1,13 +1,16 @@
-// The commands the observer sends, each with the two ways its answer is recognised: the text of
-// a block-mode reply (`iset block 1`), or, on servers without block mode (lasker), the events that
-// follow it. Command text is built only from checked values (validate.ts) and constants.
+// The requests the observer sends to FICS, each with the two ways its answer is recognised: the
+// text of a block-mode reply (`iset block 1`), or, on servers without block mode (lasker), the
+// events that follow it. Request text is built only from checked values (validate.ts) and
+// constants.
 import type { MoveList, ServerEvent } from '../protocol/events.js';
 import { ObserverDecoder } from '../protocol/decode.js';
+import { err, ok, type Result } from '../result.js';
 import { FicsCommandError, type CommandFailure } from './errors.js';
 import { isGamesFooter, isGamesRow, parseGamesList, type GamesList } from './games-list.js';
 import type { GameNumber, Handle } from './validate.js';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: FicsCommandError };
+/** What a command's answer meant: its value, or the refusal. */
+export type Outcome<T> = Result<T, FicsCommandError>;
 
 /**
  * What one event means to a command waiting without block mode: not its business (undefined),
@@ -15,7 +18,7 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: FicsComman
  */
 export type Match<T> = undefined | 'claimed' | Outcome<T>;
 
-export interface Command<T> {
+export interface FicsRequest<T> {
   readonly text: string;
   /** Block mode: the whole reply. */
   reply(text: string): Outcome<T>;
@@ -34,8 +37,6 @@ export interface Observed {
    */
   toggledOff: boolean;
 }
-
-const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 
 /** Known refusals, in the words of lasker, FatICS and freechess.org. */
 const REFUSALS: readonly [RegExp, CommandFailure][] = [
@@ -84,12 +85,12 @@ function lineOf(event: ServerEvent): string | null {
 }
 
 /** `set name value` for our own constant settings; the reply text is only logged. */
-export function setVariable(name: string, value: string): Command<string> {
+export function setVariable(name: string, value: string): FicsRequest<string> {
   return { text: `set ${name} ${value}`, reply: ok, matcher: () => null, unanswered: '' };
 }
 
 /** `iset name 1`: resolves true when the server accepted the interface variable. */
-export function setInterfaceVariable(name: string): Command<boolean> {
+export function setInterfaceVariable(name: string): FicsRequest<boolean> {
   const accepted = new RegExp(String.raw`^${name} set\.?\s*$`, 'i');
   const refused = new RegExp(
     String.raw`^(?:No such ivariable "?${name}"?|Unknown ivariable|Bad value .*${name}|iset: Command not found|${name} unset)`,
@@ -117,11 +118,9 @@ function observed(command: string, text: string): Outcome<Observed> {
   const removed = REMOVED.exec(text);
   if (removed !== null) return ok({ game: Number(removed[1]), toggledOff: true });
   const refused = refusal(command, text);
-  return {
-    ok: false,
-    error:
-      refused ?? new FicsCommandError('refused', command, `FICS did not confirm "${command}": ${text}`, text),
-  };
+  return err(
+    refused ?? new FicsCommandError('refused', command, `FICS did not confirm "${command}": ${text}`, text),
+  );
 }
 
 /**
@@ -147,11 +146,11 @@ function observeMatcher(
     if (line === null) return undefined;
     if (ALREADY.test(line)) return observed(command, line);
     const refused = refusal(command, line);
-    return refused === null ? undefined : { ok: false, error: refused };
+    return refused === null ? undefined : err(refused);
   };
 }
 
-export function observeGame(game: GameNumber): Command<Observed> {
+export function observeGame(game: GameNumber): FicsRequest<Observed> {
   const text = `observe ${game}`;
   return { text, reply: (reply) => observed(text, reply), matcher: observeMatcher(text, game, new Set()) };
 }
@@ -165,7 +164,7 @@ export function observePlayer(
   handle: Handle,
   observing: ReadonlySet<number>,
   partner = false,
-): Command<Observed> {
+): FicsRequest<Observed> {
   const text = `${partner ? 'pobserve' : 'observe'} ${handle}`;
   return {
     text,
@@ -174,12 +173,12 @@ export function observePlayer(
   };
 }
 
-export function unobserve(game: GameNumber): Command<true> {
+export function unobserve(game: GameNumber): FicsRequest<true> {
   const text = `unobserve ${game}`;
   const done = (said: string): Outcome<true> => {
     const refused = refusal(text, said);
     // Not observing it is what we wanted.
-    return refused === null || refused.code === 'refused' ? ok(true) : { ok: false, error: refused };
+    return refused === null || refused.code === 'refused' ? ok(true) : err(refused);
   };
   return {
     text,
@@ -193,7 +192,7 @@ export function unobserve(game: GameNumber): Command<true> {
 }
 
 /** `moves N`: the game's move list so far. lasker's list names no game; the caller fills it in. */
-export function moves(game: GameNumber): Command<MoveList> {
+export function moves(game: GameNumber): FicsRequest<MoveList> {
   const text = `moves ${game}`;
   return {
     text,
@@ -202,48 +201,43 @@ export function moves(game: GameNumber): Command<MoveList> {
         .lines(reply.split('\n'))
         .find((event): event is MoveList => event.kind === 'moveList');
       if (list !== undefined) return ok({ ...list, game });
-      return {
-        ok: false,
-        error:
-          refusal(text, reply) ??
+      return err(
+        refusal(text, reply) ??
           new FicsCommandError('refused', text, `FICS sent no move list for "${text}": ${reply}`, reply),
-      };
+      );
     },
     matcher: () => (event) => {
       if (event.kind === 'moveList' && (event.game === null || event.game === game))
         return ok({ ...event, game });
       const line = lineOf(event);
       const refused = line === null ? null : refusal(text, line);
-      return refused === null ? undefined : { ok: false, error: refused };
+      return refused === null ? undefined : err(refused);
     },
   };
 }
 
 /** `refresh N`: the server sends the game's board again. */
-export function refresh(game: GameNumber): Command<true> {
+export function refresh(game: GameNumber): FicsRequest<true> {
   const text = `refresh ${game}`;
   return {
     text,
     reply: (reply) => {
       if (reply.includes('<12> ')) return ok(true);
-      return {
-        ok: false,
-        error:
-          refusal(text, reply) ??
-          new FicsCommandError('refused', text, `FICS sent no board: ${reply}`, reply),
-      };
+      return err(
+        refusal(text, reply) ?? new FicsCommandError('refused', text, `FICS sent no board: ${reply}`, reply),
+      );
     },
     matcher: () => (event) => {
       if (event.kind === 'style12' && event.game === game) return ok(true);
       const line = lineOf(event);
       const refused = line === null ? null : refusal(text, line);
-      return refused === null ? undefined : { ok: false, error: refused };
+      return refused === null ? undefined : err(refused);
     },
   };
 }
 
 /** `games`: every game on the server. */
-export function games(): Command<GamesList> {
+export function games(): FicsRequest<GamesList> {
   return {
     text: 'games',
     reply: (reply) => ok(parseGamesList(reply)),
@@ -268,11 +262,11 @@ export function games(): Command<GamesList> {
  * A harmless command that resets the server's idle timer (a `$$` prefix would not). `date` exists
  * on lasker, FatICS and freechess.org and changes nothing.
  */
-export function keepAlive(): Command<string> {
+export function keepAlive(): FicsRequest<string> {
   return { text: 'date', reply: ok, matcher: () => null, unanswered: '' };
 }
 
 /** Game results and creations for every game (`set gin 1`): how followed players are noticed. */
-export function gameNotices(on: boolean): Command<string> {
+export function gameNotices(on: boolean): FicsRequest<string> {
   return setVariable('gin', on ? '1' : '0');
 }

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ChessLiveReader } from '../chesslive/read.js';
+import { ChessLiveReader } from './read.js';
 import {
   DEFAULT_READ,
   FIRST_CHESSLIVE_GAME,
@@ -14,13 +14,15 @@ import {
   SourceTooLargeError,
   type ChessLiveSource,
   type ReadSourceOptions,
-} from '../chesslive/source.js';
+} from './source.js';
 import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { shortened, type Logger } from '../log.js';
-import type { GameFeed } from './relay.js';
+import { orThrow, parseGameNumber, type GameNumber, type Handle } from '../fics/validate.js';
+import type { GameFeed } from '../relay/ports.js';
+import { errorMessage } from '../result.js';
 
 export interface ChessLiveFeedOptions {
   sources: readonly ChessLiveSource[];
@@ -86,10 +88,9 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 
   /** Reads the source now and keeps reading it; rejects when it cannot be read or parsed. */
-  async observeGame(input: unknown): Promise<number> {
-    const game = typeof input === 'number' ? input : Number.NaN;
+  async observeGame(game: number): Promise<number> {
     const source = this.o.sources[game - FIRST_CHESSLIVE_GAME];
-    if (source === undefined) throw new Error(`No ChessLive! source has game number ${String(input)}.`);
+    if (source === undefined) throw new Error(`No ChessLive! source has game number ${game}.`);
     if (this.watched.has(game)) return game;
     const reading = startReading((await readSourceFrom(source, 0, this.o.read)).bytes);
     await readFields(reading.reader);
@@ -126,9 +127,9 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     return game;
   }
 
-  async unobserve(input: unknown): Promise<void> {
-    const entry = typeof input === 'number' ? this.watched.get(input) : undefined;
-    if (entry !== undefined) this.stopWatching(input as number, entry);
+  async unobserve(game: number): Promise<void> {
+    const entry = this.watched.get(game);
+    if (entry !== undefined) this.stopWatching(game, entry);
   }
 
   snapshot(game: number): GameSnapshot | undefined {
@@ -160,7 +161,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     } catch (error) {
       if (this.watched.get(game) !== entry) return;
       if (error instanceof SourceTooLargeError) return this.outgrown(game, entry, error);
-      this.problem(entry, (error as Error).message);
+      this.problem(entry, errorMessage(error));
       return this.next(game, entry);
     }
     if (this.watched.get(game) !== entry) return;
@@ -278,6 +279,13 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 }
 
+/** The FICS side of a combined feed: it takes checked game numbers and handles only. */
+export interface FicsFeed extends Omit<GameFeed, 'observeGame' | 'observePlayer' | 'unobserve'> {
+  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number>;
+  observePlayer?(handle: Handle, holder?: string): Promise<number>;
+  unobserve(game: GameNumber, holder?: string): Promise<void>;
+}
+
 /** FICS games and ChessLive! games behind one feed for one relay: the game number tells them apart. */
 export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   private readonly forward = (update: TrackerUpdate): void => {
@@ -285,7 +293,7 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   };
 
   constructor(
-    private readonly fics: GameFeed,
+    private readonly fics: FicsFeed,
     private readonly chesslive: ChessLiveFeed,
   ) {
     super();
@@ -293,30 +301,29 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
     chesslive.on('update', this.forward);
   }
 
-  observeGame(game: unknown, holder?: string, kept?: boolean): Promise<number> {
-    return this.feedOf(game).observeGame(game, holder, kept);
+  /** A number that is not a ChessLive! game's is a FICS game number, checked here. */
+  async observeGame(game: number, holder?: string, kept?: boolean): Promise<number> {
+    if (isChessLiveGame(game)) return this.chesslive.observeGame(game);
+    return this.fics.observeGame(orThrow(parseGameNumber(game)), holder, kept);
   }
 
-  unobserve(game: unknown, holder?: string): Promise<void> {
-    return this.feedOf(game).unobserve(game, holder);
+  async unobserve(game: number, holder?: string): Promise<void> {
+    if (isChessLiveGame(game)) return this.chesslive.unobserve(game);
+    return this.fics.unobserve(orThrow(parseGameNumber(game)), holder);
   }
 
   /** Players are FICS handles: ChessLive! names are not observed by name. */
-  observePlayer(handle: unknown, holder?: string): Promise<number> {
+  observePlayer(handle: Handle, holder?: string): Promise<number> {
     return this.fics.observePlayer?.(handle, holder) ?? Promise.reject(new Error('FICS is not connected.'));
   }
 
   snapshot(game: number): GameSnapshot | undefined {
-    return this.feedOf(game).snapshot(game);
+    return (isChessLiveGame(game) ? this.chesslive : this.fics).snapshot(game);
   }
 
   close(): void {
     this.fics.off('update', this.forward);
     this.chesslive.off('update', this.forward);
-  }
-
-  private feedOf(game: unknown): GameFeed {
-    return typeof game === 'number' && isChessLiveGame(game) ? this.chesslive : this.fics;
   }
 }
 

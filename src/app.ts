@@ -1,28 +1,30 @@
-// Starting and stopping the bot: storage, commands, the discord.js client, the dispatcher, and
-// command registration once Discord says the client is ready. main.ts and the tests both use it.
+// The composition root: starts and stops the bot. Storage, the slash commands, the discord.js
+// client, the FICS pool and ChessLive! feed, the relay, then clubs on top of the relay (clubs use
+// the relay; the relay knows nothing of clubs), the dispatcher, and command registration once
+// Discord says the client is ready. main.ts and the tests both use it.
 import { once } from 'node:events';
 import { DiscordjsError, DiscordjsErrorCodes, Events, GatewayCloseCodes } from 'discord.js';
 import type { Client } from 'discord.js';
-import type { Renderer } from '../../render/index.js';
-import { RenderPool } from '../../render/worker-pool.js';
-import type { Config } from '../config.js';
-import { FicsPool, type PoolOptions } from '../fics/pool.js';
-import { ClubPoster } from '../club/poster.js';
-import { ChessLiveFeed, CombinedFeed } from '../relay/chesslive-feed.js';
-import { watchOutage } from '../relay/outage.js';
-import { Relay, followTargets } from '../relay/relay.js';
-import type { Logger } from '../log.js';
-import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from '../shard.js';
-import { openStorage } from '../storage/index.js';
-import { createClient } from './client.js';
-import { DEFAULT_COMMANDS_DIR, loadCommands } from './commands.js';
-import type { BotContext } from './context.js';
-import { createDispatcher } from './dispatch.js';
-import { RestGovernor } from './governor.js';
-import { watchGuilds } from './guilds.js';
-import { DiscordMessagePort } from './live-port.js';
-import { inviteUrl } from './permissions.js';
-import { registerCommands } from './register.js';
+import type { Renderer } from '../render/index.js';
+import { RenderPool } from '../render/worker-pool.js';
+import type { Config } from './config.js';
+import { FicsPool, type PoolOptions } from './fics/pool.js';
+import { ClubPoster } from './club/poster.js';
+import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
+import { watchOutage } from './relay/outage.js';
+import { Relay } from './relay/relay.js';
+import type { Logger } from './log.js';
+import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from './shard.js';
+import { openStorage } from './storage/index.js';
+import { createClient } from './discord/client.js';
+import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/loader.js';
+import type { BotContext } from './discord/context.js';
+import { createDispatcher } from './discord/dispatch.js';
+import { RestGovernor } from './discord/governor.js';
+import { watchGuilds } from './discord/guilds.js';
+import { DiscordPostPort } from './discord/live-port.js';
+import { inviteUrl } from './discord/permissions.js';
+import { registerCommands } from './discord/register.js';
 
 export interface StartOptions {
   logger: Logger;
@@ -112,8 +114,6 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     logger: logger.child({ component: 'chesslive' }),
   });
   const feed = new CombinedFeed(fics, chesslive);
-  // Clubs: games of members posted unasked, next to follows.
-  const clubs = new ClubPoster({ feed: fics, storage, logger: logger.child({ component: 'clubs' }) });
   // Boards (1 ms each, dozens a second) and whole-game GIFs (tens of ms) are drawn on worker
   // threads: the event loop stays free for the board lines and edits of every other game. Each has
   // a thread of its own, so that no board waits behind a GIF.
@@ -125,16 +125,15 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   };
   const relay = new Relay({
     feed,
-    port: new DiscordMessagePort(client, governor, options.now),
+    port: new DiscordPostPort(client, governor, options.now),
     storage,
     logger: logger.child({ component: 'relay' }),
     maxLivePerGuild: config.maxLivePerGuild,
-    autoPostSources: [followTargets, clubs.source],
-    onPostEnded: (post) => clubs.postEnded(post),
     renderer,
     ownsGuild: (guildId) => ownsGuild(scope, guildId),
   });
-  clubs.attach(relay);
+  // Clubs: games of members posted unasked, after follows.
+  const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {
     config,
     logger,

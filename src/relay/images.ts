@@ -1,0 +1,97 @@
+// The pictures and files of live posts: one render per position and orientation shared by every
+// post showing it, the whole-game GIF and PGN of a final edit, and the final message of a game
+// that ended just before a restart, made from its stored PGN.
+import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
+import { chessLiveGameScenes } from '../chesslive/scenes.js';
+import { parsePgn } from '../game/pgn.js';
+import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+import type { Logger } from '../log.js';
+import type { FinishedGame } from '../storage/index.js';
+import { gameKeyOf } from './game-key.js';
+import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+
+export interface BoardImagesOptions {
+  /** Where boards and GIFs are drawn; inline by default. */
+  renderer?: Renderer;
+  /** The partner board of a bughouse game, drawn next to it. */
+  snapshot(game: number): GameSnapshot | undefined;
+  logger: Logger;
+}
+
+/** Renders kept: positions are shared by channels at the same moment, not over time. */
+const CACHED_RENDERS = 256;
+
+export class BoardImages {
+  /** Renders of recent positions, shared by every post showing them (also while still drawing). */
+  private readonly pngCache = new Map<string, Promise<Buffer>>();
+  private readonly renderer: Renderer;
+
+  constructor(private readonly o: BoardImagesOptions) {
+    this.renderer = o.renderer ?? inlineRenderer;
+  }
+
+  /** A live post's message for a position, with its board drawn (or taken from the cache). */
+  async message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): Promise<LiveMessage> {
+    return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
+  }
+
+  /** The PGN and the whole-game GIF of a finished game. */
+  async finalFiles(snapshot: GameSnapshot, pgn: string): Promise<LiveAttachment[]> {
+    const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
+    const scenes = gameScenes(snapshot);
+    const gif = scenes.ok ? await this.gif(scenes.value) : null;
+    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
+    return files;
+  }
+
+  /** The final message of a game that ended while Kibitz was restarting, from its stored PGN. */
+  async storedFinal(finished: FinishedGame, flip: boolean): Promise<LiveMessage> {
+    const files: LiveAttachment[] = [{ name: `game-${finished.game}.pgn`, data: Buffer.from(finished.pgn) }];
+    const read = parsePgn(finished.pgn);
+    const orientation = flip ? 'black' : 'white';
+    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
+    let image: LiveAttachment | null = null;
+    if (scenes?.ok === true) {
+      const png = await this.renderer.png(scenes.value.at(-1)!);
+      if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
+      const gif = await this.gif(scenes.value);
+      if (gif !== null) files.push({ name: `game-${finished.game}.gif`, data: gif });
+    }
+    return {
+      title: `Game ${finished.game}: ${finished.white} vs ${finished.black}`,
+      lines: ['The game ended while Kibitz was restarting.'],
+      image,
+      files,
+      live: false,
+      footer: resultText({ result: finished.result, reason: finished.reason }),
+    };
+  }
+
+  /** One render per position and orientation, shared by every channel showing it. */
+  private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
+    const partner = snapshot.partnerGame === null ? undefined : this.o.snapshot(snapshot.partnerGame);
+    const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
+    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
+    const cached = this.pngCache.get(key);
+    if (cached !== undefined) return cached;
+    const orientation = flip ? 'black' : 'white';
+    const rendered = this.renderer
+      .png(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }))
+      .then((result) => {
+        if (result.ok) return result.value;
+        this.pngCache.delete(key);
+        throw new Error(`render failed: ${result.error}`);
+      });
+    if (this.pngCache.size >= CACHED_RENDERS) this.pngCache.delete(this.pngCache.keys().next().value!);
+    this.pngCache.set(key, rendered);
+    return rendered;
+  }
+
+  private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
+    if (scenes.length < 2) return null;
+    const gif = await this.renderer.gif(scenes);
+    if (!gif.ok) this.o.logger.warn({ error: gif.error }, 'game GIF not rendered');
+    return gif.ok ? gif.value : null;
+  }
+}
