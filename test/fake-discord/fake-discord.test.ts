@@ -20,9 +20,9 @@ import {
 } from 'discord.js';
 import type { DiscordAPIError, Interaction, RateLimitData, ThreadChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MESSAGE_FLAG_EPHEMERAL } from '../fake-discord/index.js';
-import { startFake, startFakeWithClient, TINY_PNG } from './harness.js';
-import type { ClientHarness, Harness } from './harness.js';
+import { MESSAGE_FLAG_EPHEMERAL } from './index.js';
+import { startFake, startFakeWithClient, TINY_PNG } from '../discord/harness.js';
+import type { ClientHarness, Harness } from '../discord/harness.js';
 
 let open: Harness[] = [];
 afterEach(async () => {

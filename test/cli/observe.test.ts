@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixture, scriptOf, startFake } from './harness.js';
+import { fixture, scriptOf, startFake } from '../fics/harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fromPgn, parseChessLive } from '../../src/chesslive/index.js';
-import { truthGames } from './fics-games.js';
+import { truthGames } from '../chesslive/fics-games.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string): string => `test/fixtures/chesslive/${name}`;

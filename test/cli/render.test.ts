@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { GifReader } from 'omggif';
 import { afterAll, describe, expect, it } from 'vitest';
 import { computeLayout } from '../../render/layout.js';
-import { content, decodePng, expectBoard, squareRect } from './pixels.js';
+import { content, decodePng, expectBoard, squareRect } from '../render/pixels.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kibitz-render-'));
