@@ -32,7 +32,7 @@ async function expectGivesUp(revoke: (world: World, game: number) => void, reaso
   await world.command('observe', { game }).reply();
   expect(world.fics.connected).toBe(1);
   revoke(world, game);
-  await world.fake.waitFor(() => (reasons.length > 0 ? true : undefined), 5_000, 'the bot to give up');
+  await world.fake.waitFor(() => (reasons.length > 0 ? true : undefined), 'the bot to give up', 5_000);
   expect(reasons).toEqual([expect.stringMatching(reason)]);
   expect(fatalLines(world).map((l) => l.msg)).toEqual(reasons);
   await world.fics.waitFor(() => world.fics.connected === 0, 'the bot to log out of FICS');
@@ -113,8 +113,8 @@ describe('sharding', () => {
       for (let round = 1; round <= 3; round++) {
         await world.fake.waitFor(
           () => (identifies(world).length >= round && world.fake.connected ? true : undefined),
-          30_000,
           `IDENTIFY ${round}`,
+          30_000,
         );
         if (round === 3) break;
         // The shard process, as a crash would end it.
@@ -122,8 +122,8 @@ describe('sharding', () => {
         process.kill(shard, 'SIGKILL');
         await world.fake.waitFor(
           () => (world.fake.connected ? undefined : true),
-          10_000,
           'the shard to be gone',
+          10_000,
         );
       }
       const at = identifies(world).map((e) => e.at);
