@@ -1,5 +1,5 @@
-// What every command and component handler receives besides the interaction. Services are added
-// here as they come (FICS pool, game tracker, relay): handlers reach them only through this.
+// What every command and component handler receives besides the interaction: the services, which
+// handlers reach only through this.
 import type { ClubPoster } from '../club/poster.js';
 import type { Config } from '../config.js';
 import type { FicsPool } from '../fics/pool.js';
