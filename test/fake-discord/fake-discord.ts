@@ -471,8 +471,11 @@ export class FakeDiscord extends EventEmitter {
     this.#gateway.closeAll(code, reason);
   }
 
-  /** From now on every IDENTIFY is answered by closing with `code` (null: identifies succeed). */
-  refuseIdentify(code: number | null): void {
+  /**
+   * From now on every IDENTIFY is answered by closing with `code` (null: identifies succeed), or
+   * with the code `code` gives for the IDENTIFY's shard.
+   */
+  refuseIdentify(code: number | null | ((shard: number | null) => number | null)): void {
     this.#gateway.refuseIdentify = code;
   }
 
