@@ -1,7 +1,13 @@
 // /club: this server's chess club. Games of its members (FICS handles) are posted live in the club
 // channel without anyone asking, filtered by mode (every game of a member, games between members,
 // or the pairings of a scheduled match), rating and type; /club results lists how they ended.
-import { ChannelType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import {
+  ChannelType,
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+} from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { resultText } from '../render/index.js';
 import {
@@ -23,7 +29,7 @@ const MAX_CONTENT = 2000;
 export const data = new SlashCommandBuilder()
   .setName('club')
   .setDescription("This server's chess club: its members' games are posted live (Manage Server)")
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addSubcommand((s) =>
     s

@@ -1,5 +1,5 @@
 // /follow player:<handle>: every game that player starts from now on is posted in this channel.
-import { MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import {
@@ -13,7 +13,7 @@ import {
 export const data = new SlashCommandBuilder()
   .setName('follow')
   .setDescription('Post every game of a FICS player in this channel, live (Manage Server)')
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addStringOption((o) => o.setName('player').setDescription('FICS handle').setRequired(true));
 

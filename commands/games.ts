@@ -3,6 +3,7 @@
 import {
   ActionRowBuilder,
   EmbedBuilder,
+  InteractionContextType,
   MessageFlags,
   SlashCommandBuilder,
   StringSelectMenuBuilder,
@@ -21,7 +22,7 @@ const OBSERVE_MENU = 'games-observe';
 export const data = new SlashCommandBuilder()
   .setName('games')
   .setDescription('Games being played on FICS now, strongest first')
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .addStringOption((o) =>
     o
       .setName('type')

@@ -1,6 +1,6 @@
 // /observe game:<number> | player:<handle> [flip] [thread]: posts a live board here, plus the
 // buttons every live post carries (Flip, PGN, Stop).
-import { AttachmentBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
@@ -12,7 +12,7 @@ import { truncate } from '../src/text.js';
 export const data = new SlashCommandBuilder()
   .setName('observe')
   .setDescription('Post a live FICS game here; the board updates as the players move')
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .addIntegerOption((o) => gameOption(o))
   .addStringOption((o) =>
     o.setName('player').setDescription("A FICS handle: that player's current game").setAutocomplete(true),

@@ -1,7 +1,7 @@
 // /relay chesslive name:<source> [flip] [thread]: relays a ChessLive! move file the operator
 // configured (KIBITZ_CHESSLIVE_SOURCES) here, live, exactly like a FICS game: one message kept
 // current as the file grows, the result and the PGN and GIF at the end.
-import { MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, cannotPostHere } from '../src/discord/replies.js';
@@ -9,7 +9,7 @@ import { answer, cannotPostHere } from '../src/discord/replies.js';
 export const data = new SlashCommandBuilder()
   .setName('relay')
   .setDescription('Relay a game from another source here, live')
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .addSubcommand((s) =>
     s
       .setName('chesslive')

@@ -1,5 +1,5 @@
 // /unfollow player:<handle>: stops posting that player's new games in this channel.
-import { MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, managedHandle } from '../src/discord/replies.js';
@@ -7,7 +7,7 @@ import { answer, managedHandle } from '../src/discord/replies.js';
 export const data = new SlashCommandBuilder()
   .setName('unfollow')
   .setDescription("Stop posting a FICS player's games in this channel (Manage Server)")
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .addStringOption((o) => o.setName('player').setDescription('FICS handle').setRequired(true));
 

@@ -1,5 +1,5 @@
 // /unobserve game:<number>: stops the live post of that game in this channel.
-import { SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, gameOption, stopPost } from '../src/discord/replies.js';
@@ -7,7 +7,7 @@ import { answer, gameOption, stopPost } from '../src/discord/replies.js';
 export const data = new SlashCommandBuilder()
   .setName('unobserve')
   .setDescription('Stop updating a live game posted in this channel')
-  .setDMPermission(false)
+  .setContexts(InteractionContextType.Guild)
   .addIntegerOption((o) => gameOption(o).setRequired(true));
 
 export const help =

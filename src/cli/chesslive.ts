@@ -9,6 +9,7 @@ import { makeChessLive, parseChessLive } from '../chesslive/index.js';
 import { makePgn, parsePgn } from '../game/pgn.js';
 import type { FileVariant } from '../game/variants.js';
 import { err, ok, type Result } from '../result.js';
+import { runIfEntry, type CliOutput } from './entry.js';
 
 const VARIANTS: readonly FileVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
 
@@ -71,18 +72,23 @@ function readText(path: string): Result<string> {
   }
 }
 
-try {
-  const output = run(process.argv.slice(2));
-  if (output.ok) {
-    process.stdout.write(output.value.endsWith('\n') ? output.value : `${output.value}\n`);
-  } else {
-    process.stderr.write(`chesslive: ${output.error}\n`);
-    process.exitCode = 1;
+/** Runs the command line `argv`; returns the exit status. */
+export function main(argv: string[], out: CliOutput): number {
+  try {
+    const output = run(argv);
+    if (output.ok) {
+      out.stdout.write(output.value.endsWith('\n') ? output.value : `${output.value}\n`);
+      return 0;
+    }
+    out.stderr.write(`chesslive: ${output.error}\n`);
+    return 1;
+  } catch (e) {
+    // parseArgs throws TypeErrors with a code for unknown or malformed options: a usage error too.
+    const usage = e instanceof UsageError || (e instanceof TypeError && 'code' in e);
+    const message = e instanceof Error ? e.message : String(e);
+    out.stderr.write(`chesslive: ${message.split('\n')[0]}\n`);
+    return usage ? 2 : 1;
   }
-} catch (e) {
-  // parseArgs throws TypeErrors with a code for unknown or malformed options: a usage error too.
-  const usage = e instanceof UsageError || (e instanceof TypeError && 'code' in e);
-  const message = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`chesslive: ${message.split('\n')[0]}\n`);
-  process.exitCode = usage ? 2 : 1;
 }
+
+runIfEntry(import.meta.url, main);

@@ -20,6 +20,7 @@ import { parsePgn } from '../game/pgn.js';
 import { fenScene, style12Scene } from '../game/scene-input.js';
 import type { Color } from '../protocol/events.js';
 import { errorMessage } from '../result.js';
+import { runIfEntry, type CliOutput } from './entry.js';
 
 const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
        npm run render -- --pgn game.pgn --gif game.gif [--out final.png]
@@ -101,7 +102,7 @@ function unwrap<T>(result: RenderResult<T>): T {
   return result.value;
 }
 
-function run(argv: string[]): void {
+function run(argv: string[], out: CliOutput): void {
   let opts: Options;
   try {
     opts = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false }).values;
@@ -136,18 +137,23 @@ function run(argv: string[]): void {
     scene = { ...positionScene(opts), ...look };
   }
   if (opts.out !== undefined) write(opts.out, unwrap(renderPng(scene)));
-  if (opts.text) process.stdout.write(unwrap(renderText(scene)) + '\n');
+  if (opts.text) out.stdout.write(unwrap(renderText(scene)) + '\n');
 }
 
-const argv = process.argv.slice(2);
-if (argv.length === 0) {
-  process.stderr.write(USAGE);
-  process.exit(2);
+/** Runs the command line `argv`; returns the exit status. */
+export function main(argv: string[], out: CliOutput): number {
+  if (argv.length === 0) {
+    out.stderr.write(USAGE);
+    return 2;
+  }
+  try {
+    run(argv, out);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    out.stderr.write(`render: ${error.message}\n`);
+    return error.status;
+  }
 }
-try {
-  run(argv);
-} catch (error) {
-  if (!(error instanceof CliError)) throw error;
-  process.stderr.write(`render: ${error.message}\n`);
-  process.exit(error.status);
-}
+
+runIfEntry(import.meta.url, main);

@@ -1,7 +1,7 @@
 // The login dialogue as a pure state machine: server text in, what to send (or the outcome) out.
 // Prompts (`login: `, `password: `, `Press return ... "GuestXXXX":`) often have no line end until
 // we answer, so both complete lines and the unterminated text are offered; each prompt is answered
-// once. Texts are those of lasker 2.2 and FatICS (fixtures) and freechess.org (notes).
+// once. Texts are those of lasker 2.2 and FatICS (the recorded fixtures) and of freechess.org.
 import { shortened } from '../log.js';
 import { FicsLoginError } from './errors.js';
 

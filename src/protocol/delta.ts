@@ -1,4 +1,5 @@
-// Delta boards (`iset compressmove 1`), seeds/001 "iv_compressmove".
+// Delta boards (`<d1>`): sent instead of some `<12>` boards once `iset compressmove 1` is set
+// (FICS `help iv_compressmove`).
 import type { DeltaBoard, Undecoded } from './events.js';
 import { isGameNumber } from './game-number.js';
 import { Fields } from './tokens.js';

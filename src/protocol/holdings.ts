@@ -1,4 +1,4 @@
-// `<b1>` holdings lines of crazyhouse and bughouse games (seeds/000; lasker capitalises colours).
+// `<b1>` holdings lines of crazyhouse and bughouse games (FICS `help style12`; lasker capitalises colours).
 import type { HoldingsLine, Undecoded } from './events.js';
 import { GAME_NUMBER } from './game-number.js';
 import { undecoded } from './undecoded.js';

@@ -1,4 +1,5 @@
-// One-line game life-cycle messages an observer receives (notes: "Game life cycle").
+// One-line game life-cycle messages an observer receives: `You are now observing game N.`, the
+// game header, `{Game N (White vs. Black) reason} result`, `Removing game N from observation list.`
 import type { GameCreated, GameEnd, GameHeader, GameResult, Observing, StoppedObserving } from './events.js';
 import { GAME_NUMBER } from './game-number.js';
 

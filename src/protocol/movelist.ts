@@ -1,4 +1,4 @@
-// The reply to `moves N` (seeds/001 "Esempio move list"), assembled line by line because it
+// The reply to `moves N` (`Movelist for game N:` ... `{Still in progress} *`), assembled line by line because it
 // spans many lines and other games' boards may arrive around it.
 import type { GameResult, MoveList, MoveListEntry } from './events.js';
 import { GAME_NUMBER } from './game-number.js';

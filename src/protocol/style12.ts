@@ -1,4 +1,5 @@
-// Style 12 (`<12>`) board lines: seeds/001 and 002, plus what real servers send (notes).
+// Style 12 (`<12>`) board lines as FICS `help style12` documents them, plus what lasker, FatICS
+// and freechess.org really send.
 import type { Relation, Style12, Undecoded } from './events.js';
 import { isGameNumber } from './game-number.js';
 import { Fields } from './tokens.js';

@@ -99,8 +99,8 @@ describe('club posting', () => {
     expect(g4).toBe(g1);
     const post4 = await world.fake.waitFor(
       () => boardPosts(world).find((m) => titleHas(m, 'Alice', 'Bob') && m.id !== post1.id),
-      5_000,
       'the rematch',
+      5_000,
     );
     expect(boardPosts(world).map((m) => m.id)).toEqual([post1.id, post3.id, post4.id]);
     expect(world.fics.observers(g2)).toEqual([]);
@@ -207,15 +207,15 @@ describe('club posting', () => {
     const post1 = await postOf(world, 'Alice', 'Xa');
     const g2 = world.fics.addGame(game('Bob', 'Xb'));
     const g3 = world.fics.addGame(game('Carol', 'Xc'));
-    const notice = await world.fake.waitFor(() => notices(world)[0], 5_000, 'the limit notice');
+    const notice = await world.fake.waitFor(() => notices(world)[0], 'the limit notice', 5_000);
     expect(notice).toBe(
       'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
     );
     // Both wait unobserved (the server's share of FICS is its limit, 1), and the notice is not repeated.
     await world.fake.waitFor(
       () => (world.running.context.fics.waitingHolders().length === 2 ? true : undefined),
-      5_000,
       'both games to wait',
+      5_000,
     );
     expect(world.fics.observers(g2)).toEqual([]);
     expect(world.fics.observers(g3)).toEqual([]);
@@ -238,7 +238,7 @@ describe('club posting', () => {
 
     // Nothing waits any more: the next time the limit is hit, the channel hears it again.
     world.fics.addGame(game('Dave', 'Xd'));
-    await world.fake.waitFor(() => notices(world)[1], 5_000, 'a second notice');
+    await world.fake.waitFor(() => notices(world)[1], 'a second notice', 5_000);
     expect(boardPosts(world).map((m) => embedOf(m).title.replace(/ \(\+\+\+\+\)/g, ''))).toEqual([
       `Game ${g1}: Alice vs Xa`,
       `Game ${g2}: Bob vs Xb`,

@@ -24,8 +24,8 @@ export function postOf(
 ): Promise<FakeMessage> {
   return world.fake.waitFor(
     () => boardPosts(world, channelId).find((m) => titleHas(m, white, black)),
-    5_000,
     `the post of ${white} vs ${black}`,
+    5_000,
   );
 }
 

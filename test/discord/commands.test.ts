@@ -1,6 +1,5 @@
 import { SlashCommandBuilder } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { helpEmbed } from '../../commands/help.js';
 import { buildRegistry, isCommandFile, loadCommands } from '../../src/discord/loader.js';
 import { customId, parseCustomId } from '../../src/discord/custom-id.js';
 import { BROKEN_COMMANDS, FIXTURE_COMMANDS } from './harness.js';
@@ -79,41 +78,5 @@ describe('custom ids', () => {
   it('refuses ids Discord would refuse', () => {
     expect(() => customId('Flip', 1)).toThrow(/prefix/);
     expect(() => customId('x', 'y'.repeat(100))).toThrow(/longer than 100/);
-  });
-});
-
-describe('helpEmbed', () => {
-  it('lists each command, subcommand and option from the registry', () => {
-    const follow = new SlashCommandBuilder()
-      .setName('follow')
-      .setDescription('Follow players')
-      .addSubcommand((s) =>
-        s
-          .setName('add')
-          .setDescription('Post every game of a player')
-          .addStringOption((o) => o.setName('handle').setDescription('FICS handle').setRequired(true)),
-      )
-      .addSubcommand((s) => s.setName('list').setDescription('Followed players in this channel'));
-    const observe = new SlashCommandBuilder()
-      .setName('observe')
-      .setDescription('Show a live game')
-      .addBooleanOption((o) => o.setName('flip').setDescription('Black at the bottom'));
-    const { registry, errors } = buildRegistry([
-      { file: 'follow.ts', module: { data: follow, execute: async () => {} } },
-      {
-        file: 'observe.ts',
-        module: { data: observe, execute: async () => {}, help: 'Posts a board that follows the game.' },
-      },
-    ]);
-    expect(errors).toEqual([]);
-    const embed = helpEmbed(registry).toJSON();
-    expect(embed.fields).toEqual([
-      { name: '/follow add', value: 'Post every game of a player\n`handle`: FICS handle' },
-      { name: '/follow list', value: 'Followed players in this channel' },
-      {
-        name: '/observe',
-        value: 'Posts a board that follows the game.\n`flip` (optional): Black at the bottom',
-      },
-    ]);
   });
 });

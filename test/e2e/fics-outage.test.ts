@@ -30,8 +30,8 @@ describe('FICS out of reach', () => {
     const droppedAt = Date.now();
     await world.fake.waitFor(
       () => (pool.status().every((c) => c.state !== 'online') ? true : undefined),
-      5_000,
       'the bot to notice',
+      5_000,
     );
     const waiting = await world.waitForMessage(
       post!.id,

@@ -110,8 +110,8 @@ export class World {
       const pool = started.bot.context.fics;
       await this.fake.waitFor(
         () => (pool.status().some((c) => c.state === 'online') ? true : undefined),
-        5_000,
         'the bot to log in to FICS',
+        5_000,
       );
     }
     return started.bot;
@@ -158,8 +158,8 @@ export class World {
         const m = this.fake.message(id);
         return m !== undefined && check(m) ? m : undefined;
       },
-      timeoutMs,
       what,
+      timeoutMs,
     );
   }
 

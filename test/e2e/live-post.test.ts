@@ -86,9 +86,8 @@ describe('a live game', () => {
     expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
     expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
 
-    // Nothing comes after the final edit.
+    // Nothing comes after the final edit: once the relay is idle, nothing is left to send.
     await world.relayIdle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const final = world.fake.message(post.id)!;
     expect(final.revisions.length).toBe(ended.revisions.length);
     const edits = world.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/${post.id}`));
@@ -121,7 +120,7 @@ describe('a live game', () => {
     expect(edits).toBeLessThanOrEqual(6);
     expect(embedOf(message).footer).toBe('½-½ · Game drawn by mutual agreement');
     await expectImageShows(boardPng(message), fen, 'white', true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await world.relayIdle();
     expect(world.fake.message(post.id)!.revisions).toHaveLength(edits + 1);
     const during = world.fake.requests.slice(requestsBefore);
     expect(during.filter((r) => r.status === 429)).toEqual([]);
@@ -197,7 +196,7 @@ describe('the buttons of a live post', () => {
     expect(embedOf(after).footer).toBe(STOPPED_FOOTER);
     await expectImageShows(boardPng(after), world.fics.game(game)!.fen, 'black');
     world.fics.playMoves(game, 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await world.relayIdle();
     expect(world.fake.message(post.id)!.revisions.length).toBe(after.revisions.length);
   });
 });

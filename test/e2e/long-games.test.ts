@@ -29,8 +29,8 @@ describe('a game longer than an hour', () => {
     const shows = async (san: string): Promise<string> => {
       const post = await fake.waitFor(
         () => world.livePosts().find((m) => embedOf(m).description.endsWith(san) && m.embeds.length > 0),
-        5_000,
         `a board showing ${san}`,
+        5_000,
       );
       return post.id;
     };

@@ -182,7 +182,7 @@ describe('the bot removed from a guild', () => {
     await fics.follow(handle('Marker'));
 
     const first = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Nepo' }));
-    await fake.waitFor(() => world.livePosts()[0], 5_000, 'the followed game');
+    await fake.waitFor(() => world.livePosts()[0], 'the followed game', 5_000);
     await world.relayIdle();
 
     fake.removeBot(world.guildId);
@@ -196,7 +196,7 @@ describe('the bot removed from a guild', () => {
     // bot has heard of Carlsen's too (FICS sends in order).
     const next = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Ding' }));
     world.fics.addGame(shuffleScript(60, { white: 'Marker', black: 'Someone' }));
-    await fake.waitFor(() => world.livePosts(otherChannel.id)[0], 5_000, 'the other guild’s game');
+    await fake.waitFor(() => world.livePosts(otherChannel.id)[0], 'the other guild’s game', 5_000);
     await world.relayIdle();
 
     const toRemoved = fake.requests.filter(
@@ -217,15 +217,15 @@ describe('the bot removed from a guild', () => {
     fake.addBot(world.guildId);
     await fake.waitFor(
       () => (storage.follows.handles().length === 2 ? true : undefined),
-      5_000,
       'the follow back',
+      5_000,
     );
     world.fics.endGame(next);
     const again = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Giri' }));
     const post = await fake.waitFor(
       () => world.livePosts().find((m) => embedOf(m).title.startsWith(`Game ${again}: Carlsen`)),
-      5_000,
       'Carlsen’s game after the bot came back',
+      5_000,
     );
     expect(embedOf(post).title).toMatch(new RegExp(`^Game ${again}: Carlsen .*vs Giri`));
   });

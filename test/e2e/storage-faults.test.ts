@@ -88,7 +88,7 @@ describe('a database that refuses writes while the bot runs', () => {
     await w.startBot();
     const reply = await w.command('observe', { game }).reply();
     expect(reply.content).toContain('is live here');
-    const post = await w.fake.waitFor(() => w.livePosts()[0], 5_000, 'the post');
+    const post = await w.fake.waitFor(() => w.livePosts()[0], 'the post', 5_000);
 
     refuseWrites(w.running.context.storage);
     w.fics.playAll(game);
@@ -103,8 +103,8 @@ describe('a database that refuses writes while the bot runs', () => {
     for (const what of ['save a finished game', 'end a finished post'])
       await w.fake.waitFor(
         () => (w.logLines.some((l) => l.includes(`"what":"${what}"`)) ? true : undefined),
-        5_000,
         `the failed write "${what}" logged`,
+        5_000,
       );
   });
 });

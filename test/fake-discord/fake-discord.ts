@@ -33,6 +33,7 @@ import { DEFAULT_RATE_LIMITS, RateLimiter, bucketHash, rateLimitHeaders } from '
 import type { RateLimitConfig } from './rate-limits.js';
 import { majorParameter, routes } from './routes.js';
 import type { Route, World } from './routes.js';
+import { waitFor } from '../support/wait.js';
 
 export interface FakeDiscordOptions {
   /** The bot token the fake accepts (REST `Authorization: Bot <token>` and gateway IDENTIFY). */
@@ -470,8 +471,11 @@ export class FakeDiscord extends EventEmitter {
     this.#gateway.closeAll(code, reason);
   }
 
-  /** From now on every IDENTIFY is answered by closing with `code` (null: identifies succeed). */
-  refuseIdentify(code: number | null): void {
+  /**
+   * From now on every IDENTIFY is answered by closing with `code` (null: identifies succeed), or
+   * with the code `code` gives for the IDENTIFY's shard.
+   */
+  refuseIdentify(code: number | null | ((shard: number | null) => number | null)): void {
     this.#gateway.refuseIdentify = code;
   }
 
@@ -530,54 +534,21 @@ export class FakeDiscord extends EventEmitter {
     const after = options.after ?? 0;
     return this.waitFor(
       () => this.requests.find((r) => r.seq > after && r.status !== 0 && predicate(r)),
-      options.timeoutMs ?? this.defaultTimeoutMs,
       'a matching request',
+      options.timeoutMs ?? this.defaultTimeoutMs,
     );
   }
 
   /**
-   * Resolves with the first non-undefined value of `check`, evaluated now, after every change of
-   * the fake's state, and every 20 ms (for conditions on the client's side); rejects after
-   * `timeoutMs`.
+   * Resolves with the first value of `check` that is neither undefined nor false, checked now, after
+   * every change of the fake's state, and every 20 ms (for conditions on the client's side).
    */
   waitFor<T>(
-    check: () => T | undefined,
-    timeoutMs: number = this.defaultTimeoutMs,
+    check: () => T | undefined | false,
     what = 'a condition',
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const started = Date.now();
-      // Set once the first check has failed; cleanup may run before that.
-      let poll: NodeJS.Timeout | undefined = undefined;
-      const cleanup = (): void => {
-        clearInterval(poll);
-        this.off('change', attempt);
-      };
-      function attempt(): boolean {
-        let value: T | undefined;
-        try {
-          value = check();
-        } catch (error) {
-          cleanup();
-          reject(error instanceof Error ? error : new Error(String(error)));
-          return true;
-        }
-        if (value !== undefined) {
-          cleanup();
-          resolve(value);
-          return true;
-        }
-        if (Date.now() - started >= timeoutMs) {
-          cleanup();
-          reject(new Error(`fake Discord: timed out after ${timeoutMs} ms waiting for ${what}`));
-          return true;
-        }
-        return false;
-      }
-      if (attempt()) return;
-      poll = setInterval(attempt, 20);
-      this.on('change', attempt);
-    });
+    timeoutMs: number = this.defaultTimeoutMs,
+  ): Promise<Exclude<T, undefined | false>> {
+    return waitFor(check, `${what} (fake Discord)`, { timeoutMs, intervalMs: 20, wake: this });
   }
 
   // ---- interactions ---------------------------------------------------------------------------------

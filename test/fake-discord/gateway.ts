@@ -19,6 +19,8 @@ export interface GatewayLogEntry {
   sessionId: string | null;
   op: number;
   t: string | null;
+  /** The shard an IDENTIFY names (`d.shard[0]`); null for other frames and unsharded clients. */
+  shard: number | null;
 }
 
 export interface GatewaySession {
@@ -63,8 +65,11 @@ export class Gateway {
   readonly #options: GatewayOptions;
   readonly #server = new WebSocketServer({ noServer: true });
   #sessionCounter = 0;
-  /** When set, every IDENTIFY is answered by closing with this code (4004, 4013, 4014...). */
-  refuseIdentify: number | null = null;
+  /**
+   * When set, every IDENTIFY is answered by closing with this code (4004, 4013, 4014...), or with
+   * the code the function gives for the IDENTIFY's shard (null: that shard is let in).
+   */
+  refuseIdentify: number | null | ((shard: number | null) => number | null) = null;
 
   constructor(options: GatewayOptions) {
     this.#options = options;
@@ -133,13 +138,17 @@ export class Gateway {
         return;
       }
       const op = typeof frame.op === 'number' ? frame.op : -1;
-      this.#record('in', session?.id ?? null, op, null);
       const d = (frame.d ?? {}) as Record<string, unknown>;
+      const shard =
+        op === GatewayOpcodes.Identify && Array.isArray(d.shard) && typeof d.shard[0] === 'number'
+          ? d.shard[0]
+          : null;
+      this.#record('in', session?.id ?? null, op, null, shard);
       switch (op) {
         case GatewayOpcodes.Heartbeat:
           this.#write(ws, session?.id ?? null, { op: GatewayOpcodes.HeartbeatAck });
           return;
-        case GatewayOpcodes.Identify:
+        case GatewayOpcodes.Identify: {
           if (session !== null) {
             ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
             return;
@@ -148,12 +157,15 @@ export class Gateway {
             ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
             return;
           }
-          if (this.refuseIdentify !== null) {
-            ws.close(this.refuseIdentify, 'Identify refused by the fake.');
+          const refusal =
+            typeof this.refuseIdentify === 'function' ? this.refuseIdentify(shard) : this.refuseIdentify;
+          if (refusal !== null) {
+            ws.close(refusal, 'Identify refused by the fake.');
             return;
           }
           session = this.#identify(ws, typeof d.intents === 'number' ? d.intents : 0);
           return;
+        }
         case GatewayOpcodes.Resume: {
           const found = this.sessions.find((s) => s.id === d.session_id);
           if (d.token !== this.#options.token() || found === undefined || !found.valid) {
@@ -230,12 +242,18 @@ export class Gateway {
     sessionId: string | null,
     frame: { op: number; d?: unknown; s?: number; t?: string },
   ): void {
-    this.#record('out', sessionId, frame.op, frame.t ?? null);
+    this.#record('out', sessionId, frame.op, frame.t ?? null, null);
     ws.send(JSON.stringify({ s: null, t: null, d: null, ...frame }));
   }
 
-  #record(direction: 'in' | 'out', sessionId: string | null, op: number, t: string | null): void {
-    this.log.push({ at: Date.now(), direction, sessionId, op, t });
+  #record(
+    direction: 'in' | 'out',
+    sessionId: string | null,
+    op: number,
+    t: string | null,
+    shard: number | null,
+  ): void {
+    this.log.push({ at: Date.now(), direction, sessionId, op, t, shard });
     this.#options.onChange();
   }
 }

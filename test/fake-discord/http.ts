@@ -73,7 +73,10 @@ export async function parseBody(
     }
   }
   if (type.startsWith('multipart/form-data')) {
-    // The platform's own multipart parser (undici, via Response#formData).
+    // The platform's own multipart parser (undici, via Response#formData). Deprecated for servers
+    // because it holds whole bodies in memory; here the body is already whole in `raw`, it is the
+    // bot's own upload, and a streaming parser would be a new dependency.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     const form = await new Response(raw, { headers: { 'content-type': contentType ?? '' } }).formData();
     let body: unknown = null;
     const files: UploadedFile[] = [];

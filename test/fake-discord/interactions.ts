@@ -72,7 +72,11 @@ export class InteractionRecord {
 }
 
 export interface InteractionHost {
-  waitFor<T>(check: () => T | undefined, timeoutMs: number, what: string): Promise<T>;
+  waitFor<T>(
+    check: () => T | undefined | false,
+    what: string,
+    timeoutMs: number,
+  ): Promise<Exclude<T, undefined | false>>;
   message(id: string): FakeMessage | undefined;
   readonly defaultTimeoutMs: number;
 }
@@ -101,8 +105,8 @@ export class InteractionHandle {
   callback(timeoutMs = this.#host.defaultTimeoutMs): Promise<InteractionCallback> {
     return this.#host.waitFor(
       () => this.record.callback ?? undefined,
-      timeoutMs,
       `a response to interaction ${this.id}`,
+      timeoutMs,
     );
   }
 
@@ -111,7 +115,7 @@ export class InteractionHandle {
    * deferral (5, or 6 on the component's message), the choices of an autocomplete.
    */
   reply(timeoutMs = this.#host.defaultTimeoutMs): Promise<BotReply> {
-    return this.#host.waitFor(() => this.#settledReply(), timeoutMs, `the reply to interaction ${this.id}`);
+    return this.#host.waitFor(() => this.#settledReply(), `the reply to interaction ${this.id}`, timeoutMs);
   }
 
   /** The bot's n-th follow-up message (0 = first). */
@@ -121,8 +125,8 @@ export class InteractionHandle {
         const id = this.record.followUpIds[index];
         return id === undefined ? undefined : this.#host.message(id);
       },
-      timeoutMs,
       `follow-up ${index} of interaction ${this.id}`,
+      timeoutMs,
     );
   }
 

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../../src/fics/clock.js';
 import type { GameResult } from '../../src/protocol/events.js';
 import { FATICS, LASKER, type Dialect } from './dialect.js';
 import { ScriptedGame, type BoardView, type GameScript } from './game.js';
+import { waitFor } from '../support/wait.js';
 
 export interface FakeFicsOptions {
   dialect?: 'fatics' | 'lasker';
@@ -255,11 +256,7 @@ export class FakeFics {
 
   /** Waits (bounded) until `predicate` holds. */
   async waitFor(predicate: () => boolean, what: string, timeoutMs = 3_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate()) {
-      if (Date.now() > deadline) throw new Error(`fake FICS: timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await waitFor(predicate, `${what} (fake FICS)`, { timeoutMs, intervalMs: 2 });
   }
 
   async close(): Promise<void> {

@@ -11,9 +11,9 @@ import {
   auditAll,
   smallWorld,
   startInProcessBot,
-  until,
   type InProcessBot,
 } from './harness.js';
+import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
 let running: InProcessBot | null = null;
@@ -58,7 +58,7 @@ describe('Discord faults', () => {
       world.discord.failNext(editsIn(slot.channelId), finals[round % finals.length]!);
       await sleep(80);
     }
-    await until(() => allEnded(world!), 'every game to end', 15_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world, 15_000);
 
     expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
@@ -79,7 +79,7 @@ describe('Discord faults', () => {
     world.startPacing();
     await sleep(150);
     world.discord.dropGateway();
-    await until(() => allEnded(world!), 'every game to end', 15_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world);
     expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
   });

@@ -12,9 +12,9 @@ import {
   auditAll,
   smallWorld,
   startInProcessBot,
-  until,
   type InProcessBot,
 } from './harness.js';
+import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
 let running: InProcessBot | null = null;
@@ -47,7 +47,7 @@ describe('FICS faults', () => {
       world.fics.drop(sessions[round % sessions.length]!.id);
       cuts++;
     }
-    await until(() => allEnded(world!), 'every game to end', 15_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world);
 
     expect(cuts).toBeGreaterThanOrEqual(3);
@@ -72,13 +72,17 @@ describe('FICS faults', () => {
     ficsOptions.full = true;
     world.fics.drop();
     const refusedBefore = world.fics.received.length;
-    await until(() => world!.fics.received.length >= refusedBefore + 3, 'three refused login attempts');
+    await waitFor(
+      () => world!.fics.received.length >= refusedBefore + 3,
+      'three refused login attempts',
+      10_000,
+    );
     const pool = running.bot.context.fics;
     expect(pool.status().every((c) => c.state !== 'online')).toBe(true);
     ficsOptions.full = false;
-    await until(() => pool.status().every((c) => c.state === 'online'), 'the bot to log in again', 5_000);
+    await waitFor(() => pool.status().every((c) => c.state === 'online'), 'the bot to log in again', 5_000);
 
-    await until(() => allEnded(world!), 'every game to end', 15_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world);
     expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
     expect(running.logLines.some((l) => l.includes('is full and refused the login'))).toBe(true);

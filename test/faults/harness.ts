@@ -2,7 +2,7 @@
 // this process (startBot, as main.ts does) or as a child process that can be killed, and helpers
 // that wait, bounded, for the world to play out.
 import type { PoolOptions } from '../../src/fics/pool.js';
-import { LoadWorld, sleep, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
+import { LoadWorld, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
 import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
 
 /** FICS timings for tests: the fake answers at once, so retries need not wait long. */
@@ -39,15 +39,6 @@ export function startInProcessBot(
   env: Record<string, string> = {},
 ): Promise<InProcessBot> {
   return startLoggedBot(world.botEnv(dbPath, env), { fics: QUICK_FICS, ficsWaitMs: 5_000 });
-}
-
-/** Waits until `done` holds, checking every 20 ms; fails after `timeoutMs` saying `what`. */
-export async function until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /** Every channel's game has ended (the world starts no new ones). */

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld, PlayedGame } from '../load/world.js';
 import { sleep } from '../load/world.js';
-import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld, until } from './harness.js';
+import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld } from './harness.js';
+import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
 let children: BotChild[] = [];
@@ -46,7 +47,7 @@ describe('SIGKILL and restart', () => {
       );
     };
     world.startPacing();
-    await until(
+    await waitFor(
       () => world!.discord.requests.some((r) => r.status === 429),
       'the cut-off final edit to meet its 429',
       10_000,
@@ -59,7 +60,7 @@ describe('SIGKILL and restart', () => {
 
     const second = await BotChild.start({ env: env(world), fics: QUICK_FICS });
     children.push(second);
-    await until(() => allEnded(world!), 'every game to end', 20_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 20_000);
     const totals = await auditAll(world, 15_000);
     expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
     expect(game!.audit).toEqual({ messages: 1, finalShown: true, pgnComplete: true });

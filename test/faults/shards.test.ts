@@ -8,15 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ownsGuild, shardOfGuild, shardScope, shareOf } from '../../src/shard.js';
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld } from '../load/world.js';
-import {
-  NOTHING_LOST,
-  QUICK_FICS,
-  allEnded,
-  auditAll,
-  smallWorld,
-  startInProcessBot,
-  until,
-} from './harness.js';
+import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld, startInProcessBot } from './harness.js';
+import { waitFor } from '../support/wait.js';
 
 describe('guild -> shard', () => {
   it('is (guild_id >> 22) % shard_count, as Discord routes guilds', () => {
@@ -100,7 +93,7 @@ describe('two shards on one database', () => {
       children.push(await BotChild.start({ env, fics: QUICK_FICS }));
     }
     const running = world.slots.filter((s) => s.game !== null && !s.game.ended);
-    await until(() => world!.allObserved(), 'both shards to observe their games again');
+    await waitFor(() => world!.allObserved(), 'both shards to observe their games again', 10_000);
     const observedBy = (name: (n: string) => boolean): number[] =>
       world!.fics
         .loggedIn()
@@ -115,7 +108,7 @@ describe('two shards on one database', () => {
     expect(observedBy((n) => n === 'Kibitzer')).toEqual(gamesOf(0));
     expect(observedBy((n) => n.startsWith('Guest'))).toEqual(gamesOf(1));
 
-    await until(() => allEnded(world!), 'every game to end', 20_000);
+    await waitFor(() => allEnded(world!), 'every game to end', 20_000);
     const totals = await auditAll(world);
     expect(totals).toMatchObject({ finished: 8, audited: 8, ...NOTHING_LOST });
   });

@@ -50,7 +50,7 @@ export interface Harness {
   /** Waits for the 'ended' update of a game. */
   ended(game: number, timeoutMs?: number): Promise<GameSnapshot>;
   /** Waits until the pool's snapshot of a game satisfies `predicate`. */
-  until(game: number, predicate: (s: GameSnapshot) => boolean, what: string): Promise<GameSnapshot>;
+  snapshotWhen(game: number, predicate: (s: GameSnapshot) => boolean, what: string): Promise<GameSnapshot>;
 }
 
 const open: { close(): unknown }[] = [];
@@ -88,7 +88,7 @@ export function poolOn(fake: FakeFics, options: PoolOptions = {}): Harness {
       await fake.waitFor(() => find() !== undefined, `the end of game ${game}`, timeoutMs);
       return find()!;
     },
-    async until(game, predicate, what) {
+    async snapshotWhen(game, predicate, what) {
       await fake.waitFor(() => {
         const s = pool.snapshot(game);
         return s !== undefined && predicate(s);

@@ -61,7 +61,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     fake.sendRaw(Buffer.from([0xff, 0xfa, 0x18, 0x01]));
     // The next 60 bytes are lost with it: the move list fills the gap.
     fake.playMoves(n, game.san.length - 3);
-    await h.until(n, (s) => s.complete && s.san.length === game.san.length, 'every move');
+    await h.snapshotWhen(n, (s) => s.complete && s.san.length === game.san.length, 'every move');
     fake.endGame(n);
     const end = await h.ended(n);
     expect(end.san).toEqual(game.san);
@@ -93,7 +93,7 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     await h.pool.observeGame(gameNumber(other));
     fake.playMove(other);
     // Waited for a later game's move: the long game's moves, sent before it, were dropped.
-    await h.until(other, (s) => s.san.length >= 1, 'a move of the other game');
+    await h.snapshotWhen(other, (s) => s.san.length >= 1, 'a move of the other game');
     expect(h.updates.slice(seen).filter((u) => 'snapshot' in u && u.snapshot.game === n)).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     // Moves made while the move list is on its way are held until it has been merged.
     fake.playMoves(b, 3);
     fake.playMoves(a, 3);
-    await h.until(b, (s) => s.complete && s.san.length === 64, 'the late joiner to be complete');
+    await h.snapshotWhen(b, (s) => s.complete && s.san.length === 64, 'the late joiner to be complete');
     // Interleave the two games the way a server would.
     while ((fake.game(a)?.remaining ?? 0) + (fake.game(b)?.remaining ?? 0) > 0) {
       if ((fake.game(a)?.remaining ?? 0) > 0) fake.playMove(a);
@@ -52,7 +52,7 @@ describe.each(['fatics', 'lasker'] as const)('observing on a %s server', (dialec
     await h.pool.start();
     await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 2);
-    await h.until(n, (s) => s.complete && s.san.length === 22, 'the move list');
+    await h.snapshotWhen(n, (s) => s.complete && s.san.length === 22, 'the move list');
     fake.playAll(n);
     const end = await h.ended(n);
     expect(end.variant).toBe('crazyhouse');
@@ -148,7 +148,7 @@ describe('repairs', () => {
     fake.sendRaw(`\r\n${board}\r\nfics% `);
     await observed;
     await fake.waitFor(() => fake.commands().map(withoutId).includes(`refresh ${n}`), 'the refresh');
-    await h.until(n, (s) => s.san.length === 2 && s.complete, 'the repaired game');
+    await h.snapshotWhen(n, (s) => s.san.length === 2 && s.complete, 'the repaired game');
     fake.playAll(n);
     const end = await h.ended(n);
     expect(end.san).toEqual(game.san);

@@ -166,7 +166,7 @@ describe('bughouse', () => {
     await h.pool.start();
     await h.pool.observeGame(gameNumber(ga));
     await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
-    await h.until(gb, () => true, 'the partner board');
+    await h.snapshotWhen(gb, () => true, 'the partner board');
     for (const [board] of bughouseFixture.sequence) fake.playMove(board === 0 ? ga : gb);
     fake.endGame(ga, a!.result as '1-0', a!.reason);
     fake.endGame(gb, b!.result as '0-1', b!.reason);
@@ -199,10 +199,10 @@ describe('both boards of a bughouse game from one observe, before any piece is p
       await h.pool.start();
       await h.pool.observeGame(gameNumber(ga));
       await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');
-      const paired = await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
+      const paired = await h.snapshotWhen(ga, (s) => s.partnerGame === gb, 'board A paired');
       expect(paired.san).toEqual([]);
       expect(paired.variant).toBe('bughouse');
-      expect((await h.until(gb, (s) => s.partnerGame === ga, 'board B paired')).san).toEqual([]);
+      expect((await h.snapshotWhen(gb, (s) => s.partnerGame === ga, 'board B paired')).san).toEqual([]);
       const sent = fake.commands().map(withoutId);
       expect(sent.filter((c) => c.startsWith('pobserve'))).toEqual([`pobserve ${a!.white}`]);
       expect(sent.includes('games')).toBe(!('pobserve' in options));
@@ -217,7 +217,7 @@ describe('both boards of a bughouse game from one observe, before any piece is p
     const h = poolOn(fake);
     await h.pool.start();
     await h.pool.observeGame(gameNumber(ga), 'guild');
-    await h.until(ga, (s) => s.partnerGame === gb, 'board A paired');
+    await h.snapshotWhen(ga, (s) => s.partnerGame === gb, 'board A paired');
     await h.pool.unobserve(gameNumber(ga), 'guild');
     await fake.waitFor(() => fake.observers(gb).length === 0, 'the partner board to be let go');
     expect(fake.observers(ga)).toEqual([]);
@@ -268,8 +268,8 @@ describe('one title whatever the way in', () => {
     await h.pool.observeGame(gameNumber(late));
     const kind = (s: GameSnapshot): string =>
       liveMessage(s, { name: 'x.png', data: Buffer.alloc(0) }).lines[0]!;
-    const a = await h.until(first, (s) => s.type !== null && s.needs === null, 'the first game named');
-    const b = await h.until(late, (s) => s.type !== null && s.needs === null, 'the late game named');
+    const a = await h.snapshotWhen(first, (s) => s.type !== null && s.needs === null, 'the first game named');
+    const b = await h.snapshotWhen(late, (s) => s.type !== null && s.needs === null, 'the late game named');
     expect(kind(a)).toBe('unrated lightning 1 0');
     expect(kind(b)).toBe(kind(a));
     // The PGN names the server actually used, not always freechess.org.
@@ -301,7 +301,7 @@ describe('games list and requests', () => {
     await h.pool.start();
     await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 2);
-    await h.until(n, (s) => s.san.length === 2, '2 moves');
+    await h.snapshotWhen(n, (s) => s.san.length === 2, '2 moves');
     await h.pool.unobserve(gameNumber(n));
     expect(fake.observers(n)).toEqual([]);
     expect(h.pool.snapshot(n)).toBeUndefined();

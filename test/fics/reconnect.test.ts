@@ -17,7 +17,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     await h.pool.start();
     await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 20);
-    await h.until(n, (s) => s.san.length === 20, '20 moves');
+    await h.snapshotWhen(n, (s) => s.san.length === 20, '20 moves');
 
     fake.drop();
     await fake.waitFor(() => fake.connected === 0, 'the drop');
@@ -50,7 +50,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     await h.pool.start();
     await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 4);
-    await h.until(n, (s) => s.san.length === 4, '4 moves');
+    await h.snapshotWhen(n, (s) => s.san.length === 4, '4 moves');
     fake.drop();
     await fake.waitFor(() => fake.connected === 0, 'the drop');
     fake.playAll(n);
@@ -75,7 +75,7 @@ describe('a stalled server', () => {
     await h.pool.start();
     await h.pool.observeGame(gameNumber(n));
     fake.playMoves(n, 5);
-    await h.until(n, (s) => s.san.length === 5, '5 moves');
+    await h.snapshotWhen(n, (s) => s.san.length === 5, '5 moves');
 
     fake.stall(true);
     await expect(h.pool.listGames()).rejects.toMatchObject({ name: 'FicsCommandError', code: 'timeout' });

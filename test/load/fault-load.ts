@@ -119,8 +119,8 @@ export async function runFaultLoad(o: FaultLoadOptions): Promise<void> {
     const dropped = Date.now();
     await world.discord.waitFor(
       () => (world.discord.connected ? true : undefined),
-      60_000,
       'a new gateway session',
+      60_000,
     );
     recoveries.push({
       fault: 'gateway dropped (resumable, then not)',

@@ -194,8 +194,8 @@ export class LoadWorld {
   async commandsRegistered(timeoutMs = 30_000): Promise<void> {
     await this.discord.waitFor(
       () => (this.discord.state.findCommand(null, 'observe') !== undefined ? true : undefined),
-      timeoutMs,
       'the bot to register /observe',
+      timeoutMs,
     );
   }
 

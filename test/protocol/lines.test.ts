@@ -124,7 +124,7 @@ describe('delta boards', () => {
     expect(decodeLine('<d1> 1 9 O-O e1g1c 10 20')).toMatchObject({ castle: 'short' });
     expect(decodeLine('<d1> 1 9 O-O-O e8c8C 10 20')).toMatchObject({ castle: 'long' });
     expect(decodeLine('<d1> 1 9 exf6 e5f6E 10 20')).toMatchObject({ enPassant: true });
-    // The help's own example has a negative clock (seeds/001).
+    // The documented example of a delta board has a negative clock.
     expect(decodeLine('<d1> 157 6 Qd8 d5d8 1686813 -1548885 0')).toMatchObject({ clockMs: -1_548_885 });
   });
 

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSource, type ChessLiveSource } from '../../src/chesslive/source.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { ChessLiveFeed } from '../../src/chesslive/feed.js';
-import { GrowingFile, GrowingUrl, RUY_LOPEZ, chessLiveText, until } from './serve.js';
+import { GrowingFile, GrowingUrl, RUY_LOPEZ, chessLiveText } from './serve.js';
+import { waitFor } from '../support/wait.js';
 
 const KIB = 1024;
 const closing: (() => unknown)[] = [];
@@ -141,7 +142,7 @@ describe('relaying a source within limits', () => {
     const game = await feed.observeGame(feed.gameOf('web')!);
     for (let ply = 301; ply <= 400; ply++) {
       served.text = chessLiveText('Carlsen', 'Nepo', moves.slice(0, ply));
-      await until(() => feed.snapshot(game)?.san.length === ply, `ply ${ply}`);
+      await waitFor(() => feed.snapshot(game)?.san.length === ply, `ply ${ply}`);
     }
     expect(updates.filter((u) => u.type === 'moved')).toHaveLength(100);
     // After the first read, each asks for the bytes from just before the end of the last.
@@ -157,7 +158,7 @@ describe('relaying a source within limits', () => {
     const { feed, updates } = feedOf({ sources: [url(served.url())] });
     const game = await feed.observeGame(feed.gameOf('web')!);
     served.text = chessLiveText('Carlsen', 'Nepo', ['d2:d4', 'd7:d5', 'c2:c4', 'e7:e6']);
-    await until(() => feed.snapshot(game)?.san.length === 4, 'the rewritten game');
+    await waitFor(() => feed.snapshot(game)?.san.length === 4, 'the rewritten game');
     expect(feed.snapshot(game)?.san).toEqual(['d4', 'd5', 'c4', 'e6']);
     expect(updates.at(-1)?.type).toBe('moved');
   });
@@ -169,14 +170,14 @@ describe('relaying a source within limits', () => {
     const { feed, updates } = feedOf({ sources: [url(served.url())], pollMs: 200 });
     const game = await feed.observeGame(feed.gameOf('web')!);
     served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Black resigns');
-    await until(() => updates.some((u) => u.type === 'moved'), 'the last move and the result');
+    await waitFor(() => updates.some((u) => u.type === 'moved'), 'the last move and the result');
     // The writer starts the file again: the next reads see less than before.
     served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2));
     const reads = served.requests;
-    await until(() => served.requests >= reads + 2, 'two reads of the half-written file');
+    await waitFor(() => served.requests >= reads + 2, 'two reads of the half-written file');
     expect(updates.map((u) => u.type)).toEqual(['started', 'moved']);
     served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Black resigns');
-    await until(() => updates.some((u) => u.type === 'ended'), 'the end');
+    await waitFor(() => updates.some((u) => u.type === 'ended'), 'the end');
     expect(feed.snapshot(game)).toMatchObject({ san: { length: 5 }, result: '1-0', reason: 'Black resigns' });
   });
 
@@ -197,7 +198,7 @@ describe('relaying a source within limits', () => {
     const game = await feed.observeGame(feed.gameOf('big')!);
     await feed.observeGame(feed.gameOf('other')!);
     big.text = chessLiveText('Carlsen', 'Nepo', [...RUY_LOPEZ.slice(0, 2), ' '.repeat(4 * KIB)]);
-    await until(() => updates.some((u) => u.type === 'ended'), 'the end');
+    await waitFor(() => updates.some((u) => u.type === 'ended'), 'the end');
     const end = updates.find((u) => u.type === 'ended');
     expect(end?.type === 'ended' && [end.snapshot.game, end.snapshot.reason]).toEqual([
       game,
@@ -206,7 +207,7 @@ describe('relaying a source within limits', () => {
     // The other source's reads go on; this one is read no more, and was reported once.
     const reads = big.requests;
     const otherReads = other.requests;
-    await until(() => other.requests >= otherReads + 5, 'five more reads of the other source');
+    await waitFor(() => other.requests >= otherReads + 5, 'five more reads of the other source');
     expect(big.requests).toBe(reads);
     expect(lines.filter((l) => l.includes('too large'))).toHaveLength(1);
   });
@@ -220,7 +221,7 @@ describe('relaying a source within limits', () => {
     });
     await feed.observeGame(feed.gameOf('disk')!);
     file.write(chessLiveText('Carlsen', 'Nepo', shuffle(12)));
-    await until(() => updates.some((u) => u.type === 'ended'), 'the end');
+    await waitFor(() => updates.some((u) => u.type === 'ended'), 'the end');
     const end = updates.find((u) => u.type === 'ended');
     expect(end?.type === 'ended' && [end.snapshot.san.length, end.snapshot.reason]).toEqual([
       8,

@@ -4,8 +4,8 @@
 import { once } from 'node:events';
 import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BLOCKED_BODY, OLD_MESSAGE_MS } from '../fake-discord/index.js';
-import { startFakeWithClient, type ClientHarness } from './harness.js';
+import { BLOCKED_BODY, OLD_MESSAGE_MS } from './index.js';
+import { startFakeWithClient, type ClientHarness } from '../discord/harness.js';
 
 let open: ClientHarness | null = null;
 afterEach(async () => {

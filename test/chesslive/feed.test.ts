@@ -7,7 +7,8 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
 import type { GameFeed } from '../../src/relay/ports.js';
-import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText, until } from './serve.js';
+import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
+import { waitFor } from '../support/wait.js';
 
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -44,12 +45,12 @@ describe('ChessLiveFeed', () => {
       file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n - 1)) + RUY_LOPEZ[n - 1]!.slice(0, 3));
       await new Promise((resolve) => setTimeout(resolve, 20));
       file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n)));
-      await until(() => feed.snapshot(game)!.san.length === n, `move ${n}`);
+      await waitFor(() => feed.snapshot(game)!.san.length === n, `move ${n}`);
     }
     file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo res'));
     await new Promise((resolve) => setTimeout(resolve, 2));
     file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
-    await until(() => updates.at(-1)?.type === 'ended', 'the end');
+    await waitFor(() => updates.at(-1)?.type === 'ended', 'the end');
     expect(summary(updates)).toEqual([
       'started 0',
       'moved 1',
@@ -74,9 +75,9 @@ describe('ChessLiveFeed', () => {
     expect(feed.snapshot(game)!.san).toEqual(['e4']);
     served.text = 'Carlsen;Nepo;e2:e5;';
     const requests = served.requests;
-    await until(() => served.requests > requests + 3, 'several reads of the broken file');
+    await waitFor(() => served.requests > requests + 3, 'several reads of the broken file');
     served.text = chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2));
-    await until(() => feed.snapshot(game)!.san.length === 2, 'the repaired file');
+    await waitFor(() => feed.snapshot(game)!.san.length === 2, 'the repaired file');
     expect(summary(updates)).toEqual(['started 1', 'moved 2']);
     const warnings = lines.map((l) => JSON.parse(l) as { error: string; msg: string });
     expect(warnings).toHaveLength(1);
@@ -109,7 +110,7 @@ describe('ChessLiveFeed', () => {
     }
     expect(summary(updates)).toEqual(['started 2']);
     file.write(chessLiveText('Ding', 'Gukesh', []));
-    await until(() => updates.at(-1)?.type === 'ended', 'the end of the replaced game');
+    await waitFor(() => updates.at(-1)?.type === 'ended', 'the end of the replaced game');
     expect((updates.at(-1) as { snapshot: GameSnapshot }).snapshot).toMatchObject({
       white: 'Carlsen',
       result: '*',

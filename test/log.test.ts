@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createLogger, logUnhandledRejections, scrubbing } from '../../src/log.js';
+import { createLogger, logUnhandledRejections, scrubbing } from '../src/log.js';
 
 const TOKEN = 'MTIz.secret-token.xyz';
 

@@ -20,9 +20,9 @@ import {
 } from 'discord.js';
 import type { DiscordAPIError, Interaction, RateLimitData, ThreadChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MESSAGE_FLAG_EPHEMERAL } from '../fake-discord/index.js';
-import { startFake, startFakeWithClient, TINY_PNG } from './harness.js';
-import type { ClientHarness, Harness } from './harness.js';
+import { MESSAGE_FLAG_EPHEMERAL } from './index.js';
+import { startFake, startFakeWithClient, TINY_PNG } from '../discord/harness.js';
+import type { ClientHarness, Harness } from '../discord/harness.js';
 
 let open: Harness[] = [];
 afterEach(async () => {
@@ -121,8 +121,8 @@ describe('fake Discord: gateway', () => {
         h.textChannel.permissionsFor(h.fake.bot.id)?.has(PermissionFlagsBits.SendMessages) === false
           ? true
           : undefined,
-      2000,
       'the client to see the reduced permissions',
+      2000,
     );
     expect(h.textChannel.permissionsFor(h.fake.bot.id)?.bitfield).toBe(PermissionFlagsBits.ViewChannel);
   });
@@ -217,7 +217,7 @@ describe('fake Discord: interactions', () => {
       content = response.resource?.message?.content;
     });
     await h.fake.command(h.guild.id, h.channel.id, 'observe', { game: 12 }).reply();
-    await h.fake.waitFor(() => content, 2000, 'the callback response');
+    await h.fake.waitFor(() => content, 'the callback response', 2000);
     expect(content).toBe('Game 12 is live');
     const me = await h.client.guilds.cache.get(h.guild.id)?.members.fetchMe({ force: true });
     expect(me?.id).toBe(h.fake.bot.id);
@@ -329,7 +329,7 @@ describe('fake Discord: interactions', () => {
     });
     await h.fake.command(h.guild.id, h.channel.id, 'observe', { game: 1 }).reply();
     const late = h.fake.command(h.guild.id, h.channel.id, 'observe', { game: 2 });
-    await h.fake.waitFor(() => (errors.length === 2 ? true : undefined), 3000, 'two refusals');
+    await h.fake.waitFor(() => (errors.length === 2 ? true : undefined), 'two refusals', 3000);
     expect((errors as DiscordAPIError[]).map((e) => e.code)).toEqual([40060, 10062]);
     expect(late.record.callback).toBeNull();
   });

@@ -1,26 +1,19 @@
-// `npm run render` as a user runs it: files written, and one-line errors with a non-zero status.
-import { spawnSync } from 'node:child_process';
+// `npm run render`: files written, and one-line errors with a non-zero status. In-process through
+// `main`, and once as a separate process.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GifReader } from 'omggif';
 import { afterAll, describe, expect, it } from 'vitest';
 import { computeLayout } from '../../render/layout.js';
-import { content, decodePng, expectBoard, squareRect } from './pixels.js';
+import { main } from '../../src/cli/render.js';
+import { content, decodePng, expectBoard, squareRect } from '../render/pixels.js';
+import { runMain, runProcess, type CliRun } from '../support/cli.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kibitz-render-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/render.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const cli = (...args: string[]): CliRun => runMain(main, args);
 
 describe('render CLI', () => {
   it('draws a FEN with the given move, names, clocks, orientation and size', async () => {
@@ -53,21 +46,27 @@ describe('render CLI', () => {
     expectBoard(img, layout.columns[0]!.board, fen, 'black');
   });
 
-  it('draws a Style 12 line, oriented by its flip field', async () => {
-    const out = join(dir, 's12.png');
-    const line =
-      '<12> rnbqkb-r pppppppp -----n-- -------- ----P--- -------- PPPPKPPP RNBQ-BNR B -1 0 0 1 1 0 7 Newton Einstein 1 2 12 39 39 119 122 2 K/e1-e2 (0:06) Ke2 0';
-    const run = cli('--style12', line, '--out', out, '--text');
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout).toContain('Newton vs. Einstein');
-    expect(run.stdout).toContain('Last move : e1e2');
-    expect(run.stdout).toContain('White Clock : 1:59');
-    const img = await decodePng(readFileSync(out));
-    const board = computeLayout(480, { partner: false, footer: false, holdings: false }).columns[0]!.board;
-    expect(content(img, squareRect(board, 'e2', 'white'))).toBe('white');
-    expect(content(img, squareRect(board, 'f6', 'white'))).toBe('black');
-  });
+  // In-process, and as a separate process (the one real run of the tool).
+  for (const [how, runner] of [
+    ['', cli],
+    ['runs as a program: ', (...args: string[]) => runProcess('render', args)],
+  ] as const) {
+    it(`${how}draws a Style 12 line, oriented by its flip field`, async () => {
+      const out = join(dir, `s12${how === '' ? '' : '-process'}.png`);
+      const line =
+        '<12> rnbqkb-r pppppppp -----n-- -------- ----P--- -------- PPPPKPPP RNBQ-BNR B -1 0 0 1 1 0 7 Newton Einstein 1 2 12 39 39 119 122 2 K/e1-e2 (0:06) Ke2 0';
+      const run = runner('--style12', line, '--out', out, '--text');
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('Newton vs. Einstein');
+      expect(run.stdout).toContain('Last move : e1e2');
+      expect(run.stdout).toContain('White Clock : 1:59');
+      const img = await decodePng(readFileSync(out));
+      const board = computeLayout(480, { partner: false, footer: false, holdings: false }).columns[0]!.board;
+      expect(content(img, squareRect(board, 'e2', 'white'))).toBe('white');
+      expect(content(img, squareRect(board, 'f6', 'white'))).toBe('black');
+    });
+  }
 
   it('animates a PGN game', () => {
     const out = join(dir, 'game.gif');

@@ -1,9 +1,9 @@
 // /relay chesslive through the real bot: a ChessLive! file growing on disk is relayed to the fake
 // Discord move by move, in one message, ending with the result, the PGN and the GIF.
 import { afterEach, describe, expect, it } from 'vitest';
-import { START_FEN, expectImageShows } from '../e2e/images.js';
-import { World, boardPng, embedOf } from '../e2e/harness.js';
-import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_FEN, chessLiveText } from './serve.js';
+import { START_FEN, expectImageShows } from './images.js';
+import { World, boardPng, embedOf } from './harness.js';
+import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_FEN, chessLiveText } from '../chesslive/serve.js';
 
 let world: World | null = null;
 let file: GrowingFile | null = null;

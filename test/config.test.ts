@@ -5,7 +5,7 @@ import {
   configSecrets,
   formatConfigErrors,
   loadConfig,
-} from '../../src/config.js';
+} from '../src/config.js';
 
 const TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB';
 

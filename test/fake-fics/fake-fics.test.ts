@@ -3,8 +3,8 @@
 // on the players' real thinking time (clocks, move times) is left out.
 import { describe, expect, it } from 'vitest';
 import boards from '../fixtures/fics-games/boards.json' with { type: 'json' };
-import { ScriptedGame } from '../fake-fics/game.js';
-import { fixture, scriptOf } from './harness.js';
+import { ScriptedGame } from './game.js';
+import { fixture, scriptOf } from '../fics/harness.js';
 
 /** Token indexes (with `<12>` at 0) of the clocks and the move time. */
 const TIMED = new Set([24, 25, 28]);

@@ -1,23 +1,16 @@
-// The chesslive CLI as a user runs it: real files in, text out, one-line errors.
-import { spawnSync } from 'node:child_process';
+// The chesslive CLI: real files in, text out, one-line errors. In-process through `main`, and once as a
+// separate process.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseChessLive } from '../../src/chesslive/index.js';
+import { main } from '../../src/cli/chesslive.js';
 import { parsePgn } from '../../src/game/pgn.js';
-import { truthGames } from './fics-games.js';
+import { truthGames } from '../chesslive/fics-games.js';
+import { ROOT, runMain, runProcess, type CliRun } from '../support/cli.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string): string => `test/fixtures/chesslive/${name}`;
 
-function cli(...args: string[]) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/chesslive.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 15_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const cli = (...args: string[]): CliRun => runMain(main, args);
 
 describe('chesslive CLI', () => {
   it('--from-pgn prints the move file with clocks, SAN tags and the result', () => {
@@ -41,7 +34,7 @@ describe('chesslive CLI', () => {
     const games = parsePgn(run.stdout);
     const z03 = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z03')!;
     expect(games.ok && games.value[0]!.moves.map((m) => m.uci)).toEqual(z03.uci);
-    const file = parseChessLive(readFileSync(`${root}${fixture('z03.clv')}`, 'utf8'), {
+    const file = parseChessLive(readFileSync(`${ROOT}${fixture('z03.clv')}`, 'utf8'), {
       variant: 'crazyhouse',
     });
     expect(games.ok && file.ok && games.value[0]).toEqual(file.ok && file.value.game);
@@ -91,5 +84,15 @@ describe('chesslive CLI', () => {
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/^chesslive: .+\n$/);
     }
+  });
+
+  it('runs as a program: prints a move file and exits 0, or says what was wrong and exits 2', () => {
+    const run = runProcess('chesslive', ['--from-pgn', fixture('m06.pgn')]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^GuestVHOR;GuestCBHD;e2:e4\/0\/0\/180\/;.*;-;GuestVHOR checkmated\n$/);
+    const bad = runProcess('chesslive', ['--bogus']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^chesslive: .+\n$/);
   });
 });

@@ -99,12 +99,3 @@ export class GrowingUrl {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
-
-/** Bounded wait on a condition (the feed polls every 5 ms). */
-export async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
