@@ -1,7 +1,8 @@
 // The ChessLive! feed against real growing files and a local HTTP server: what the relay hears.
 import { EventEmitter } from 'node:events';
+import type * as FsPromises from 'node:fs/promises';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
@@ -9,6 +10,26 @@ import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
 import type { GameFeed } from '../../src/relay/ports.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 import { waitFor } from '../support/wait.js';
+
+// The feed opens a file once per read: counting the opens lets a test wait for a read instead of
+// sleeping.
+const opened = vi.hoisted(() => new Map<string, number>());
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof FsPromises>();
+  const open: typeof fs.open = (path, ...rest) => {
+    opened.set(String(path), (opened.get(String(path)) ?? 0) + 1);
+    return fs.open(path, ...rest);
+  };
+  return { ...fs, open };
+});
+const opens = (path: string): number => opened.get(path) ?? 0;
+
+/** Waits until the feed has read `path` `times` times, each started after this call (whole reads). */
+async function reads(path: string, times = 1): Promise<void> {
+  // One more: a read that had already opened the file when this was called does not count.
+  const target = opens(path) + times + 1;
+  await waitFor(() => opens(path) >= target, `${times} read(s) of ${path}`);
+}
 
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -43,7 +64,7 @@ describe('ChessLiveFeed', () => {
     for (let n = 1; n <= RUY_LOPEZ.length; n++) {
       // Half a MoveSpec first: it is not read until its ";" arrives.
       file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n - 1)) + RUY_LOPEZ[n - 1]!.slice(0, 3));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await reads(file.path);
       file.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, n)));
       await waitFor(() => feed.snapshot(game)!.san.length === n, `move ${n}`);
     }
@@ -89,9 +110,13 @@ describe('ChessLiveFeed', () => {
   it('refuses a source it cannot read, and ends the game when another one replaces it', async () => {
     const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ.slice(0, 2)));
     closing.push(() => file.remove());
+    // Another game, read at the same pace: once it has been read, so would round1 have been.
+    const other = new GrowingFile(chessLiveText('Ding', 'Gukesh', []));
+    closing.push(() => other.remove());
     const { feed, updates } = feedOf([
       { name: 'gone', kind: 'file', location: `${file.path}.missing` },
       { name: 'round1', kind: 'file', location: file.path },
+      { name: 'round2', kind: 'file', location: other.path },
     ]);
     await expect(feed.observeGame(feed.gameOf('gone')!)).rejects.toThrow(
       'ChessLive! source "gone" cannot be read: ENOENT',
@@ -106,7 +131,7 @@ describe('ChessLiveFeed', () => {
     // Caught while being rewritten (truncated, half written): not a new game, just not ready.
     for (const partial of ['', 'Carl', 'Carlsen;Nepo;e2:e4/0/0/299;']) {
       file.write(partial);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await reads(file.path);
     }
     expect(summary(updates)).toEqual(['started 2']);
     file.write(chessLiveText('Ding', 'Gukesh', []));
@@ -123,10 +148,11 @@ describe('ChessLiveFeed', () => {
     expect(feed.snapshot(game)).toMatchObject({ white: 'Ding', black: 'Gukesh', ended: false });
     expect(feed.snapshot(game)!.key).not.toBe(before);
     await feed.unobserve(game);
-    const reads = updates.length;
+    await feed.observeGame(feed.gameOf('round2'));
+    const heard = updates.length;
     file.write(chessLiveText('Ding', 'Gukesh', RUY_LOPEZ.slice(0, 1)));
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(updates).toHaveLength(reads);
+    await reads(other.path, 3);
+    expect(updates).toHaveLength(heard);
   });
 });
 
