@@ -148,7 +148,7 @@ describe('ChessLiveFeed', () => {
     expect(feed.snapshot(game)).toMatchObject({ white: 'Ding', black: 'Gukesh', ended: false });
     expect(feed.snapshot(game)!.key).not.toBe(before);
     await feed.unobserve(game);
-    await feed.observeGame(feed.gameOf('round2'));
+    await feed.observeGame(feed.gameOf('round2')!);
     const heard = updates.length;
     file.write(chessLiveText('Ding', 'Gukesh', RUY_LOPEZ.slice(0, 1)));
     await reads(other.path, 3);
