@@ -501,6 +501,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     }
     if (update.type === 'undecoded') return;
     const { key, partnerGame: partner } = update.snapshot;
+    if (update.type === 'ended' && this.tracker.cutShort(update.snapshot.game))
+      this.letGo(update.snapshot.game);
     if (update.type === 'ended') {
       this.partnersAsked.delete(key);
       this.partnersSought.delete(key);
@@ -534,6 +536,19 @@ export class FicsPool extends EventEmitter<PoolEvents> {
           this.background(`observe partner game ${partner}`, error),
         );
     }
+  }
+
+  /**
+   * Stops the server sending a game Kibitz ended itself (past KIBITZ_MAX_PLIES) and frees its
+   * place; its snapshot and claims stay until its posts let it go, as after any end.
+   */
+  private letGo(game: number): void {
+    const owner = this.owners.get(game);
+    if (owner === undefined) return;
+    owner
+      .unobserve(game as GameNumber)
+      .then(() => this.placeFreed())
+      .catch((error: Error) => this.background(`unobserve game ${game} ended for its length`, error));
   }
 
   /**

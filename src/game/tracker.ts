@@ -240,6 +240,12 @@ export class GameTracker {
     return best;
   }
 
+  /** Whether Kibitz ended the game under this number for its length: the server plays on. */
+  cutShort(game: number): boolean {
+    const state = this.current.get(game);
+    return state !== undefined && this.tooLong.has(state);
+  }
+
   /** An event of a game ended for its length (a new game under its number is not). */
   private ofTooLong(event: ServerEvent): boolean {
     if (!('game' in event) || event.game === null || event.kind === 'gameCreated') return false;

@@ -87,6 +87,8 @@ describe.each(['fatics', 'lasker'] as const)('a hostile %s server', (dialect) =>
     const end = await h.ended(n);
     expect(end.san).toEqual(game.san.slice(0, 11));
     expect(end.reason).toBe('more than 10 moves (plies): Kibitz does not follow games that long');
+    // FICS plays on: the game is let go there, so it no longer takes a place.
+    await fake.waitFor(() => fake.observers(n).length === 0, 'the long game to be unobserved');
     const seen = h.updates.length;
     fake.playMoves(n, 4);
     const other = fake.addGame(scriptOf(fixture('lasker_flag#0')));
