@@ -7,14 +7,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ChessLiveReader } from './read.js';
 import {
   DEFAULT_READ,
-  FIRST_CHESSLIVE_GAME,
-  isChessLiveGame,
   readSourceFrom,
   snapshotOfRead,
   SourceTooLargeError,
   type ChessLiveSource,
   type ReadSourceOptions,
 } from './source.js';
+import { makeChessLiveGame, parseChessLiveGame } from '../game/game-id.js';
 import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
@@ -84,12 +83,22 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   /** The game number of a source, or null when no source has that name. */
   gameOf(name: string): number | null {
     const index = this.o.sources.findIndex((s) => s.name === name.trim().toLowerCase());
-    return index < 0 ? null : FIRST_CHESSLIVE_GAME + index;
+    return index < 0 ? null : makeChessLiveGame(index);
+  }
+
+  /** True when the number is one of the configured sources' games (never a FICS game number). */
+  hasGame(game: number): boolean {
+    return this.sourceOf(game) !== undefined;
+  }
+
+  private sourceOf(game: number): ChessLiveSource | undefined {
+    const index = parseChessLiveGame(game);
+    return index === null ? undefined : this.o.sources[index];
   }
 
   /** Reads the source now and keeps reading it; rejects when it cannot be read or parsed. */
   async observeGame(game: number): Promise<number> {
-    const source = this.o.sources[game - FIRST_CHESSLIVE_GAME];
+    const source = this.sourceOf(game);
     if (source === undefined) throw new Error(`No ChessLive! source has game number ${game}.`);
     if (this.watched.has(game)) return game;
     const reading = startReading((await readSourceFrom(source, 0, this.o.read)).bytes);
@@ -286,7 +295,10 @@ export interface FicsFeed extends Omit<GameFeed, 'observeGame' | 'observePlayer'
   unobserve(game: GameNumber, holder?: string): Promise<void>;
 }
 
-/** FICS games and ChessLive! games behind one feed for one relay: the game number tells them apart. */
+/**
+ * FICS games and ChessLive! games behind one feed for one relay: a number is a ChessLive! game
+ * when the ChessLive! feed has a source under it (their numbers lie above every FICS number).
+ */
 export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   private readonly forward = (update: TrackerUpdate): void => {
     this.emit('update', update);
@@ -303,12 +315,12 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
 
   /** A number that is not a ChessLive! game's is a FICS game number, checked here. */
   async observeGame(game: number, holder?: string, kept?: boolean): Promise<number> {
-    if (isChessLiveGame(game)) return this.chesslive.observeGame(game);
+    if (this.chesslive.hasGame(game)) return this.chesslive.observeGame(game);
     return this.fics.observeGame(orThrow(parseGameNumber(game)), holder, kept);
   }
 
   async unobserve(game: number, holder?: string): Promise<void> {
-    if (isChessLiveGame(game)) return this.chesslive.unobserve(game);
+    if (this.chesslive.hasGame(game)) return this.chesslive.unobserve(game);
     return this.fics.unobserve(orThrow(parseGameNumber(game)), holder);
   }
 
@@ -318,7 +330,7 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   }
 
   snapshot(game: number): GameSnapshot | undefined {
-    return (isChessLiveGame(game) ? this.chesslive : this.fics).snapshot(game);
+    return (this.chesslive.hasGame(game) ? this.chesslive : this.fics).snapshot(game);
   }
 
   close(): void {

@@ -19,16 +19,6 @@ export interface ChessLiveSource {
   location: string;
 }
 
-/**
- * ChessLive! games get numbers above every FICS game number (FICS uses 1..999,999), so one relay,
- * one table of live posts and one set of buttons serve both: source i (0-based) is game 1,000,001 + i.
- */
-export const FIRST_CHESSLIVE_GAME = 1_000_001;
-
-export function isChessLiveGame(game: number): boolean {
-  return game >= FIRST_CHESSLIVE_GAME;
-}
-
 const NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /**

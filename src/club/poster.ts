@@ -2,7 +2,7 @@
 // post yet (the server's live-game limit, or a rating/type the server has not told yet) wait here
 // and are posted as room frees; games a club filtered out are unobserved so they take no observe
 // slot; posted games and their results are recorded for /club results; members are followed.
-import { isChessLiveGame } from '../chesslive/source.js';
+import { isChessLive } from '../game/game-id.js';
 import type { Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
@@ -86,7 +86,7 @@ export class ClubPoster {
    * a rating or type not known yet make the game wait; a game no club wants is let go.
    */
   readonly source: AutoPostSource = (snapshot, storage) => {
-    if (isChessLiveGame(snapshot.game) || snapshot.ended) return [];
+    if (isChessLive(snapshot) || snapshot.ended) return [];
     this.closeStale(snapshot);
     const targets = clubTargets(snapshot, storage).map((target) => ({
       ...target,
@@ -161,7 +161,7 @@ export class ClubPoster {
     const club = this.o.storage.clubs.get(guildId);
     if (club.channelId === null) return;
     for (const snapshot of this.o.feed.games()) {
-      if (snapshot.ended || isChessLiveGame(snapshot.game) || decide(club, snapshot) === 'skip') continue;
+      if (snapshot.ended || isChessLive(snapshot) || decide(club, snapshot) === 'skip') continue;
       if (this.o.storage.clubs.openGame(guildId, gameKeyOf(snapshot)) !== null) continue;
       this.wait(snapshot, guildId);
     }
@@ -184,7 +184,7 @@ export class ClubPoster {
   private onUpdate(update: TrackerUpdate): void {
     if (update.type === 'needs' || update.type === 'undecoded') return;
     const snapshot = update.snapshot;
-    if (isChessLiveGame(snapshot.game)) return;
+    if (isChessLive(snapshot)) return;
     const key = gameKeyOf(snapshot);
     if (update.type === 'ended') {
       try {
@@ -251,7 +251,7 @@ export class ClubPoster {
    * over while the connection was down). Close it, so the new game is not taken for the old one.
    */
   private closeStale(snapshot: GameSnapshot): void {
-    if (snapshot.san.length > 0 || !snapshot.complete || isChessLiveGame(snapshot.game)) return;
+    if (snapshot.san.length > 0 || !snapshot.complete || isChessLive(snapshot)) return;
     const key = gameKeyOf(snapshot);
     for (const club of this.o.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
       const open = this.o.storage.clubs.openGame(club.guildId, key);

@@ -1,6 +1,6 @@
 // Which club channels want a game that has just started: the club's rules (mode, pairings,
 // filters) applied to the game, minus the clubs that posted this game already.
-import { isChessLiveGame } from '../chesslive/source.js';
+import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { AutoPostSource, AutoPostTarget } from '../relay/auto-post.js';
 import { gameKeyOf } from '../relay/game-key.js';
@@ -26,7 +26,7 @@ export function clubTarget(club: Club & { channelId: string }, snapshot: GameSna
 /** Clubs whose rules take the game and that have not posted it yet. */
 export function clubsWanting(snapshot: GameSnapshot, storage: Storage): (Club & { channelId: string })[] {
   // ChessLive! players are names from a file, not FICS handles.
-  if (isChessLiveGame(snapshot.game) || snapshot.ended) return [];
+  if (isChessLive(snapshot) || snapshot.ended) return [];
   const key = gameKeyOf(snapshot);
   return storage.clubs
     .clubsFor(snapshot.white, snapshot.black)

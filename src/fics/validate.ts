@@ -2,6 +2,7 @@
 // treats `;` (and its aliases) specially, so a value is accepted only when it is exactly what it
 // claims to be: a game number is digits, a handle is letters. Everything else is refused here,
 // with a message that says what was expected.
+import { isGameNumber, LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
 import { err, ok, type Result } from '../result.js';
 import { FicsInputError } from './errors.js';
 
@@ -11,9 +12,8 @@ export type GameNumber = number & { readonly [checked]: 'GameNumber' };
 /** A string that matches FICS's rule for handles: 3 to 17 letters. */
 export type Handle = string & { readonly [checked]: 'Handle' };
 
-/** FICS game numbers are small; anything longer is a mistake or an attack. */
-const MAX_GAME_NUMBER = 999_999;
-const DIGITS = /^[0-9]{1,6}$/;
+/** FICS game numbers have 1 to 9 digits; anything longer is a mistake or an attack. */
+const DIGITS = /^[0-9]{1,9}$/;
 const HANDLE = /^[A-Za-z]{3,17}$/;
 /** Printable ASCII without space: what a password may hold and still travel as one line. */
 const PASSWORD = /^[!-~]{1,64}$/;
@@ -29,12 +29,12 @@ function shown(input: unknown): string {
 export function parseGameNumber(input: unknown): Result<GameNumber, FicsInputError> {
   const value =
     typeof input === 'number' ? input : typeof input === 'string' && DIGITS.test(input) ? Number(input) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_GAME_NUMBER) {
+  if (!isGameNumber(value)) {
     return err(
       new FicsInputError(
         'game',
         String(input),
-        `${shown(input)} is not a FICS game number: use the number FICS shows for the game (a whole number from 1 to ${MAX_GAME_NUMBER}, digits only).`,
+        `${shown(input)} is not a FICS game number: use the number FICS shows for the game (a whole number from 1 to ${LARGEST_GAME_NUMBER}, digits only).`,
       ),
     );
   }

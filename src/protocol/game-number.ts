@@ -5,8 +5,8 @@
 /** A game number inside a regular expression, as one capturing group. */
 export const GAME_NUMBER = String.raw`([1-9]\d{0,8})`;
 
-const LARGEST = 999_999_999;
+export const LARGEST_GAME_NUMBER = 999_999_999;
 
 export function isGameNumber(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && n <= LARGEST;
+  return Number.isInteger(n) && n >= 1 && n <= LARGEST_GAME_NUMBER;
 }

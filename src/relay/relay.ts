@@ -3,7 +3,7 @@
 // finish, and posts Discord refused for good. Caps (quotas.ts), pictures (images.ts), restart
 // recovery (resume.ts) and unasked posts (auto-post.ts) are their own modules.
 import type { Renderer } from '../../render/index.js';
-import { isChessLiveGame } from '../chesslive/source.js';
+import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
@@ -387,7 +387,7 @@ export class Relay {
     for (const post of this.o.storage.livePosts.listLive()) {
       const snapshot = this.o.feed.snapshot(post.game);
       if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
-      if (snapshot === undefined || snapshot.ended || isChessLiveGame(snapshot.game)) continue;
+      if (snapshot === undefined || snapshot.ended || isChessLive(snapshot)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
     }
   }
@@ -522,7 +522,7 @@ export class Relay {
     if ('message' in edit) shown = edit.message;
     else {
       const message = await this.images.message(edit.snapshot, post.options.flip, edit.files ?? []);
-      const waiting = this.ficsDown && message.live && !isChessLiveGame(edit.snapshot.game);
+      const waiting = this.ficsDown && message.live && !isChessLive(edit.snapshot);
       shown = edit.stopped
         ? { ...message, live: false, footer: STOPPED_FOOTER }
         : waiting
@@ -633,7 +633,8 @@ export class Relay {
     }
     if (live.some((post) => post.guildId === guildId)) return;
     // ChessLive! sources keep no claims: one is read while any post shows it.
-    if (live.length > 0 && isChessLiveGame(game)) return;
+    const shown = this.o.feed.snapshot(game);
+    if (live.length > 0 && shown !== undefined && isChessLive(shown)) return;
     await this.unobserve(game, guildId);
   }
 

@@ -7,6 +7,7 @@ import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
+import { makeChessLiveGame } from '../../src/game/game-id.js';
 import type { GameFeed } from '../../src/relay/ports.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 import { waitFor } from '../support/wait.js';
@@ -56,7 +57,7 @@ describe('ChessLiveFeed', () => {
     closing.push(() => file.remove());
     const { feed, updates } = feedOf([{ name: 'round1', kind: 'file', location: file.path }]);
     const game = feed.gameOf('Round1')!;
-    expect(game).toBe(1_000_001);
+    expect(game).toBe(makeChessLiveGame(0));
     expect(feed.gameOf('round2')).toBeNull();
     expect(await feed.observeGame(game)).toBe(game);
     expect(summary(updates)).toEqual(['started 0']);
@@ -157,10 +158,9 @@ describe('ChessLiveFeed', () => {
 });
 
 describe('CombinedFeed', () => {
-  it('sends ChessLive! game numbers to the ChessLive! feed and the rest to FICS, and merges updates', async () => {
-    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
-    closing.push(() => file.remove());
-    const { feed: chesslive } = feedOf([{ name: 'round1', kind: 'file', location: file.path }]);
+  /** A ChessLive! feed with one source, behind a combined feed whose FICS side records what it is asked. */
+  function combinedOf(path: string) {
+    const { feed: chesslive } = feedOf([{ name: 'round1', kind: 'file', location: path }]);
     const asked: string[] = [];
     const fics = Object.assign(new EventEmitter<{ update: [TrackerUpdate] }>(), {
       observeGame: async (game: unknown) => (asked.push(`observe ${String(game)}`), game as number),
@@ -169,16 +169,37 @@ describe('CombinedFeed', () => {
     }) satisfies GameFeed;
     const combined = new CombinedFeed(fics, chesslive);
     closing.push(() => combined.close());
+    return { combined, chesslive, fics, asked };
+  }
+
+  it('sends ChessLive! game numbers to the ChessLive! feed and the rest to FICS, and merges updates', async () => {
+    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
+    closing.push(() => file.remove());
+    const { combined, fics, asked } = combinedOf(file.path);
+    const round1 = makeChessLiveGame(0);
     const heard: number[] = [];
     combined.on('update', (u) => {
       if (u.type !== 'needs' && u.type !== 'undecoded') heard.push(u.snapshot.game);
     });
     await combined.observeGame(12);
-    await combined.observeGame(1_000_001);
+    await combined.observeGame(round1);
     await combined.unobserve(12);
     expect(asked).toEqual(['observe 12', 'unobserve 12']);
-    expect(combined.snapshot(1_000_001)!.white).toBe('Carlsen');
-    fics.emit('update', { type: 'moved', snapshot: { ...combined.snapshot(1_000_001)!, game: 12 } });
-    expect(heard).toEqual([1_000_001, 12]);
+    expect(combined.snapshot(round1)!.white).toBe('Carlsen');
+    fics.emit('update', { type: 'moved', snapshot: { ...combined.snapshot(round1)!, game: 12 } });
+    expect(heard).toEqual([round1, 12]);
+  });
+
+  it('sends FICS game 1,000,001 to FICS, though a ChessLive! source is configured', async () => {
+    const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
+    closing.push(() => file.remove());
+    const { combined, chesslive, asked } = combinedOf(file.path);
+    await combined.observeGame(1_000_001);
+    await combined.unobserve(1_000_001);
+    expect(asked).toEqual(['observe 1000001', 'unobserve 1000001']);
+    expect(combined.snapshot(1_000_001)).toBeUndefined();
+    // The ChessLive! source was not read for it.
+    expect(opens(file.path)).toBe(0);
+    expect(chesslive.snapshot(makeChessLiveGame(0))).toBeUndefined();
   });
 });

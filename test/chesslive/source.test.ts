@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseChessLive } from '../../src/chesslive/read.js';
 import {
-  isChessLiveGame,
   parseChessLiveSources,
   readSource,
   snapshotOfRead,
   type ChessLiveSource,
 } from '../../src/chesslive/source.js';
 import { loadConfig } from '../../src/config.js';
+import { isChessLive, makeChessLiveGame } from '../../src/game/game-id.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_FEN, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 
 const closing: { close?(): Promise<void>; remove?(): void }[] = [];
@@ -102,8 +102,12 @@ describe('snapshotOfRead', () => {
       growing: true,
     });
     if (!read.ok) throw new Error(read.error.message);
-    const snap = snapshotOfRead(read.value, { key: 'chesslive:r1:1', game: 1_000_001, source: 'r1' });
-    expect(isChessLiveGame(snap.game)).toBe(true);
+    const snap = snapshotOfRead(read.value, {
+      key: 'chesslive:r1:1',
+      game: makeChessLiveGame(0),
+      source: 'r1',
+    });
+    expect(isChessLive(snap)).toBe(true);
     expect(snap).toMatchObject({
       white: 'Carlsen',
       black: 'Nepo',
@@ -127,7 +131,7 @@ describe('snapshotOfRead', () => {
     // 1. e4 f5 2. Qh5+ as bare steps (no Time).
     const read = parseChessLive('A;B;e2:e4;f7:f5;d1:h5;', { growing: true });
     if (!read.ok) throw new Error(read.error.message);
-    const snap = snapshotOfRead(read.value, { key: 'k', game: 1_000_001, source: 'k' });
+    const snap = snapshotOfRead(read.value, { key: 'k', game: makeChessLiveGame(0), source: 'k' });
     expect(snap).toMatchObject({
       san: ['e4', 'f5', 'Qh5+'],
       check: true,

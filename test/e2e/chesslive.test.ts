@@ -2,7 +2,8 @@
 // Discord move by move, in one message, ending with the result, the PGN and the GIF.
 import { afterEach, describe, expect, it } from 'vitest';
 import { START_FEN, expectImageShows } from './images.js';
-import { World, boardPng, embedOf } from './harness.js';
+import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
+import { makeChessLiveGame } from '../../src/game/game-id.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_FEN, chessLiveText } from '../chesslive/serve.js';
 
 let world: World | null = null;
@@ -57,7 +58,8 @@ describe('/relay chesslive', () => {
     expect(final.components).toEqual([]);
     await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
     const names = final.attachments.map((a) => a.filename);
-    expect(names).toEqual(['board.png', 'game-1000001.pgn', 'game-1000001.gif']);
+    const game = makeChessLiveGame(0);
+    expect(names).toEqual(['board.png', `game-${game}.pgn`, `game-${game}.gif`]);
     const pgn = final.attachments[1]!.bytes.toString();
     expect(pgn).toContain('[White "Carlsen"]');
     expect(pgn).toContain(
@@ -69,7 +71,7 @@ describe('/relay chesslive', () => {
     expect(shown.slice(1)).toEqual([...SHOWN, SHOWN[4]]);
     expect(w.livePosts()).toHaveLength(1);
     // Over: the source is not read any more.
-    expect(w.running.context.chesslive.snapshot(1_000_001)!.ended).toBe(true);
+    expect(w.running.context.chesslive.snapshot(game)!.ended).toBe(true);
   });
 
   it('goes on in the same message after a restart', async () => {
@@ -111,5 +113,43 @@ describe('/relay chesslive', () => {
       'The ChessLive! source "round1" holds a finished game (Carlsen vs Nepo, 1/2-1/2): nothing left to relay live.',
     );
     expect(w.livePosts()).toEqual([]);
+  });
+});
+
+describe('a FICS game with a large number, ChessLive! sources set up', () => {
+  it('FICS game 1,000,001 comes from FICS: posted, ended with its FICS PGN, and unobserved on FICS when stopped', async () => {
+    const { w } = await start();
+    const script = fixture('lasker_flag#0');
+    const game = w.fics.addGame(scriptOf(script), 1_000_001);
+    const reply = await w.command('observe', { player: script.white }).reply();
+    expect(reply.content).toMatch(/^Game 1000001, .* is live here/);
+    const post = w.livePosts()[0]!;
+    expect(embedOf(post).title).toBe(`Game 1000001: ${script.white} (1500) vs ${script.black} (1450)`);
+    await expectImageShows(boardPng(post), START_FEN);
+
+    w.fics.playAll(game);
+    const ended = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
+    await expectImageShows(boardPng(ended), script.fenFinal, 'white', true);
+    expect(ended.attachments.map((a) => a.filename)).toEqual([
+      'board.png',
+      'game-1000001.pgn',
+      'game-1000001.gif',
+    ]);
+    const pgn = ended.attachments[1]!.bytes.toString();
+    expect(pgn).toContain(`[White "${script.white}"]`);
+    expect(pgn).toContain('[Site "127.0.0.1"]');
+    expect(pgn).not.toContain('ChessLive!');
+    // The ChessLive! source was never read for it.
+    expect(w.running.context.chesslive.snapshot(makeChessLiveGame(0))).toBeUndefined();
+
+    // The number again, for the next game: stopping its post stops FICS sending it.
+    w.fics.addGame(scriptOf(script), 1_000_001);
+    await w.command('observe', { player: script.white }).reply();
+    const next = w.livePosts()[1]!;
+    expect(w.fics.observers(1_000_001)).toHaveLength(1);
+    const stop = buttonIds(next).find((id) => id.startsWith('stop:'))!;
+    expect((await w.fake.button(next.id, stop).reply()).content).toBe('Stopped relaying game 1000001.');
+    await w.fics.waitFor(() => w.fics.observers(1_000_001).length === 0, 'the unobserve');
   });
 });

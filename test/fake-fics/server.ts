@@ -147,10 +147,12 @@ export class FakeFics {
     return this.games.get(number);
   }
 
-  /** Starts a game under the lowest free number; `set gin 1` sessions hear of it. */
-  addGame(script: GameScript): number {
-    let number = 1;
-    while (this.games.has(number)) number++;
+  /** Starts a game under `number`, else the lowest free one; `set gin 1` sessions hear of it. */
+  addGame(script: GameScript, number?: number): number {
+    if (number === undefined) {
+      number = 1;
+      while (this.games.has(number)) number++;
+    } else if (this.games.has(number)) throw new Error(`game ${number} is being played`);
     const game = new ScriptedGame(number, script);
     this.games.set(number, game);
     for (const session of this.loggedInSessions()) if (session.gin) this.push(session, [game.createdLine()]);

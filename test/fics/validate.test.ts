@@ -15,6 +15,8 @@ describe('parseGameNumber', () => {
     ['1', 1],
     ['463', 463],
     [999_999, 999_999],
+    [1_000_001, 1_000_001],
+    ['999999999', 999_999_999],
   ])('accepts %j', (input, value) => {
     expect(parseGameNumber(input)).toEqual({ ok: true, value });
   });
@@ -24,7 +26,8 @@ describe('parseGameNumber', () => {
     -3,
     1.5,
     NaN,
-    1_000_000,
+    1_000_000_000,
+    '1000000000',
     '0x1f',
     '',
     ' 12',
@@ -49,10 +52,10 @@ describe('parseGameNumber', () => {
     expect(!result.ok && result.error.message).toContain('"12\\r\\nquit"');
   });
 
-  it('accepts exactly the strings of 1 to 6 digits naming 1..999999', () => {
+  it('accepts exactly the strings of 1 to 9 digits naming 1..999999999', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 8 }), (text) => {
-        const expected = /^[0-9]{1,6}$/.test(text) && Number(text) >= 1;
+      fc.property(fc.string({ maxLength: 11 }), (text) => {
+        const expected = /^[0-9]{1,9}$/.test(text) && Number(text) >= 1;
         expect(parseGameNumber(text).ok).toBe(expected);
       }),
     );

@@ -405,14 +405,26 @@ function validateTarget(corpus: Corpus): FuzzTarget {
     name,
     run(dice) {
       const input: unknown = dice.chance(0.3)
-        ? dice.pick([0, -1, 1.5, Number.NaN, Infinity, 1e6, 999_999, 2 ** 53, -0, dice.int(2_000_000)])
+        ? dice.pick([
+            0,
+            -1,
+            1.5,
+            Number.NaN,
+            Infinity,
+            1e6,
+            999_999_999,
+            1e9,
+            2 ** 53,
+            -0,
+            dice.int(2_000_000),
+          ])
         : dice.chance(0.5)
           ? randomText(dice, corpus.lines).slice(0, 30)
           : mutate(dice, dice.pick(['GuestABCD', '12', 'Kasparov', '999999', 'abc']), corpus.lines);
       try {
         const game = parseGameNumber(input);
         const handle = parseHandle(input);
-        if (game.ok && !/^[1-9]\d{0,5}$/.test(String(game.value)))
+        if (game.ok && !/^[1-9]\d{0,8}$/.test(String(game.value)))
           return fail(name, `game number ${String(game.value)} accepted`, String(input));
         if (handle.ok && !/^[A-Za-z]{3,17}$/.test(handle.value))
           return fail(name, `handle ${handle.value} accepted`, String(input));
