@@ -70,19 +70,19 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   private readonly maxPlies: number;
 
-  constructor(private readonly o: ChessLiveFeedOptions) {
+  constructor(private readonly options: ChessLiveFeedOptions) {
     super();
-    this.maxPlies = o.maxPlies ?? DEFAULT_MAX_PLIES;
+    this.maxPlies = options.maxPlies ?? DEFAULT_MAX_PLIES;
   }
 
   /** The configured source names, in configuration order. */
   names(): string[] {
-    return this.o.sources.map((s) => s.name);
+    return this.options.sources.map((s) => s.name);
   }
 
   /** The game number of a source, or null when no source has that name. */
   gameOf(name: string): number | null {
-    const index = this.o.sources.findIndex((s) => s.name === name.trim().toLowerCase());
+    const index = this.options.sources.findIndex((s) => s.name === name.trim().toLowerCase());
     return index < 0 ? null : makeChessLiveGame(index);
   }
 
@@ -93,7 +93,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   private sourceOf(game: number): ChessLiveSource | undefined {
     const index = parseChessLiveGame(game);
-    return index === null ? undefined : this.o.sources[index];
+    return index === null ? undefined : this.options.sources[index];
   }
 
   /** Reads the source now and keeps reading it; rejects when it cannot be read or parsed. */
@@ -101,7 +101,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     const source = this.sourceOf(game);
     if (source === undefined) throw new Error(`No ChessLive! source has game number ${game}.`);
     if (this.watched.has(game)) return game;
-    const reading = startReading((await readSourceFrom(source, 0, this.o.read)).bytes);
+    const reading = startReading((await readSourceFrom(source, 0, this.options.read)).bytes);
     await readFields(reading.reader);
     if (this.watched.has(game)) return game;
     const read = reading.reader.read();
@@ -152,7 +152,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   private schedule(game: number, entry: Watched): void {
     if (this.closed) return;
-    entry.timer = setTimeout(() => void this.poll(game, entry), this.o.pollMs);
+    entry.timer = setTimeout(() => void this.poll(game, entry), this.options.pollMs);
   }
 
   private stopWatching(game: number, entry: Watched): void {
@@ -219,7 +219,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
    */
   private async readMore(entry: Watched): Promise<'same' | 'shorter' | 'grew'> {
     const from = Math.max(0, entry.length - OVERLAP);
-    const got = await readSourceFrom(entry.source, from, this.o.read);
+    const got = await readSourceFrom(entry.source, from, this.options.read);
     const overlap = entry.length - from;
     if (
       got.from === from &&
@@ -228,7 +228,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     ) {
       return this.append(entry, got.bytes.subarray(overlap));
     }
-    const whole = got.from === 0 ? got : await readSourceFrom(entry.source, 0, this.o.read);
+    const whole = got.from === 0 ? got : await readSourceFrom(entry.source, 0, this.options.read);
     const fresh = startReading(whole.bytes);
     const before = entry.reader.textRead;
     const now = fresh.reader.textRead;
@@ -255,8 +255,8 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 
   /** The source grew past what Kibitz reads: said once, and the game ends there. */
   private outgrown(game: number, entry: Watched, error: SourceTooLargeError): void {
-    const limit = this.o.read?.maxBytes ?? DEFAULT_READ.maxBytes;
-    this.o.logger.warn(
+    const limit = this.options.read?.maxBytes ?? DEFAULT_READ.maxBytes;
+    this.options.logger.warn(
       { source: entry.source.name, error: error.message },
       'ChessLive! source too large; no longer relayed',
     );
@@ -281,7 +281,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   private problem(entry: Watched, message: string): void {
     if (entry.problem === message) return;
     entry.problem = message;
-    this.o.logger.warn(
+    this.options.logger.warn(
       { source: entry.source.name, error: shortened(message, 300) },
       'ChessLive! source unreadable; retrying',
     );

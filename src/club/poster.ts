@@ -71,12 +71,12 @@ export class ClubPoster {
    * Club targets join the relay's auto-posting after the sources it has (follows), and the
    * poster hears when a post ends; the relay knows nothing of clubs.
    */
-  constructor(private readonly o: ClubPosterOptions) {
-    this.relay = o.relay;
-    o.relay.addAutoPostSource(this.source);
-    o.relay.onPostEnded((post) => this.postEnded(post));
-    o.feed.on('update', this.listener);
-    o.feed.on('waiting', this.heldBack);
+  constructor(private readonly options: ClubPosterOptions) {
+    this.relay = options.relay;
+    options.relay.addAutoPostSource(this.source);
+    options.relay.onPostEnded((post) => this.postEnded(post));
+    options.feed.on('update', this.listener);
+    options.feed.on('waiting', this.heldBack);
   }
 
   /**
@@ -109,23 +109,23 @@ export class ClubPoster {
   };
 
   close(): void {
-    this.o.feed.off('update', this.listener);
-    this.o.feed.off('waiting', this.heldBack);
+    this.options.feed.off('update', this.listener);
+    this.options.feed.off('waiting', this.heldBack);
     this.relay = null;
   }
 
   /** A live post ended: its place may go to a waiting game; a game gone while offline is closed. */
   postEnded(post: LivePost): void {
-    const record = this.o.storage.clubs.gameOfPost(post.id);
+    const record = this.options.storage.clubs.gameOfPost(post.id);
     if (record !== null && post.state === 'ended_offline') {
-      this.o.storage.clubs.closeGame(record.id, '*', ENDED_OFFLINE_REASON);
+      this.options.storage.clubs.closeGame(record.id, '*', ENDED_OFFLINE_REASON);
     }
     void this.postWaiting();
   }
 
   /** Follows every handle a club watches (at start-up). */
   async followAll(): Promise<void> {
-    for (const handle of this.o.storage.clubs.watchedHandles()) await this.follow(handle);
+    for (const handle of this.options.storage.clubs.watchedHandles()) await this.follow(handle);
   }
 
   /**
@@ -134,21 +134,21 @@ export class ClubPoster {
    */
   async syncFollows(watchedBefore: readonly Handle[]): Promise<{ handle: string; error: unknown }[]> {
     const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
-    const now = this.o.storage.clubs.watchedHandles();
+    const now = this.options.storage.clubs.watchedHandles();
     const before = lower(watchedBefore);
     const after = lower(now);
-    const followed = lower(this.o.storage.follows.handles());
+    const followed = lower(this.options.storage.follows.handles());
     const problems: { handle: string; error: unknown }[] = [];
     for (const handle of now) {
       if (before.has(handle.toLowerCase())) continue;
-      await this.o.feed.follow(handle).catch((error: unknown) => problems.push({ handle, error }));
+      await this.options.feed.follow(handle).catch((error: unknown) => problems.push({ handle, error }));
     }
     for (const handle of watchedBefore) {
       const name = handle.toLowerCase();
       if (after.has(name) || followed.has(name)) continue;
-      await this.o.feed
+      await this.options.feed
         .unfollow(handle)
-        .catch((error: unknown) => this.o.logger.warn({ err: error, handle }, 'FICS unfollow failed'));
+        .catch((error: unknown) => this.options.logger.warn({ err: error, handle }, 'FICS unfollow failed'));
     }
     return problems;
   }
@@ -158,11 +158,11 @@ export class ClubPoster {
    * /club add, channel, mode, pairings or filter): they take their turn like waiting games.
    */
   async offerObserved(guildId: string): Promise<void> {
-    const club = this.o.storage.clubs.get(guildId);
+    const club = this.options.storage.clubs.get(guildId);
     if (club.channelId === null) return;
-    for (const snapshot of this.o.feed.games()) {
+    for (const snapshot of this.options.feed.games()) {
       if (snapshot.ended || isChessLive(snapshot) || decide(club, snapshot) === 'skip') continue;
-      if (this.o.storage.clubs.openGame(guildId, gameKeyOf(snapshot)) !== null) continue;
+      if (this.options.storage.clubs.openGame(guildId, gameKeyOf(snapshot)) !== null) continue;
       this.wait(snapshot, guildId);
     }
     await this.postWaiting();
@@ -175,9 +175,9 @@ export class ClubPoster {
 
   private async follow(handle: Handle): Promise<void> {
     try {
-      await this.o.feed.follow(handle);
+      await this.options.feed.follow(handle);
     } catch (error) {
-      this.o.logger.warn({ handle, error: errorMessage(error) }, 'could not follow a club handle');
+      this.options.logger.warn({ handle, error: errorMessage(error) }, 'could not follow a club handle');
     }
   }
 
@@ -188,10 +188,10 @@ export class ClubPoster {
     const key = gameKeyOf(snapshot);
     if (update.type === 'ended') {
       try {
-        this.o.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
+        this.options.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
       } catch (error) {
         // Called from the FICS feed: a database that refuses must not break the feed.
-        this.o.logger.error({ err: error, game: snapshot.game }, 'database write failed: club result');
+        this.options.logger.error({ err: error, game: snapshot.game }, 'database write failed: club result');
       }
       if (this.waiting.delete(key)) this.resetNotices();
       return;
@@ -205,12 +205,12 @@ export class ClubPoster {
    * post: unobserved, so that it takes no observe slot.
    */
   private releaseIfClubGame(snapshot: GameSnapshot): void {
-    const { storage } = this.o;
+    const { storage } = this.options;
     if (storage.clubs.clubsFor(snapshot.white, snapshot.black).length === 0) return;
     if (this.waiting.has(gameKeyOf(snapshot)) || followTargets(snapshot, storage).length > 0) return;
     const partner = snapshot.partnerGame;
     if (partner !== null && storage.livePosts.listLiveByGame(partner).length > 0) return;
-    this.o.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
+    this.options.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
     void this.relay?.releaseIfUnwanted(snapshot.game);
   }
 
@@ -223,8 +223,8 @@ export class ClubPoster {
 
   /** Said once while club games wait for room, not for every game that has to wait. */
   private noticeFull(guildId: string, channelId: string): void {
-    if (this.o.storage.clubs.settings(guildId).capNoticed) return;
-    this.o.storage.clubs.setCapNoticed(guildId, true);
+    if (this.options.storage.clubs.settings(guildId).capNoticed) return;
+    this.options.storage.clubs.setCapNoticed(guildId, true);
     void this.relay?.notice(
       channelId,
       'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
@@ -232,7 +232,7 @@ export class ClubPoster {
   }
 
   private record(post: LivePost): void {
-    this.o.storage.clubs.recordGame({
+    this.options.storage.clubs.recordGame({
       guildId: post.guildId,
       channelId: post.channelId,
       gameKey: post.gameKey,
@@ -253,12 +253,12 @@ export class ClubPoster {
   private closeStale(snapshot: GameSnapshot): void {
     if (snapshot.san.length > 0 || !snapshot.complete || isChessLive(snapshot)) return;
     const key = gameKeyOf(snapshot);
-    for (const club of this.o.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
-      const open = this.o.storage.clubs.openGame(club.guildId, key);
+    for (const club of this.options.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+      const open = this.options.storage.clubs.openGame(club.guildId, key);
       if (open === null) continue;
-      const post = open.postId === null ? null : this.o.storage.livePosts.get(open.postId);
+      const post = open.postId === null ? null : this.options.storage.livePosts.get(open.postId);
       if (post?.state === 'live') continue;
-      this.o.storage.clubs.closeGame(open.id, '*', 'not seen to end');
+      this.options.storage.clubs.closeGame(open.id, '*', 'not seen to end');
     }
   }
 
@@ -267,7 +267,7 @@ export class ClubPoster {
     this.queue = this.queue
       .then(() => this.tryWaiting())
       .catch((error: unknown) => {
-        this.o.logger.warn({ err: error }, 'posting waiting club games failed');
+        this.options.logger.warn({ err: error }, 'posting waiting club games failed');
       });
     return this.queue;
   }
@@ -275,9 +275,9 @@ export class ClubPoster {
   private async tryWaiting(): Promise<void> {
     const relay = this.relay;
     if (relay === null) return;
-    const { storage } = this.o;
+    const { storage } = this.options;
     for (const [key, entry] of [...this.waiting]) {
-      const snapshot = this.o.feed.snapshot(entry.game);
+      const snapshot = this.options.feed.snapshot(entry.game);
       if (snapshot === undefined || snapshot.ended || gameKeyOf(snapshot) !== key) {
         this.waiting.delete(key);
         continue;
@@ -301,7 +301,10 @@ export class ClubPoster {
           entry.guilds.add(guildId);
           this.noticeFull(guildId, club.channelId);
         } else
-          this.o.logger.warn({ guildId, game: snapshot.game, error: result.error }, 'club game not posted');
+          this.options.logger.warn(
+            { guildId, game: snapshot.game, error: result.error },
+            'club game not posted',
+          );
       }
       if (entry.guilds.size > 0) continue;
       this.waiting.delete(key);
@@ -312,7 +315,7 @@ export class ClubPoster {
 
   /** A club game waits unobserved for room in its server's share: the club channel hears it once. */
   private onHeldBack({ created, holders }: FicsWaiting): void {
-    for (const club of this.o.storage.clubs.clubsFor(created.white, created.black)) {
+    for (const club of this.options.storage.clubs.clubsFor(created.white, created.black)) {
       if (club.channelId !== null && holders.includes(club.guildId))
         this.noticeFull(club.guildId, club.channelId);
     }
@@ -322,10 +325,10 @@ export class ClubPoster {
   private resetNotices(): void {
     const stillWaiting = new Set([
       ...[...this.waiting.values()].flatMap((w) => [...w.guilds]),
-      ...this.o.feed.waitingHolders(),
+      ...this.options.feed.waitingHolders(),
     ]);
-    for (const guildId of this.o.storage.clubs.guildsWithCapNotice()) {
-      if (!stillWaiting.has(guildId)) this.o.storage.clubs.setCapNoticed(guildId, false);
+    for (const guildId of this.options.storage.clubs.guildsWithCapNotice()) {
+      if (!stillWaiting.has(guildId)) this.options.storage.clubs.setCapNoticed(guildId, false);
     }
   }
 }

@@ -68,15 +68,15 @@ export class RestGovernor {
   private headerless = 0;
   private pauses = 0;
 
-  constructor(private readonly o: GovernorOptions) {
-    this.now = o.now ?? Date.now;
-    this.windowMs = o.windowMs ?? 10 * 60_000;
-    this.budget = o.budget ?? 1_000;
-    this.burst = o.burst ?? 20;
-    this.burstWindowMs = o.burstWindowMs ?? 10_000;
-    this.firstPauseMs = o.firstPauseMs ?? 1_000;
-    this.maxPauseMs = o.maxPauseMs ?? 5 * 60_000;
-    this.probeMs = o.probeMs ?? 1_000;
+  constructor(private readonly options: GovernorOptions) {
+    this.now = options.now ?? Date.now;
+    this.windowMs = options.windowMs ?? 10 * 60_000;
+    this.budget = options.budget ?? 1_000;
+    this.burst = options.burst ?? 20;
+    this.burstWindowMs = options.burstWindowMs ?? 10_000;
+    this.firstPauseMs = options.firstPauseMs ?? 1_000;
+    this.maxPauseMs = options.maxPauseMs ?? 5 * 60_000;
+    this.probeMs = options.probeMs ?? 1_000;
   }
 
   /** Takes note of one answer from Discord. */
@@ -84,7 +84,7 @@ export class RestGovernor {
     const now = this.now();
     if (answer.status < 400) {
       if (this.streak > 0 && now >= this.pausedUntil) {
-        this.o.logger.info(this.figures(), 'Discord answers normally again: board edits resumed');
+        this.options.logger.info(this.figures(), 'Discord answers normally again: board edits resumed');
         this.streak = 0;
         this.probeUntil = 0;
       }
@@ -136,7 +136,7 @@ export class RestGovernor {
     this.pauses++;
     // Told once per episode, not on every pause of it.
     if (this.streak === 0) {
-      this.o.logger.warn(
+      this.options.logger.warn(
         { ...this.figures(), cause: noWait ? 'a 429 without Retry-After' : 'a burst of invalid answers' },
         'Discord is refusing requests: board edits paused bot-wide, resuming by themselves',
       );

@@ -51,8 +51,8 @@ export interface AutoPosterOptions {
 export class AutoPoster {
   private readonly sources: AutoPostSource[];
 
-  constructor(private readonly o: AutoPosterOptions) {
-    this.sources = [...(o.sources ?? [followTargets])];
+  constructor(private readonly options: AutoPosterOptions) {
+    this.sources = [...(options.sources ?? [followTargets])];
   }
 
   /** Another source, asked after the ones before it. */
@@ -65,25 +65,29 @@ export class AutoPoster {
    * in every channel that wants it and does not have it yet.
    */
   async post(snapshot: GameSnapshot): Promise<void> {
-    const { storage } = this.o;
+    const { storage } = this.options;
     const seen = new Set<string>();
     for (const source of this.sources) {
       // Posting takes a round trip: the bot may have stopped (and closed storage) meanwhile.
-      if (this.o.closed()) return;
+      if (this.options.closed()) return;
       let targets: AutoPostTarget[] = [];
       // A source reads (and clubs write) the database: one that fails posts nothing, the others go on.
-      this.o.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
+      this.options.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
       for (const target of targets) {
-        if (this.o.closed()) return;
-        if (seen.has(target.channelId) || !this.o.owns(target.guildId)) continue;
+        if (this.options.closed()) return;
+        if (seen.has(target.channelId) || !this.options.owns(target.guildId)) continue;
         seen.add(target.channelId);
         if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
-        const result = await this.o.watch(target, snapshot.game);
-        if (result.ok) this.o.recorded('record a posted game', () => target.onPosted?.(result.post));
+        const result = await this.options.watch(target, snapshot.game);
+        if (result.ok) this.options.recorded('record a posted game', () => target.onPosted?.(result.post));
         else if (result.full === true) {
           target.onCapReached?.(result.error);
-          this.o.logger.info({ guildId: target.guildId, game: snapshot.game }, 'game not posted: no room');
-        } else this.o.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
+          this.options.logger.info(
+            { guildId: target.guildId, game: snapshot.game },
+            'game not posted: no room',
+          );
+        } else
+          this.options.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
       }
     }
   }

@@ -27,8 +27,8 @@ export class BoardImages {
   private readonly pngCache = new Map<string, Promise<Buffer>>();
   private readonly renderer: Renderer;
 
-  constructor(private readonly o: BoardImagesOptions) {
-    this.renderer = o.renderer ?? inlineRenderer;
+  constructor(private readonly options: BoardImagesOptions) {
+    this.renderer = options.renderer ?? inlineRenderer;
   }
 
   /** A live post's message for a position, with its board drawn (or taken from the cache). */
@@ -70,7 +70,7 @@ export class BoardImages {
 
   /** One render per position and orientation, shared by every channel showing it. */
   private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
-    const partner = snapshot.partnerGame === null ? undefined : this.o.snapshot(snapshot.partnerGame);
+    const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
     const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
     const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
     const cached = this.pngCache.get(key);
@@ -91,7 +91,7 @@ export class BoardImages {
   private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
     if (scenes.length < 2) return null;
     const gif = await this.renderer.gif(scenes);
-    if (!gif.ok) this.o.logger.warn({ error: gif.error }, 'game GIF not rendered');
+    if (!gif.ok) this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? gif.value : null;
   }
 }

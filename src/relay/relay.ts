@@ -86,24 +86,24 @@ export class Relay {
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
 
-  constructor(private readonly o: RelayOptions) {
+  constructor(private readonly options: RelayOptions) {
     this.images = new BoardImages({
-      renderer: o.renderer,
-      snapshot: (game) => o.feed.snapshot(game),
-      logger: o.logger,
+      renderer: options.renderer,
+      snapshot: (game) => options.feed.snapshot(game),
+      logger: options.logger,
     });
-    this.quotas = new Quotas(o.storage, o.maxLivePerGuild);
+    this.quotas = new Quotas(options.storage, options.maxLivePerGuild);
     this.autoPoster = new AutoPoster({
-      storage: o.storage,
-      logger: o.logger,
-      sources: o.autoPostSources,
+      storage: options.storage,
+      logger: options.logger,
+      sources: options.autoPostSources,
       // Through watch(): the post takes the guild's cap and share like a command's would.
       watch: (target, game) => this.watch({ ...target, game }),
       owns: (guildId) => this.owns(guildId),
       closed: () => this.closed,
       recorded: (what, write) => this.recorded(what, write),
     });
-    o.feed.on('update', this.listener);
+    options.feed.on('update', this.listener);
   }
 
   /** Another source of channels that want new games, asked after the ones before it. */
@@ -122,7 +122,7 @@ export class Relay {
 
   close(): void {
     this.closed = true;
-    this.o.feed.off('update', this.listener);
+    this.options.feed.off('update', this.listener);
     // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
     for (const sender of this.senders.values()) sender.close();
     this.senders.clear();
@@ -137,7 +137,7 @@ export class Relay {
     const { guildId, game } = request;
     this.quotas.watchStarted(game);
     try {
-      return await this.admit(request, () => this.o.feed.observeGame(game, guildId));
+      return await this.admit(request, () => this.options.feed.observeGame(game, guildId));
     } finally {
       this.quotas.watchDone(game);
     }
@@ -145,7 +145,7 @@ export class Relay {
 
   /** watch() for the game a player is playing now. */
   async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
-    const { feed } = this.o;
+    const { feed } = this.options;
     if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
     return this.admit(request, () => feed.observePlayer!(request.player, request.guildId));
   }
@@ -156,7 +156,7 @@ export class Relay {
   ): Promise<WatchResult> {
     const { guildId } = request;
     // A game waiting for room (clubs) may come up after the bot was removed from its guild.
-    if (!this.o.storage.guildSettings.isActive(guildId))
+    if (!this.options.storage.guildSettings.isActive(guildId))
       return { ok: false, error: 'Kibitz is no longer in this server.' };
     const full = this.quotas.overCap(guildId);
     if (full !== null) return { ok: false, error: full, full: true };
@@ -199,7 +199,8 @@ export class Relay {
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
   async releaseIfUnwanted(game: number): Promise<void> {
-    if (this.quotas.isWatching(game) || this.o.storage.livePosts.listLiveByGame(game).length > 0) return;
+    if (this.quotas.isWatching(game) || this.options.storage.livePosts.listLiveByGame(game).length > 0)
+      return;
     await this.unobserve(game);
   }
 
@@ -209,7 +210,7 @@ export class Relay {
     snapshot: GameSnapshot,
     recorded: () => void,
   ): Promise<WatchResult> {
-    const { storage } = this.o;
+    const { storage } = this.options;
     let created: CreateLivePostResult;
     try {
       created = storage.livePosts.create({
@@ -237,7 +238,7 @@ export class Relay {
     let where: Awaited<ReturnType<PostPort['post']>>;
     try {
       if (message instanceof Error) throw message;
-      where = await this.o.port.post(post.id, request.channelId, message, threadName);
+      where = await this.options.port.post(post.id, request.channelId, message, threadName);
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
@@ -250,7 +251,7 @@ export class Relay {
     if (!this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where))) {
       // Out, but never to be edited: it says so, and the game is let go.
       const stopped = { ...(message as LiveMessage), live: false, footer: UNRECORDED_FOOTER };
-      await this.o.port
+      await this.options.port
         .edit(post.id, where.messageChannelId, where.messageId, stopped)
         .catch(() => undefined);
       this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
@@ -273,13 +274,13 @@ export class Relay {
   }
 
   private writeFailed(what: string, error: unknown): void {
-    this.o.logger.error({ err: error, what }, 'database write failed');
+    this.options.logger.error({ err: error, what }, 'database write failed');
   }
 
   /** Updates that came while a post's first message was on its way had no message to edit. */
   private catchUp(postId: number, posted: GameSnapshot): void {
-    const now = this.o.feed.snapshot(posted.game);
-    const post = this.o.storage.livePosts.get(postId);
+    const now = this.options.feed.snapshot(posted.game);
+    const post = this.options.storage.livePosts.get(postId);
     if (now === undefined || post === null || gameKeyOf(now) !== gameKeyOf(posted)) return;
     if (now.ended) void this.finish(now, [post]);
     else if (
@@ -295,13 +296,13 @@ export class Relay {
 
   /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
   async stop(postId: number): Promise<void> {
-    const post = this.o.storage.livePosts.get(postId);
+    const post = this.options.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live' || this.quotas.isFinishing(post.id)) return;
     // Not recorded, it is still stopped now: the edit goes out and the game is let go.
-    this.recorded('end a stopped post', () => this.o.storage.livePosts.end(post.id, 'ended'));
+    this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
-    const snapshot = this.o.feed.snapshot(post.game);
+    const snapshot = this.options.feed.snapshot(post.game);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
     await this.release(post.game, post.guildId, post.id);
@@ -310,10 +311,10 @@ export class Relay {
 
   /** Turns the board of one post around and redraws it now. */
   flip(postId: number): boolean {
-    const post = this.o.storage.livePosts.get(postId);
+    const post = this.options.storage.livePosts.get(postId);
     if (post === null) return false;
-    this.o.storage.livePosts.setFlip(post.id, !post.options.flip);
-    const snapshot = this.o.feed.snapshot(post.game);
+    this.options.storage.livePosts.setFlip(post.id, !post.options.flip);
+    const snapshot = this.options.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
   }
@@ -321,8 +322,8 @@ export class Relay {
   /** After a restart: picks up every live post of this process's guilds (resume.ts). */
   async resume(): Promise<void> {
     await resumeLivePosts({
-      storage: this.o.storage,
-      logger: this.o.logger,
+      storage: this.options.storage,
+      logger: this.options.logger,
       owns: (guildId) => this.owns(guildId),
       observe: (game, guildId) => this.observe(game, guildId, true),
       show: (post, snapshot) => this.sender(post.id).push({ snapshot, files: null }),
@@ -334,15 +335,15 @@ export class Relay {
 
   /** The latest state of a game the relay's feed has (FICS or ChessLive!). */
   snapshot(game: number): GameSnapshot | undefined {
-    return this.o.feed.snapshot(game);
+    return this.options.feed.snapshot(game);
   }
 
   /** A text notice in a channel; a failure is logged, not thrown (notices are best effort). */
   async notice(channelId: string, text: string): Promise<void> {
     try {
-      await this.o.port.say(channelId, text);
+      await this.options.port.say(channelId, text);
     } catch (error) {
-      this.o.logger.warn({ channelId, error: errorMessage(error) }, 'notice failed');
+      this.options.logger.warn({ channelId, error: errorMessage(error) }, 'notice failed');
     }
   }
 
@@ -357,17 +358,17 @@ export class Relay {
    * (none would pass), and their games are unobserved when no other post shows them.
    */
   endGuild(guildId: string, reason: string): Promise<void> {
-    const posts = this.o.storage.livePosts.listLiveInGuild(guildId);
+    const posts = this.options.storage.livePosts.listLiveInGuild(guildId);
     for (const post of posts) {
       this.senders.get(post.id)?.close();
       this.senders.delete(post.id);
-      this.o.storage.livePosts.end(post.id, 'ended', reason);
+      this.options.storage.livePosts.end(post.id, 'ended', reason);
     }
     const ending = (async () => {
       for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
       // Only games the feed has: right after a restart nothing is observed yet.
       for (const game of new Set(posts.map((p) => p.game)))
-        if (this.o.feed.snapshot(game) !== undefined) await this.release(game, guildId);
+        if (this.options.feed.snapshot(game) !== undefined) await this.release(game, guildId);
     })();
     this.track(ending);
     return ending;
@@ -380,12 +381,12 @@ export class Relay {
   setFicsDown(down: boolean): void {
     if (this.closed || down === this.ficsDown) return;
     this.ficsDown = down;
-    this.o.logger.info(
+    this.options.logger.info(
       { down },
       down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
     );
-    for (const post of this.o.storage.livePosts.listLive()) {
-      const snapshot = this.o.feed.snapshot(post.game);
+    for (const post of this.options.storage.livePosts.listLive()) {
+      const snapshot = this.options.feed.snapshot(post.game);
       if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
       if (snapshot === undefined || snapshot.ended || isChessLive(snapshot)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
@@ -400,26 +401,26 @@ export class Relay {
 
   /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
   private async observe(game: number, guildId: string, kept: boolean): Promise<GameSnapshot> {
-    await this.o.feed.observeGame(game, guildId, kept);
+    await this.options.feed.observeGame(game, guildId, kept);
     return this.firstBoard(game);
   }
 
   /** The observe reply carries the first board; a slow server may send it just after. */
   private firstBoard(game: number): Promise<GameSnapshot> {
-    const now = this.o.feed.snapshot(game);
+    const now = this.options.feed.snapshot(game);
     if (now !== undefined) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.o.feed.off('update', wait);
+        this.options.feed.off('update', wait);
         reject(new Error(`Game ${game} sent no board.`));
-      }, this.o.firstBoardTimeoutMs ?? 10_000);
+      }, this.options.firstBoardTimeoutMs ?? 10_000);
       const wait = (update: TrackerUpdate): void => {
         if (update.type === 'needs' || update.type === 'undecoded' || update.snapshot.game !== game) return;
         clearTimeout(timer);
-        this.o.feed.off('update', wait);
+        this.options.feed.off('update', wait);
         resolve(update.snapshot);
       };
-      this.o.feed.on('update', wait);
+      this.options.feed.on('update', wait);
     });
   }
 
@@ -429,7 +430,7 @@ export class Relay {
     // The tracker announces a game at its first board.
     if (update.type === 'started' && !snapshot.ended) void this.autoPoster.post(snapshot);
     const key = gameKeyOf(snapshot);
-    const posts = this.o.storage.livePosts
+    const posts = this.options.storage.livePosts
       .listLiveByGame(snapshot.game)
       .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
     if (update.type === 'ended') {
@@ -440,9 +441,9 @@ export class Relay {
     for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
     // A bughouse post shows both boards: a move on the partner board redraws it too.
     if (snapshot.partnerGame === null) return;
-    const main = this.o.feed.snapshot(snapshot.partnerGame);
+    const main = this.options.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
-    for (const post of this.o.storage.livePosts.listLiveByGame(main.game)) {
+    for (const post of this.options.storage.livePosts.listLiveByGame(main.game)) {
       if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
         this.sender(post.id).push({ snapshot: main, files: null });
       }
@@ -457,7 +458,7 @@ export class Relay {
     const pgn = makeSnapshotPgn(snapshot);
     // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
     this.recorded('save a finished game', () =>
-      this.o.storage.finishedGames.save({
+      this.options.storage.finishedGames.save({
         gameKey: gameKeyOf(snapshot),
         game: snapshot.game,
         white: snapshot.white,
@@ -483,19 +484,19 @@ export class Relay {
     await sender.finish(edit);
     this.quotas.finishDone(post.id);
     if (this.closed) return;
-    this.recorded('end a finished post', () => this.o.storage.livePosts.end(post.id, 'ended'));
+    this.recorded('end a finished post', () => this.options.storage.livePosts.end(post.id, 'ended'));
     this.ended({ ...post, state: 'ended' });
   }
 
   /** The final edit of a game that ended just before a restart, from its stored PGN. */
   private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
     const message = await this.images.storedFinal(game, post.options.flip);
-    this.o.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
+    this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
   }
 
   private owns(guildId: string): boolean {
-    return this.o.ownsGuild?.(guildId) ?? true;
+    return this.options.ownsGuild?.(guildId) ?? true;
   }
 
   private sender(postId: number): LatestWins<Edit> {
@@ -503,7 +504,7 @@ export class Relay {
     if (sender === undefined) {
       sender = new LatestWins<Edit>({
         send: (edit) => this.send(postId, edit),
-        onError: (error) => this.o.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
+        onError: (error) => this.options.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
         onRefused: (refusal) => this.track(this.refused(postId, refusal)),
       });
       this.senders.set(postId, sender);
@@ -514,7 +515,7 @@ export class Relay {
   private async send(postId: number, edit: Edit): Promise<void> {
     // A final edit that waited out a rate limit may wake after close().
     if (this.closed) return;
-    const post = this.o.storage.livePosts.get(postId);
+    const post = this.options.storage.livePosts.get(postId);
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
     // Refused for good (refused()): not even a final edit goes, it would be refused again.
     if (post.endReason !== null) return;
@@ -530,7 +531,7 @@ export class Relay {
           : message;
     }
     await this.editFitting(post, shown);
-    this.recorded('note an edit', () => this.o.storage.livePosts.touch(post.id));
+    this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 
   /**
@@ -541,9 +542,9 @@ export class Relay {
     let message = shown;
     for (;;) {
       try {
-        const moved = await this.o.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
+        const moved = await this.options.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
         if (moved)
-          this.o.storage.livePosts.setMessage(post.id, {
+          this.options.storage.livePosts.setMessage(post.id, {
             messageChannelId: post.messageChannelId!,
             messageId: moved.continuedIn,
             threadId: post.threadId,
@@ -552,7 +553,7 @@ export class Relay {
       } catch (error) {
         if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
         const dropped = message.files.at(-1)!;
-        this.o.logger.warn(
+        this.options.logger.warn(
           { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
           'edit refused as too large: sending it again without one file',
         );
@@ -570,9 +571,9 @@ export class Relay {
   private async refused(postId: number, refusal: Refused): Promise<void> {
     this.senders.delete(postId);
     if (this.closed) return;
-    const post = this.o.storage.livePosts.get(postId);
+    const post = this.options.storage.livePosts.get(postId);
     if (post === null) return;
-    this.o.logger.warn(
+    this.options.logger.warn(
       {
         postId,
         guildId: post.guildId,
@@ -583,7 +584,7 @@ export class Relay {
       'Discord refused a live post for good: it ends',
     );
     const wasLive = post.state === 'live' && !this.quotas.isFinishing(post.id);
-    this.o.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
+    this.options.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
     // A final edit that was refused: finishPost ends the post as it does any other.
     if (!wasLive) return;
     this.ended({ ...post, state: 'ended', endReason: refusal.reason });
@@ -599,9 +600,11 @@ export class Relay {
   }
 
   private async endedOffline(post: LivePost): Promise<void> {
-    this.recorded('end a post gone offline', () => this.o.storage.livePosts.end(post.id, 'ended_offline'));
+    this.recorded('end a post gone offline', () =>
+      this.options.storage.livePosts.end(post.id, 'ended_offline'),
+    );
     this.ended({ ...post, state: 'ended_offline' });
-    this.o.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
+    this.options.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
     // Through a sender like every edit: it waits out rate limits, and logs a failure.
     const sender = this.sender(post.id);
@@ -626,23 +629,23 @@ export class Relay {
     let live: LivePost[] = [];
     try {
       // `except`: a post that is over but could not be recorded as such.
-      live = this.o.storage.livePosts.listLiveByGame(game).filter((post) => post.id !== except);
+      live = this.options.storage.livePosts.listLiveByGame(game).filter((post) => post.id !== except);
     } catch (error) {
       // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
-      this.o.logger.error({ err: error, game }, 'database read failed');
+      this.options.logger.error({ err: error, game }, 'database read failed');
     }
     if (live.some((post) => post.guildId === guildId)) return;
     // ChessLive! sources keep no claims: one is read while any post shows it.
-    const shown = this.o.feed.snapshot(game);
+    const shown = this.options.feed.snapshot(game);
     if (live.length > 0 && shown !== undefined && isChessLive(shown)) return;
     await this.unobserve(game, guildId);
   }
 
   private async unobserve(game: number, guildId?: string): Promise<void> {
     try {
-      await this.o.feed.unobserve(game, guildId);
+      await this.options.feed.unobserve(game, guildId);
     } catch (error) {
-      this.o.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
+      this.options.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
     }
   }
 }
