@@ -1,6 +1,7 @@
 // Which shard owns a guild. Discord sends a guild's events to shard (guild_id >> 22) % shard_count,
 // and the same rule decides which bot process keeps that guild's live posts and FICS observations:
 // after a restart each shard resumes only its own guilds' posts, so no post is edited twice.
+import { backoffDelay, type BackoffOptions } from './backoff.js';
 
 /** The shards this process runs (discord.js's client.shard.ids) out of how many in all. */
 export interface ShardScope {
@@ -50,6 +51,12 @@ export const EXIT_FATAL = 78;
 /** Waits before starting a failed shard again: seconds, doubling, up to minutes. */
 export const RESPAWN_FIRST_MS = 2_000;
 export const RESPAWN_MAX_MS = 5 * 60_000;
+const RESPAWN_BACKOFF: BackoffOptions = {
+  initialMs: RESPAWN_FIRST_MS,
+  maxMs: RESPAWN_MAX_MS,
+  factor: 2,
+  jitter: 0,
+};
 /** A shard that ran this long before it ended starts its back-off afresh. */
 export const RESPAWN_STABLE_MS = 10 * 60_000;
 
@@ -61,5 +68,5 @@ export const RESPAWN_STABLE_MS = 10 * 60_000;
  */
 export function respawnDelay(exitCode: number | null, failures: number): number | null {
   if (exitCode === EXIT_FATAL) return null;
-  return Math.min(RESPAWN_MAX_MS, RESPAWN_FIRST_MS * 2 ** Math.max(0, failures));
+  return backoffDelay(RESPAWN_BACKOFF, failures);
 }

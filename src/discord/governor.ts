@@ -3,6 +3,7 @@
 // a banned or nearly banned IP with 429s that carry no wait at all. The governor counts those
 // answers as they come, and when header-less 429s or a burst of invalid answers show up it pauses
 // what can wait (board edits) for the whole bot, with a pause that doubles while the trouble lasts.
+import { backoffDelay } from '../backoff.js';
 import type { Logger } from '../log.js';
 
 export interface GovernorOptions {
@@ -131,7 +132,10 @@ export class RestGovernor {
   private pause(now: number, noWait: boolean): void {
     // Answers to requests sent before the pause began do not lengthen it.
     if (now < this.pausedUntil) return;
-    const ms = Math.min(this.maxPauseMs, this.firstPauseMs * 2 ** this.streak);
+    const ms = backoffDelay(
+      { initialMs: this.firstPauseMs, maxMs: this.maxPauseMs, factor: 2, jitter: 0 },
+      this.streak,
+    );
     this.pausedUntil = now + ms;
     this.pauses++;
     // Told once per episode, not on every pause of it.

@@ -1,5 +1,6 @@
 // The relay's message port on Discord: live posts are normal channel messages sent with the bot
 // token (an interaction token dies after 15 minutes; a game outlives it), edited in place.
+import { backoffDelay, type BackoffOptions } from '../backoff.js';
 import {
   AttachmentBuilder,
   ButtonStyle,
@@ -103,8 +104,7 @@ const REFUSALS: Record<number, string> = {
 };
 
 /** Waits before retrying an edit Discord failed (1 s, doubling, at most a minute). */
-const RETRY_FIRST_MS = 1_000;
-const RETRY_MAX_MS = 60_000;
+const EDIT_RETRY: BackoffOptions = { initialMs: 1_000, maxMs: 60_000, factor: 2, jitter: 0 };
 
 /** A failure that may pass: Discord's 5xx, a connection cut, reset or timed out. */
 function passing(error: unknown): boolean {
@@ -185,7 +185,7 @@ export class DiscordPostPort implements PostPort {
       if (!(error instanceof RateLimitError) && !passing(error)) throw error;
       const failed = (this.failures.get(messageId) ?? 0) + 1;
       this.failures.set(messageId, failed);
-      const backoff = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failed - 1));
+      const backoff = backoffDelay(EDIT_RETRY, failed - 1);
       throw new RetryLater(Math.max(backoff, this.governor?.pausedForMs() ?? 0));
     }
   }

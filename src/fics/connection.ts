@@ -4,7 +4,7 @@
 // the gap. It forwards only the events of its own games.
 import { EventEmitter } from 'node:events';
 import type { GameCreated, GameEnd, MoveList, ServerEvent } from '../protocol/events.js';
-import { backoffDelay, type BackoffOptions } from './backoff.js';
+import { backoffDelay, type BackoffOptions } from '../backoff.js';
 import type { Timer } from './clock.js';
 import * as requests from './requests.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';

@@ -8,7 +8,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import { GameTracker, type TrackerUpdate } from '../game/tracker.js';
 import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
 import type { FramingLimits } from '../protocol/framer.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from '../backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
 import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';

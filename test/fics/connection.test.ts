@@ -1,6 +1,6 @@
 // One connection on its own: lasker's observe toggle, and what it forwards.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BACKOFF } from '../../src/fics/backoff.js';
+import { DEFAULT_BACKOFF } from '../../src/backoff.js';
 import { systemClock } from '../../src/fics/clock.js';
 import { ObserverConnection } from '../../src/fics/connection.js';
 import { orThrow, parseGameNumber, parseHandle } from '../../src/fics/validate.js';

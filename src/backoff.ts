@@ -1,5 +1,6 @@
-// Reconnect delays: exponential, capped, with jitter so that many connections dropped together
-// (a server restart) do not all come back in the same instant.
+// Waits before trying again: exponential and capped, for FICS reconnects, Discord edits, the
+// governor's pauses and shard restarts. FICS reconnects add jitter so that many connections
+// dropped together (a server restart) do not all come back in the same instant.
 
 export interface BackoffOptions {
   /** First delay, ms. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF } from '../../src/fics/backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF } from '../src/backoff.js';
 
 describe('backoffDelay', () => {
   it('doubles from 1 s up to a minute, each delay somewhere in its upper half', () => {
