@@ -204,7 +204,7 @@ function describeClub(club: Club): string {
   }
   const members = club.members.length === 0 ? 'none yet (`/club add`)' : club.members.join(', ');
   lines.push(`**Members (${club.members.length}):** ${members}`);
-  return truncate(lines.join('\n'));
+  return wholeLines(lines.join('\n'));
 }
 
 async function channel(
@@ -331,7 +331,7 @@ async function results(
     return;
   }
   const lines = games.map((g) => resultLine(guildId, g));
-  await answer(interaction, truncate([`Club games finished in ${span}:`, ...lines].join('\n')));
+  await answer(interaction, wholeLines([`Club games finished in ${span}:`, ...lines].join('\n')));
 }
 
 function postLink(guildId: string, game: Pick<ClubGame, 'messageChannelId' | 'messageId'>): string | null {
@@ -346,7 +346,7 @@ function resultLine(guildId: string, game: ClubGame): string {
 }
 
 /** Whole lines up to Discord's limit, then how many were left out. */
-function truncate(text: string): string {
+function wholeLines(text: string): string {
   if (text.length <= MAX_CONTENT) return text;
   const lines = text.split('\n');
   const kept: string[] = [];
