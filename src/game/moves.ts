@@ -94,16 +94,6 @@ export function moveFromSan(pos: Position, san: string): Move | undefined {
   return legal(pos, parseSan(pos, san));
 }
 
-/**
- * A bughouse drop uses a piece passed from the partner board, which a replay of one board never
- * saw: give the mover the piece when its hand lacks it.
- */
-export function givePassedPiece(pos: Position, move: Move): void {
-  if (isDrop(move) && pos.pockets && pos.pockets[pos.turn][move.role] === 0) {
-    pos.pockets[pos.turn][move.role] = 1;
-  }
-}
-
 /** A position being replayed under one variant's rules. `pos` is mutated by `play`. */
 export interface Replay {
   readonly variant: Variant;
