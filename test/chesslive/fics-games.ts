@@ -23,7 +23,7 @@ export const truthGames: TruthGame[] = (
 ).games;
 
 /** A truth game as a GameRecord; `withClocks` gives every move a distinct whole-second clock. */
-export function liveGame(truth: TruthGame, withClocks: boolean): GameRecord {
+export function truthRecord(truth: TruthGame, withClocks: boolean): GameRecord {
   const game: GameRecord = {
     white: truth.white,
     black: truth.black,

@@ -5,7 +5,7 @@ import type { GameRecord } from '../../src/game/record.js';
 import type { FileVariant } from '../../src/game/variants.js';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { gameFromSan, plyOf } from './build-game.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function write(game: GameRecord): string {
   const written = makeChessLive(game);
@@ -84,15 +84,15 @@ describe('standard idioms', () => {
 
   it('writes real FICS underpromotions and promotions that capture', () => {
     const m01 = truthGames.find((g) => g.id === 'fatics_master_seq/M01')!;
-    const file = write(liveGame(m01, false));
+    const file = write(truthRecord(m01, false));
     expect(specs(file)).toContain('f7:f8:n:f8'); // f8=N+
     const z01 = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z01')!;
-    expect(specs(write(liveGame(z01, false)))).toContain('d2:c1:n:c1'); // dxc1=N
+    expect(specs(write(truthRecord(z01, false)))).toContain('d2:c1:n:c1'); // dxc1=N
   });
 
   it('tags disambiguated moves with the SAN before the square', () => {
     const m01 = truthGames.find((g) => g.id === 'fatics_master_seq/M01')!;
-    const fields = specs(write(liveGame(m01, true)));
+    const fields = specs(write(truthRecord(m01, true)));
     expect(fields).toContain('g1:f3/0/0/270/Ng');
     expect(fields).toContain('d1:g1/0/0/266/Rd');
   });
@@ -200,8 +200,8 @@ describe('whole files follow the grammar', () => {
   const game = new RegExp(`^[^;]*;[^;]*;(?:(?:${spec};)*(?:${spec}|[+=-];[^;]*)|)$`);
 
   it.each(truthGames.map((g) => [g.id, g] as const))('%s', (_id, truth) => {
-    expect(write(liveGame(truth, true))).toMatch(game);
-    expect(write(liveGame(truth, false))).toMatch(game);
+    expect(write(truthRecord(truth, true))).toMatch(game);
+    expect(write(truthRecord(truth, false))).toMatch(game);
   });
 
   it('writes the result from White’s side', () => {

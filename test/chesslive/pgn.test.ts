@@ -7,7 +7,7 @@ import { replayRecord, type GameRecord } from '../../src/game/record.js';
 import { variantFromType } from '../../src/game/variants.js';
 import { replayFen } from '../../src/game/moves.js';
 import { gameFromSan } from './build-game.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function pgnOf(game: GameRecord): string {
   const pgn = makePgn(game);
@@ -24,7 +24,7 @@ function onlyGame(text: string): GameRecord {
 
 describe('PGN round trip of real FICS games', () => {
   it.each(truthGames.map((g) => [g.id, g] as const))('%s', (_id, truth) => {
-    const game = liveGame(truth, true);
+    const game = truthRecord(truth, true);
     game.clocksMs = game.uci.map((_, i) => (i * 7919) % 400_000); // ms survive [%clk]
     const back = onlyGame(pgnOf(game));
     expect(back).toEqual(game);
@@ -34,7 +34,7 @@ describe('PGN round trip of real FICS games', () => {
 describe('ChessLive! <-> PGN', () => {
   it('gives the same move file after a trip through PGN', () => {
     for (const truth of truthGames.filter((g) => g.variant !== 'bughouse')) {
-      const file = makeChessLive(liveGame(truth, true));
+      const file = makeChessLive(truthRecord(truth, true));
       if (!file.ok) throw new Error(file.error);
       const read = parseChessLive(file.value, { variant: truth.variant });
       if (!read.ok) throw new Error(read.error.message);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { ChessLiveReader } from '../../src/chesslive/read.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function errorOf(text: string, options: Parameters<typeof parseChessLive>[1] = {}) {
   const read = parseChessLive(text, options);
@@ -70,7 +70,7 @@ describe('malformed files', () => {
 
 describe('growing files', () => {
   const truth = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z03')!;
-  const written = makeChessLive(liveGame(truth, true));
+  const written = makeChessLive(truthRecord(truth, true));
   if (!written.ok) throw new Error(written.error);
   const file = written.value;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 /** Bughouse hands depend on the partner board, so only the board, side and castling can be compared. */
 const comparableFen = (fen: string, variant: string): string =>
@@ -15,7 +15,7 @@ const comparableFen = (fen: string, variant: string): string =>
 describe('ChessLive! round trip of real FICS games', () => {
   it.each(truthGames.map((g) => [g.id, g] as const))('%s', (_id, truth) => {
     const withClocks = truth.san.length % 2 === 0;
-    const written = makeChessLive(liveGame(truth, withClocks));
+    const written = makeChessLive(truthRecord(truth, withClocks));
     if (!written.ok) throw new Error(written.error);
     const read = parseChessLive(written.value, { variant: truth.variant });
     if (!read.ok) throw new Error(read.error.message);
