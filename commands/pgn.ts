@@ -5,7 +5,6 @@ import { makeChessLive } from '../src/chesslive/index.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, gameOption } from '../src/discord/replies.js';
 import { makeSnapshotPgn, parsePgn } from '../src/game/pgn.js';
-import { recordFromSnapshot } from '../src/game/record.js';
 
 export const data = new SlashCommandBuilder()
   .setName('pgn')
@@ -27,8 +26,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   if (live !== undefined && (!live.ended || finished === undefined)) {
     if (format === 'pgn') text = makeSnapshotPgn(live);
     else {
-      const converted = recordFromSnapshot(live);
-      const written = converted.ok ? makeChessLive(converted.value) : converted;
+      const written = makeChessLive(live);
       if (!written.ok) {
         await answer(interaction, `Game ${game} cannot be written as a ChessLive! file: ${written.error}`);
         return;

@@ -7,7 +7,7 @@
 // ";" have arrived, the reason is whatever text has arrived after it.
 import type { Role, Square } from 'chessops/types';
 import { charToRole, parseSquare } from 'chessops/util';
-import type { GameRecord, RecordMove } from '../game/record.js';
+import type { GameRecord } from '../game/record.js';
 import type { GameResult } from '../protocol/events.js';
 import { err, ok, type Result } from '../result.js';
 import type { FileVariant } from '../game/variants.js';
@@ -25,7 +25,7 @@ export interface ReadOptions {
 
 export interface ChessLiveRead {
   game: GameRecord;
-  /** Complete MoveSpecs read (plies), the same as `game.moves.length`. */
+  /** Complete MoveSpecs read (plies), the same as `game.uci.length`. */
   completeMoves: number;
   /** Growing mode: the text after the last ";", not read yet. Empty in complete mode. */
   pending: string;
@@ -94,7 +94,16 @@ export class ChessLiveReader {
   constructor(options: Omit<ReadOptions, 'growing'> = {}) {
     const start = startReplay(options.variant ?? 'chess', options.startFen);
     this.replay = start.ok ? start.value : null;
-    this.game = { white: '', black: '', variant: options.variant ?? 'chess', moves: [], result: '*' };
+    this.game = {
+      white: '',
+      black: '',
+      variant: options.variant ?? 'chess',
+      san: [],
+      uci: [],
+      clocksMs: [],
+      result: '*',
+      reason: null,
+    };
     if (options.startFen !== undefined) this.game.startFen = options.startFen;
     if (!start.ok) this.error = this.failure(0, null, null, start.error);
   }
@@ -158,9 +167,14 @@ export class ChessLiveReader {
         ),
       );
     }
-    const game: GameRecord = { ...this.game, moves: [...this.game.moves] };
-    if (game.result !== '*') game.reason = this.reason ?? this.text.slice(this.next);
-    return ok({ game, completeMoves: game.moves.length, pending, fen: replayFen(this.replay!) });
+    const game: GameRecord = {
+      ...this.game,
+      san: [...this.game.san],
+      uci: [...this.game.uci],
+      clocksMs: [...this.game.clocksMs],
+      reason: this.game.result === '*' ? null : (this.reason ?? this.text.slice(this.next)),
+    };
+    return ok({ game, completeMoves: game.uci.length, pending, fen: replayFen(this.replay!) });
   }
 
   private field(field: Token, last: boolean): void {
@@ -196,7 +210,11 @@ export class ChessLiveReader {
     const moveNo = this.fields - 2;
     const read = readMoveSpec(spec, this.replay!);
     if (!read.ok) this.error = this.failure(read.error.at, this.fields, moveNo, read.error.what);
-    else this.game.moves.push(read.value);
+    else {
+      this.game.san.push(read.value.san);
+      this.game.uci.push(read.value.uci);
+      this.game.clocksMs.push(read.value.clockMs);
+    }
   }
 
   private failure(at: number, field: number | null, move: number | null, what: string): ChessLiveError {
@@ -209,7 +227,14 @@ export class ChessLiveReader {
 
 type SpecError = { at: number; what: string };
 
-function readMoveSpec(spec: Token, replay: Replay): Result<RecordMove, SpecError> {
+/** One ply as the record holds it. */
+interface ReadMove {
+  san: string;
+  uci: string;
+  clockMs: number | null;
+}
+
+function readMoveSpec(spec: Token, replay: Replay): Result<ReadMove, SpecError> {
   if (spec.text === '') return err({ at: spec.at, what: 'empty MoveSpec' });
   const parts = split(spec.text, '/', spec.at);
   if (parts.length !== 1 && parts.length !== 4 && parts.length !== 5) {

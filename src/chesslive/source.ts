@@ -5,7 +5,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parseFen } from 'chessops/fen';
 import { setupPosition } from 'chessops/variant';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { FILE_VARIANTS, fileRules } from '../game/variants.js';
+import { rulesFor } from '../game/variants.js';
 import { cleanText } from '../text.js';
 import { recordStartFen, type GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
@@ -251,13 +251,14 @@ function sideOf(fen: string): 'white' | 'black' {
 function inCheck(game: GameRecord, fen: string): boolean {
   const setup = parseFen(fen);
   if (setup.isErr) return false;
-  const pos = setupPosition(fileRules(game.variant), setup.value);
+  const pos = setupPosition(rulesFor(game.variant), setup.value);
   return pos.isOk && pos.value.isCheck();
 }
 
 /**
- * The game as read so far. `ended` follows the file's result; clocks are the last Time each side
- * wrote (0 before its first timed move): the file has no time control to start from.
+ * The game as read so far: its record with what a watched game adds. `ended` follows the file's
+ * result; clocks are the last Time each side wrote (0 before its first timed move): the file has
+ * no time control to start from.
  */
 export function snapshotOfRead(
   read: ChessLiveRead,
@@ -267,28 +268,27 @@ export function snapshotOfRead(
   const startFen = recordStartFen(game);
   const first = sideOf(startFen);
   const clocks = { white: 0, black: 0 };
-  game.moves.forEach((move, ply) => {
+  game.clocksMs.forEach((clockMs, ply) => {
     const mover = (ply % 2 === 0) === (first === 'white') ? 'white' : 'black';
-    if (move.clockMs !== undefined && move.clockMs !== null) clocks[mover] = move.clockMs;
+    if (clockMs !== null) clocks[mover] = clockMs;
   });
   return {
-    key: id.key,
-    game: id.game,
+    ...game,
     // A file's names and reason may hold line breaks: they would break PGN tags and messages.
     white: cleanText(game.white),
     black: cleanText(game.black),
+    reason: game.reason === null ? null : cleanText(game.reason) || null,
+    startFen,
+    key: id.key,
+    game: id.game,
     whiteRating: null,
     blackRating: null,
-    variant: FILE_VARIANTS[game.variant].variant,
     rated: null,
-    type: FILE_VARIANTS[game.variant].type,
+    // A FICS game type; a file has none.
+    type: null,
     initialMinutes: null,
     incrementSec: null,
-    startFen,
-    san: game.moves.map((m) => m.san),
-    uci: game.moves.map((m) => m.uci),
-    moveTimesMs: game.moves.map(() => null),
-    clocksMs: game.moves.map((m) => m.clockMs ?? null),
+    moveTimesMs: game.uci.map(() => null),
     fen: read.fen,
     sideToMove: sideOf(read.fen),
     whiteClockMs: clocks.white,
@@ -298,8 +298,6 @@ export function snapshotOfRead(
     partnerGame: null,
     check: inCheck(game, read.fen),
     flip: false,
-    result: game.result,
-    reason: game.result === '*' ? null : cleanText(game.reason ?? '') || null,
     ended: game.result !== '*',
     complete: true,
     needs: null,

@@ -1,4 +1,4 @@
-// Writes a game as a ChessLive! move file:
+// Writes a game record (a snapshot is one) as a ChessLive! move file:
 //   White;Black;MoveSpec;MoveSpec;...[;Result;Text]
 // with MoveSpec = Steps[/Depth/Score/Time/SANtag]. Choices the grammar leaves open:
 // - Time is the mover's clock after the move in whole seconds, rounded down (what a clock shows),
@@ -12,9 +12,9 @@
 // - Piece ids are lower case as the grammar says; a dropped piece takes the mover's colour.
 import { makeSquare } from 'chessops/util';
 import { cleanText } from '../text.js';
-import { gameMove, type GameRecord } from '../game/record.js';
+import { replayRecord, type GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
-import { play, startReplay } from '../game/moves.js';
+import { sanOf } from '../game/moves.js';
 import type { MoveStep } from './steps.js';
 import { formatSteps, stepsFor } from './steps.js';
 
@@ -32,23 +32,18 @@ export function makeChessLive(game: GameRecord): Result<string> {
   ] as const) {
     if (text.includes(';')) return err(`${what} "${text}" contains ";", which ends a field in a move file`);
   }
-  const start = startReplay(game.variant, game.startFen);
-  if (!start.ok) return start;
-  const replay = start.value;
   const specs: string[] = [];
-  for (const [i, m] of game.moves.entries()) {
-    const move = gameMove(replay, m, i);
-    if (!move.ok) return move;
-    const steps = stepsFor(replay.pos, move.value);
-    const { san } = play(replay, move.value);
-    const clockMs = m.clockMs ?? null;
+  const replayed = replayRecord(game, (replay, move, ply) => {
+    const steps = stepsFor(replay.pos, move);
+    const clockMs = game.clocksMs[ply] ?? null;
     const spec = formatSteps(steps);
     specs.push(
       clockMs === null
         ? spec
-        : `${spec}/0/0/${Math.floor(Math.max(0, clockMs) / 1000)}/${sanTag(san, steps)}`,
+        : `${spec}/0/0/${Math.floor(Math.max(0, clockMs) / 1000)}/${sanTag(sanOf(replay.pos, move), steps)}`,
     );
-  }
+  });
+  if (!replayed.ok) return replayed;
   const fields = [white, black, ...specs];
   if (game.result !== '*') fields.push(RESULT_SIGN[game.result], reason);
   // A game with no moves yet still ends its header with ";" (an empty MoveList, as a growing file starts).

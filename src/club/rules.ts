@@ -62,6 +62,8 @@ const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCas
 
 /** The club's type for a game: variants by name, normal chess by its time class; null while unknown. */
 export function clubGameType(game: Pick<GameFacts, 'type' | 'variant'>): ClubGameType | null {
+  // A club names chess960 as FICS does: a wild type.
+  if (game.variant === 'chess960') return 'wild';
   if (game.variant !== 'chess') return game.variant;
   const base = game.type?.split('/')[0]?.trim().toLowerCase() ?? '';
   return CLUB_GAME_TYPES.find((t) => t === base) ?? null;

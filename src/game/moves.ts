@@ -11,7 +11,7 @@ import { isDrop, type Color } from 'chessops/types';
 import { charToRole, kingCastlesTo, makeUci, parseSquare, parseUci } from 'chessops/util';
 import { defaultPosition, setupPosition } from 'chessops/variant';
 import { err, ok, type Result } from '../result.js';
-import { fileRules, type FileVariant } from './variants.js';
+import { rulesFor, type Variant } from './variants.js';
 
 /** Style 12's verbose move: `P/e2-e4`, `N/@@-d5`, `P/e7-e8=Q` (castling is `o-o`, `o-o-o`). */
 const VERBOSE_MOVE = /^([PNBRQK])\/(@@|[a-h][1-8])-([a-h][1-8])(?:=([NBRQK]))?$/;
@@ -94,24 +94,14 @@ export function moveFromSan(pos: Position, san: string): Move | undefined {
   return legal(pos, parseSan(pos, san));
 }
 
-/**
- * A bughouse drop uses a piece passed from the partner board, which a replay of one board never
- * saw: give the mover the piece when its hand lacks it.
- */
-export function givePassedPiece(pos: Position, move: Move): void {
-  if (isDrop(move) && pos.pockets && pos.pockets[pos.turn][move.role] === 0) {
-    pos.pockets[pos.turn][move.role] = 1;
-  }
-}
-
-/** A position being replayed under one move file variant's rules. `pos` is mutated by `play`. */
+/** A position being replayed under one variant's rules. `pos` is mutated by `play`. */
 export interface Replay {
-  readonly variant: FileVariant;
+  readonly variant: Variant;
   readonly pos: Position;
 }
 
-export function startReplay(variant: FileVariant, startFen?: string): Result<Replay> {
-  const rules = fileRules(variant);
+export function startReplay(variant: Variant, startFen?: string): Result<Replay> {
+  const rules = rulesFor(variant);
   if (startFen === undefined) return ok({ variant, pos: defaultPosition(rules) });
   const setup = parseFen(startFen);
   if (setup.isErr) return err(`start FEN "${startFen}" is not a FEN (${setup.error.message})`);

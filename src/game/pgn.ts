@@ -18,12 +18,12 @@ import {
 import type { GameResult } from '../protocol/events.js';
 import { err, ok, type Result } from '../result.js';
 import { cleanText } from '../text.js';
-import { parseSanMove, play, replayFen, sideName, startReplay } from './moves.js';
+import { parseSanMove, play, replayFen, sanOf, sideName, startReplay } from './moves.js';
 import { findUnreadPgn } from './pgn-check.js';
 import { startPosition } from './position.js';
-import { gameMove, type GameRecord, type RecordMove } from './record.js';
+import { recordStartFen, replayRecord, type GameRecord } from './record.js';
 import type { GameSnapshot } from './snapshot.js';
-import { FILE_VARIANTS, parsePgnVariant, pgnVariantHeader } from './variants.js';
+import { parsePgnVariant, pgnVariantHeader } from './variants.js';
 
 /** The moves as PGN nodes, each with its clock after the move where known. */
 function movetext(moves: readonly { san: string; clockMs: number | null }[]): PgnNodeData[] {
@@ -74,29 +74,25 @@ export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): s
   return makePgnText(pgn);
 }
 
-/** A record as PGN; the error names the first move that is not legal. */
+/** A record (a snapshot is one) as PGN; the error names the first move that is not legal. */
 export function makePgn(game: GameRecord): Result<string> {
-  const start = startReplay(game.variant, game.startFen);
-  if (!start.ok) return start;
-  const replay = start.value;
+  const moves: { san: string; clockMs: number | null }[] = [];
+  const replayed = replayRecord(game, (replay, move, ply) => {
+    moves.push({ san: sanOf(replay.pos, move), clockMs: game.clocksMs[ply] ?? null });
+  });
+  if (!replayed.ok) return replayed;
   const pgn: Game<PgnNodeData> = defaultGame();
   pgn.headers.set('White', cleanText(game.white));
   pgn.headers.set('Black', cleanText(game.black));
   pgn.headers.set('Result', game.result);
-  const variant = pgnVariantHeader(FILE_VARIANTS[game.variant].variant);
+  const variant = pgnVariantHeader(game.variant);
   if (variant) pgn.headers.set('Variant', variant);
   // chess960 always names its start position: "Chess960" alone does not say which one.
   if (game.startFen !== undefined || game.variant === 'chess960') {
     pgn.headers.set('SetUp', '1');
-    pgn.headers.set('FEN', game.startFen ?? replayFen(replay));
+    pgn.headers.set('FEN', recordStartFen(game));
   }
-  if (game.reason !== undefined) pgn.headers.set('Termination', cleanText(game.reason));
-  const moves: { san: string; clockMs: number | null }[] = [];
-  for (const [i, m] of game.moves.entries()) {
-    const move = gameMove(replay, m, i);
-    if (!move.ok) return move;
-    moves.push({ san: play(replay, move.value).san, clockMs: m.clockMs ?? null });
-  }
+  if (game.reason !== null) pgn.headers.set('Termination', cleanText(game.reason));
   extend(pgn.moves, movetext(moves));
   return ok(makePgnText(pgn));
 }
@@ -124,32 +120,35 @@ function readPgnGame(pgn: Game<PgnNodeData>): Result<GameRecord> {
   const start = startReplay(variant, startFen);
   if (!start.ok) return start;
   const replay = start.value;
-  const moves: RecordMove[] = [];
+  const game: GameRecord = {
+    white: pgn.headers.get('White') ?? '?',
+    black: pgn.headers.get('Black') ?? '?',
+    variant,
+    san: [],
+    uci: [],
+    clocksMs: [],
+    // chessops normalises the Result header to one of the four results (checked by findUnreadPgn).
+    result: (pgn.headers.get('Result') ?? '*') as GameResult,
+    reason: null,
+  };
+  if (startFen !== undefined) game.startFen = startFen;
   let lastComments: string[] = pgn.comments ?? [];
   for (const node of pgn.moves.mainlineNodes()) {
     const moveNumber = `${replay.pos.fullmoves}${replay.pos.turn === 'white' ? '.' : '...'}`;
     const move = parseSanMove(replay, node.data.san);
     if (!move) {
       return err(
-        `ply ${moves.length + 1} (${moveNumber} ${node.data.san}): not a legal move for ${sideName(replay)} in ${replayFen(replay)}`,
+        `ply ${game.san.length + 1} (${moveNumber} ${node.data.san}): not a legal move for ${sideName(replay)} in ${replayFen(replay)}`,
       );
     }
     const comments = (node.data.comments ?? []).map(parseComment);
     const clock = comments.find((c) => c.clock !== undefined)?.clock;
-    moves.push({ ...play(replay, move), clockMs: clock === undefined ? null : Math.round(clock * 1000) });
+    const { san, uci } = play(replay, move);
+    game.san.push(san);
+    game.uci.push(uci);
+    game.clocksMs.push(clock === undefined ? null : Math.round(clock * 1000));
     lastComments = comments.map((c) => c.text);
   }
-  // chessops normalises the Result header to one of the four results (checked by findUnreadPgn).
-  const result = (pgn.headers.get('Result') ?? '*') as GameResult;
-  const game: GameRecord = {
-    white: pgn.headers.get('White') ?? '?',
-    black: pgn.headers.get('Black') ?? '?',
-    variant,
-    moves,
-    result,
-  };
-  if (startFen !== undefined) game.startFen = startFen;
-  const reason = pgn.headers.get('Termination') ?? lastComments.filter((c) => c !== '').at(-1);
-  if (reason !== undefined) game.reason = reason;
+  game.reason = pgn.headers.get('Termination') ?? lastComments.filter((c) => c !== '').at(-1) ?? null;
   return ok(game);
 }

@@ -1,13 +1,11 @@
 // Games as scenes, the renderer's input (render/scene.ts): one position of a game snapshot, or a
 // whole game as one scene per position (start + one per ply) for animated GIFs.
-import { makeFen, parseFen } from 'chessops/fen';
-import type { Color, Rules } from 'chessops/types';
-import { parseUci } from 'chessops/util';
-import { setupPosition, type Position } from 'chessops/variant';
-import type { BoardScene, RenderResult, ScenePlayer, SceneResult } from '../../render/scene.js';
+import type { Color } from 'chessops/types';
+import type { BoardScene, RenderResult, ScenePlayer } from '../../render/scene.js';
 import type { ThemeName } from '../../render/theme.js';
 import type { Holdings } from '../protocol/events.js';
-import { givePassedPiece } from './moves.js';
+import { parseUciMove, play, replayFen, startReplay } from './moves.js';
+import type { GameRecord } from './record.js';
 import type { GameSnapshot } from './snapshot.js';
 import { rulesFor } from './variants.js';
 
@@ -39,23 +37,16 @@ export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): 
   };
 }
 
-/** A game as the animation needs it. */
-interface GameLine {
-  rules: Rules;
-  startFen: string;
-  /** Castling as the king's move, or king takes rook (chess960); drops `P@e4`. */
-  uci: readonly string[];
-  /** The mover's clock after each ply, where known. */
-  clocksMs: readonly (number | null)[];
+/** What a game's animation shows beyond its record. */
+export interface SceneExtras {
   initialClockMs: number | null;
   white: ScenePlayer;
   black: ScenePlayer;
-  /** Bughouse hands come from the partner board: a replay takes them as they were seen. */
-  bughouse: boolean;
-  /** Bughouse: the hands after each ply, where known (empty where not). */
+  /** Bughouse: the hands after each ply, where known (empty where not); a replay cannot know them. */
   handsAfter: readonly (Holdings | null)[];
   finalHoldings: Holdings | null;
-  result: SceneResult | null;
+  /** The last scene shows the result (`*` for an adjourned or aborted game). */
+  ended: boolean;
 }
 
 export interface GameLook {
@@ -64,41 +55,45 @@ export interface GameLook {
   size?: number;
 }
 
-/** One scene per position of a game line, its result on the last. */
-export function lineScenes(line: GameLine, look: GameLook): RenderResult<BoardScene[]> {
-  const setup = parseFen(line.startFen);
-  if (setup.isErr) return { ok: false, error: `invalid start FEN "${line.startFen}"` };
-  const start = setupPosition(line.rules, setup.value);
-  if (start.isErr) return { ok: false, error: `start position not playable: ${start.error.message}` };
-  const pos = start.value;
-  const clocks: Record<Color, number | null> = { white: line.initialClockMs, black: line.initialClockMs };
+/** One scene per position of a game record (start + one per ply), its result on the last. */
+export function recordScenes(
+  game: GameRecord,
+  extras: SceneExtras,
+  look: GameLook,
+): RenderResult<BoardScene[]> {
+  const start = startReplay(game.variant, game.startFen);
+  if (!start.ok) return { ok: false, error: start.error };
+  const replay = start.value;
+  const rules = rulesFor(game.variant);
+  const bughouse = game.variant === 'bughouse';
+  const clocks: Record<Color, number | null> = { white: extras.initialClockMs, black: extras.initialClockMs };
   const noHoldings = { white: '', black: '' };
-  const sceneOf = (p: Position, lastMove: string | null, hands: Holdings | null = null): BoardScene => ({
-    fen: makeFen(p.toSetup()),
-    rules: line.rules,
+  // Bughouse hands come from the partner board: the scenes show them as they were seen.
+  const sceneOf = (lastMove: string | null, hands: Holdings | null = null): BoardScene => ({
+    fen: replayFen(replay),
+    rules,
     orientation: look.orientation ?? 'white',
     lastMove,
-    white: { ...line.white, clockMs: clocks.white },
-    black: { ...line.black, clockMs: clocks.black },
-    ...(line.bughouse ? { holdings: hands ?? noHoldings } : {}),
+    white: { ...extras.white, clockMs: clocks.white },
+    black: { ...extras.black, clockMs: clocks.black },
+    ...(bughouse ? { holdings: hands ?? noHoldings } : {}),
     ...(look.theme ? { theme: look.theme } : {}),
     ...(look.size ? { size: look.size } : {}),
   });
-  const scenes: BoardScene[] = [sceneOf(pos, null)];
-  for (const [ply, uci] of line.uci.entries()) {
-    const move = parseUci(uci);
+  const scenes: BoardScene[] = [sceneOf(null)];
+  for (const [ply, uci] of game.uci.entries()) {
+    const move = parseUciMove(replay, uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
-    const mover = pos.turn;
-    if (line.bughouse) givePassedPiece(pos, move);
-    pos.play(move);
-    clocks[mover] = line.clocksMs[ply] ?? clocks[mover];
-    scenes.push(sceneOf(pos, uci, line.handsAfter[ply] ?? null));
+    const mover = replay.pos.turn;
+    play(replay, move);
+    clocks[mover] = game.clocksMs[ply] ?? clocks[mover];
+    scenes.push(sceneOf(uci, extras.handsAfter[ply] ?? null));
   }
   const last = scenes.at(-1)!;
   scenes[scenes.length - 1] = {
     ...last,
-    ...(line.bughouse ? { holdings: line.finalHoldings ?? noHoldings } : {}),
-    ...(line.result ? { result: line.result } : {}),
+    ...(bughouse ? { holdings: extras.finalHoldings ?? noHoldings } : {}),
+    ...(extras.ended ? { result: { result: game.result, reason: game.reason } } : {}),
   };
   return { ok: true, value: scenes };
 }
@@ -108,19 +103,15 @@ export function gameScenes(
   snap: GameSnapshot,
   opts: Omit<SceneOptions, 'partner'> = {},
 ): RenderResult<BoardScene[]> {
-  return lineScenes(
+  return recordScenes(
+    snap,
     {
-      rules: rulesFor(snap.variant),
-      startFen: snap.startFen,
-      uci: snap.uci,
-      clocksMs: snap.clocksMs,
       initialClockMs: snap.initialMinutes === null ? null : snap.initialMinutes * 60_000,
       white: { name: snap.white, rating: snap.whiteRating },
       black: { name: snap.black, rating: snap.blackRating },
-      bughouse: snap.variant === 'bughouse',
       handsAfter: snap.handsAfter ?? [],
       finalHoldings: snap.holdings,
-      result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
+      ended: snap.ended,
     },
     { ...opts, orientation: opts.orientation ?? (snap.flip ? 'black' : 'white') },
   );

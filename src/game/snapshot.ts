@@ -1,8 +1,8 @@
 // A plain-data view of one game at one moment: what the relay, the renderer and the CLIs read.
-// Game state produces it; nothing here knows about the wire format or Discord.
-import type { GameResult, Holdings } from '../protocol/events.js';
-
-import type { Variant } from './variants.js';
+// Game state produces it; nothing here knows about the wire format or Discord. A snapshot is a
+// game record with what a game being watched adds (ratings, clocks, hands, sync state).
+import type { Holdings } from '../protocol/events.js';
+import type { GameRecord } from './record.js';
 
 /**
  * Plies a game may have: far above any real game (the longest tournament games have some 550),
@@ -13,30 +13,25 @@ export const DEFAULT_MAX_PLIES = 2_000;
 /** What the state needs from the server to be exact again. */
 export type SyncNeed = 'moves' | 'refresh';
 
-export interface GameSnapshot {
+export interface GameSnapshot extends GameRecord {
   /** Unique for this process: server game numbers are reused, so `<number>:<serial>`. */
   key: string;
   game: number;
-  white: string;
-  black: string;
   whiteRating: string | null;
   blackRating: string | null;
-  variant: Variant;
   rated: boolean | null;
   /** FICS game type as the server named it (`blitz`, `lightning`, `crazyhouse`, `wild/fr`...). */
   type: string | null;
   initialMinutes: number | null;
   incrementSec: number | null;
-  /** FEN of the position the history starts from (the standard start for normal games). */
+  /**
+   * FEN of the position the history starts from (the standard start for normal games). The moves
+   * (`san`, `uci`, `clocksMs`) start at ply 1 when `complete`, else at the first position seen;
+   * FICS castling is the king's move (`e1g1`), chess960 included.
+   */
   startFen: string;
-  /** Moves from ply 1 (complete) or from the first position seen (when `complete` is false). */
-  san: string[];
-  /** UCI: castling as the king move (e1g1), drops `P@e4`, promotions `e7e8q`. */
-  uci: string[];
   /** Time each ply took, ms, where known. */
   moveTimesMs: (number | null)[];
-  /** The mover's remaining clock after each ply, ms, where known. */
-  clocksMs: (number | null)[];
   /**
    * Bughouse: the hands after each ply, pieces passed before the next move included, where known
    * (a replay of one board cannot know what its partner board passed).
@@ -54,9 +49,6 @@ export interface GameSnapshot {
   check: boolean;
   /** Server's orientation hint: true when Black is at the bottom. */
   flip: boolean;
-  result: GameResult;
-  /** The server's end text (`GuestX resigns`), null while the game runs. */
-  reason: string | null;
   ended: boolean;
   /** True when the move history is known from ply 1. */
   complete: boolean;

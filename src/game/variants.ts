@@ -1,42 +1,43 @@
 // The variants Kibitz knows, written once: the chessops rules that decide legality, the PGN
-// `Variant` header, the FICS game types, and the variants a move file (PGN, ChessLive!) carries.
+// `Variant` header, the FICS game types, and which variants a move file (PGN, ChessLive!) carries.
 import type { Rules } from 'chessops';
 
-/** A FICS game's variant. `wild` covers every wild type; `wild/fr` is chess960. */
-export type Variant = 'chess' | 'crazyhouse' | 'bughouse' | 'wild' | 'suicide' | 'atomic' | 'losers';
+/**
+ * A game's variant. FICS's `wild/fr` is `chess960`; `wild` covers the other wild types (standard
+ * rules from another start position).
+ */
+export type Variant =
+  'chess' | 'chess960' | 'crazyhouse' | 'bughouse' | 'wild' | 'suicide' | 'atomic' | 'losers';
 
 /**
- * Rules a move file can carry. `bughouse` is one board of a bughouse pair: drops of any piece are
- * allowed because the pieces in hand come from the partner board, which one file does not show.
+ * The variants a move file names (a PGN `Variant` header, the ChessLive! reader's option).
+ * `bughouse` is one board of a bughouse pair: drops of any piece are allowed because the pieces in
+ * hand come from the partner board, which one file does not show.
  */
-export type FileVariant = 'chess' | 'chess960' | 'crazyhouse' | 'bughouse';
+export type FileVariant = Extract<Variant, 'chess' | 'chess960' | 'crazyhouse' | 'bughouse'>;
 
 interface VariantFacts {
   /** chessops rules that decide legality. */
   rules: Rules;
   /** PGN `Variant` header; null for standard rules, which PGN leaves unnamed. */
   pgn: string | null;
+  /**
+   * Whether a move file can hold its games: suicide, atomic and losers moves have effects
+   * (explosions, forced captures) that the move files do not describe.
+   */
+  moveFile: boolean;
 }
 
 const VARIANTS: Record<Variant, VariantFacts> = {
-  chess: { rules: 'chess', pgn: null },
-  crazyhouse: { rules: 'crazyhouse', pgn: 'Crazyhouse' },
-  bughouse: { rules: 'crazyhouse', pgn: 'Bughouse' },
-  wild: { rules: 'chess', pgn: 'Chess960' },
-  suicide: { rules: 'antichess', pgn: 'Antichess' },
-  atomic: { rules: 'atomic', pgn: 'Atomic' },
-  losers: { rules: 'chess', pgn: null },
-};
-
-/** The FICS type chess960 is played as. */
-const CHESS960_TYPE = 'wild/fr';
-
-/** A move file's variant as a FICS game: chess960 is `wild` of type `wild/fr`. */
-export const FILE_VARIANTS: Record<FileVariant, { variant: Variant; type: string | null }> = {
-  chess: { variant: 'chess', type: null },
-  chess960: { variant: 'wild', type: CHESS960_TYPE },
-  crazyhouse: { variant: 'crazyhouse', type: null },
-  bughouse: { variant: 'bughouse', type: null },
+  chess: { rules: 'chess', pgn: null, moveFile: true },
+  chess960: { rules: 'chess', pgn: 'Chess960', moveFile: true },
+  crazyhouse: { rules: 'crazyhouse', pgn: 'Crazyhouse', moveFile: true },
+  bughouse: { rules: 'crazyhouse', pgn: 'Bughouse', moveFile: true },
+  // Standard rules from the start position the FEN header gives.
+  wild: { rules: 'chess', pgn: null, moveFile: true },
+  suicide: { rules: 'antichess', pgn: 'Antichess', moveFile: false },
+  atomic: { rules: 'atomic', pgn: 'Atomic', moveFile: false },
+  losers: { rules: 'chess', pgn: null, moveFile: false },
 };
 
 /** PGN `Variant` header values read, lower case, without spaces or dashes. */
@@ -51,19 +52,19 @@ const PGN_VARIANT_NAMES: Record<string, FileVariant> = {
   bughouse: 'bughouse',
 };
 
-/** chessops rules that decide legality for a FICS variant. */
+/** chessops rules that decide legality for a variant. */
 export function rulesFor(variant: Variant): Rules {
   return VARIANTS[variant].rules;
 }
 
-/** chessops rules for a move file's variant. */
-export function fileRules(variant: FileVariant): Rules {
-  return rulesFor(FILE_VARIANTS[variant].variant);
-}
-
-/** The PGN `Variant` header of a FICS variant; null for standard rules. */
+/** The PGN `Variant` header of a variant; null for standard rules. */
 export function pgnVariantHeader(variant: Variant): string | null {
   return VARIANTS[variant].pgn;
+}
+
+/** Whether a move file (PGN, ChessLive!) can hold a game of this variant. */
+export function fitsMoveFile(variant: Variant): boolean {
+  return VARIANTS[variant].moveFile;
 }
 
 /** The move-file variant a PGN `Variant` header names (`Chess960`, `Fischer Random`...), if known. */
@@ -75,27 +76,10 @@ export function parsePgnVariant(header: string): FileVariant | undefined {
 export function variantFromType(type: string): Variant {
   if (/bughouse|\bbug\b/.test(type)) return 'bughouse';
   if (/crazyhouse|\bzh\b/.test(type)) return 'crazyhouse';
+  if (/\bwild\/fr\b/.test(type)) return 'chess960';
   if (/wild|\bw\d|chess960|fr\b/.test(type)) return 'wild';
   if (/suicide/.test(type)) return 'suicide';
   if (/atomic/.test(type)) return 'atomic';
   if (/losers/.test(type)) return 'losers';
   return 'chess';
-}
-
-/**
- * A FICS game as a move file's variant: `wild/fr` is chess960, other wild types keep standard
- * rules from their start position; null for suicide, atomic and losers, whose moves have effects
- * (explosions, forced captures) the move files do not describe.
- */
-export function fileVariantOf(variant: Variant, type: string | null): FileVariant | null {
-  switch (variant) {
-    case 'chess':
-    case 'crazyhouse':
-    case 'bughouse':
-      return variant;
-    case 'wild':
-      return type === CHESS960_TYPE ? 'chess960' : 'chess';
-    default:
-      return null;
-  }
 }

@@ -24,6 +24,11 @@ export function uciOf(pos: Position, move: Move, variant: FileVariant): string {
   return makeUci(move);
 }
 
+/** Ply `i` of a game as one object. */
+export function plyOf(game: GameRecord, i: number): { san?: string; uci?: string; clockMs?: number | null } {
+  return { san: game.san[i], uci: game.uci[i], clockMs: game.clocksMs[i] };
+}
+
 /** A game from SAN moves; `clocks` gives each move a clock in ms. */
 export function gameFromSan(
   variant: FileVariant,
@@ -31,14 +36,24 @@ export function gameFromSan(
   options: { startFen?: string; clocks?: boolean } = {},
 ): GameRecord {
   const pos = startPosition(variant, options.startFen);
-  const moves = sans.map((san, i) => {
+  const uci = sans.map((san) => {
     const move = parseSan(pos, san);
     if (!move) throw new Error(`test game: ${san} is not legal`);
-    const uci = uciOf(pos, move, variant);
+    const written = uciOf(pos, move, variant);
     pos.play(move);
-    return { san, uci, clockMs: options.clocks === false ? null : 60_000 - i * 1000 };
+    return written;
   });
-  const game: GameRecord = { white: 'W', black: 'B', variant, moves, result: '*' };
+  const clocksMs = sans.map((_, i) => (options.clocks === false ? null : 60_000 - i * 1000));
+  const game: GameRecord = {
+    white: 'W',
+    black: 'B',
+    variant,
+    san: [...sans],
+    uci,
+    clocksMs,
+    result: '*',
+    reason: null,
+  };
   if (options.startFen !== undefined) game.startFen = options.startFen;
   return game;
 }

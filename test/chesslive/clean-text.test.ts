@@ -45,7 +45,7 @@ describe('text from outside, on its way out', () => {
     if (!read.ok) throw new Error(read.error);
     expect(read.value).toHaveLength(1);
     expect(read.value[0]!).toMatchObject({ white: 'Carlsen [Event "forged"]', black: 'Nepo mniachtchi' });
-    expect(read.value[0]!.moves.map((m) => m.san)).toEqual(RUY_LOPEZ_SAN);
+    expect(read.value[0]!.san).toEqual(RUY_LOPEZ_SAN);
   });
 
   it('a FICS game end reason with line breaks stays in its Termination tag', () => {
@@ -68,7 +68,9 @@ describe('text from outside, on its way out', () => {
       white: WHITE,
       black: BLACK,
       variant: 'chess' as const,
-      moves: [],
+      san: [],
+      uci: [],
+      clocksMs: [],
       result: '1-0' as const,
       reason: REASON,
     };

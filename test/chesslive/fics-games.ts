@@ -1,4 +1,4 @@
-// The FICS truth games copied into test/fixtures/chesslive/fics-games.json, as LiveGames.
+// The FICS truth games copied into test/fixtures/chesslive/fics-games.json, as game records.
 import { readFileSync } from 'node:fs';
 import type { GameRecord } from '../../src/game/record.js';
 import type { GameResult } from '../../src/protocol/events.js';
@@ -23,18 +23,16 @@ export const truthGames: TruthGame[] = (
 ).games;
 
 /** A truth game as a GameRecord; `withClocks` gives every move a distinct whole-second clock. */
-export function liveGame(truth: TruthGame, withClocks: boolean): GameRecord {
+export function truthRecord(truth: TruthGame, withClocks: boolean): GameRecord {
   const game: GameRecord = {
     white: truth.white,
     black: truth.black,
     variant: truth.variant,
-    moves: truth.uci.map((uci, i) => ({
-      san: truth.san[i]!,
-      uci,
-      clockMs: withClocks ? 300_000 - i * 1000 : null,
-    })),
+    san: [...truth.san],
+    uci: [...truth.uci],
+    clocksMs: truth.uci.map((_, i) => (withClocks ? 300_000 - i * 1000 : null)),
     result: truth.result,
+    reason: truth.reason,
   };
-  if (truth.reason !== null) game.reason = truth.reason;
   return game;
 }

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { GameRecord } from '../../src/game/record.js';
 import type { FileVariant } from '../../src/game/variants.js';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
-import { gameFromSan } from './build-game.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { gameFromSan, plyOf } from './build-game.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function write(game: GameRecord): string {
   const written = makeChessLive(game);
@@ -36,9 +36,9 @@ describe('standard idioms', () => {
     expect(fields[6]).toBe('e1:g1:h1:f1/0/0/54/O-O');
     expect(fields[15]).toBe('e8:c8:a8:d8/0/0/45/O-O-O');
     const read = readBack(write(game), 'chess');
-    expect(read.game.moves.map((m) => m.uci)).toEqual(game.moves.map((m) => m.uci));
-    expect(read.game.moves[6]).toMatchObject({ san: 'O-O', uci: 'e1g1', clockMs: 54_000 });
-    expect(read.game.moves[15]).toMatchObject({ san: 'O-O-O', uci: 'e8c8' });
+    expect(read.game.uci).toEqual(game.uci);
+    expect(plyOf(read.game, 6)).toMatchObject({ san: 'O-O', uci: 'e1g1', clockMs: 54_000 });
+    expect(plyOf(read.game, 15)).toMatchObject({ san: 'O-O-O', uci: 'e8c8' });
     expect(read.fen).toBe('2kr3r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R4RK1 w - - 6 9');
   });
 
@@ -61,7 +61,7 @@ describe('standard idioms', () => {
     expect(fields[4]).toBe('e5:d6:e5:d5/0/0/56/ex');
     expect(fields[11]).toBe('b4:c3:b4:c4/0/0/49/bx');
     const read = readBack(write(game), 'chess');
-    expect(read.game.moves.map((m) => m.san)).toEqual(game.moves.map((m) => m.san));
+    expect(read.game.san).toEqual(game.san);
     expect(read.fen).toBe('rnbqkbnr/2p1ppp1/p2P3p/P7/8/2p5/1P1P1PPP/RNBQKBNR w KQkq - 0 7');
   });
 
@@ -70,7 +70,7 @@ describe('standard idioms', () => {
     const game = gameFromSan('chess', ['axb8=N', 'Kg7', 'c8=R'], { startFen });
     expect(specs(write(game))).toEqual(['a7:b8:n:b8/0/0/60/ax', 'h8:g7/0/0/59/K', 'c7:c8:r:c8/0/0/58/']);
     const read = readBack(write(game), 'chess', startFen);
-    expect(read.game.moves.map((m) => `${m.san} ${m.uci}`)).toEqual([
+    expect(read.game.san.map((san, i) => `${san} ${read.game.uci[i]}`)).toEqual([
       'axb8=N a7b8n',
       'Kg7 h8g7',
       'c8=R c7c8r',
@@ -79,20 +79,20 @@ describe('standard idioms', () => {
     const checking = gameFromSan('chess', ['a8=Q+'], { startFen: '7k/P7/8/8/8/8/8/K7 w - - 0 1' });
     expect(specs(write(checking))).toEqual(['a7:a8:q:a8/0/0/60/']);
     const readChecking = readBack(write(checking), 'chess', '7k/P7/8/8/8/8/8/K7 w - - 0 1');
-    expect(readChecking.game.moves[0]).toMatchObject({ san: 'a8=Q+', uci: 'a7a8q' });
+    expect(plyOf(readChecking.game, 0)).toMatchObject({ san: 'a8=Q+', uci: 'a7a8q' });
   });
 
   it('writes real FICS underpromotions and promotions that capture', () => {
     const m01 = truthGames.find((g) => g.id === 'fatics_master_seq/M01')!;
-    const file = write(liveGame(m01, false));
+    const file = write(truthRecord(m01, false));
     expect(specs(file)).toContain('f7:f8:n:f8'); // f8=N+
     const z01 = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z01')!;
-    expect(specs(write(liveGame(z01, false)))).toContain('d2:c1:n:c1'); // dxc1=N
+    expect(specs(write(truthRecord(z01, false)))).toContain('d2:c1:n:c1'); // dxc1=N
   });
 
   it('tags disambiguated moves with the SAN before the square', () => {
     const m01 = truthGames.find((g) => g.id === 'fatics_master_seq/M01')!;
-    const fields = specs(write(liveGame(m01, true)));
+    const fields = specs(write(truthRecord(m01, true)));
     expect(fields).toContain('g1:f3/0/0/270/Ng');
     expect(fields).toContain('d1:g1/0/0/266/Rd');
   });
@@ -105,7 +105,7 @@ describe('crazyhouse drops', () => {
     expect(fields[5]).toBe('p:e5/0/0/55/P@');
     expect(fields[6]).toBe('n:f6/0/0/54/N@');
     const read = readBack(write(game), 'crazyhouse');
-    expect(read.game.moves.slice(5, 7)).toMatchObject([
+    expect([plyOf(read.game, 5), plyOf(read.game, 6)]).toMatchObject([
       { san: 'P@e5', uci: 'P@e5' },
       { san: 'N@f6+', uci: 'N@f6' },
     ]);
@@ -140,20 +140,27 @@ describe('chess960 castling', () => {
     const file = write(game);
     expect(specs(file)).toEqual([`${steps}/0/0/60/${name.startsWith('O-O-O') ? 'O-O-O' : 'O-O'}`]);
     const read = readBack(file, 'chess960', startFen);
-    expect(read.game.moves[0]?.uci).toBe(uci);
-    expect(read.game.moves[0]?.san).toBe(name.startsWith('O-O-O') ? 'O-O-O' : 'O-O');
+    expect(read.game.uci[0]).toBe(uci);
+    expect(read.game.san[0]).toBe(name.startsWith('O-O-O') ? 'O-O-O' : 'O-O');
   });
 
   it('accepts castling written as the king’s move, unless that is a legal king step', () => {
-    const base = { white: 'W', black: 'B', variant: 'chess960', result: '*' } as const;
+    const base = {
+      white: 'W',
+      black: 'B',
+      variant: 'chess960' as const,
+      clocksMs: [null],
+      result: '*' as const,
+      reason: null,
+    };
     const startFen = '1k6/8/8/8/8/8/8/4K2R w H - 0 1';
-    const kingMove = makeChessLive({ ...base, startFen, moves: [{ san: 'O-O', uci: 'e1g1' }] });
+    const kingMove = makeChessLive({ ...base, startFen, san: ['O-O'], uci: ['e1g1'] });
     expect(kingMove).toEqual({ ok: true, value: 'W;B;e1:g1:h1:f1' });
-    expect(readBack('W;B;e1:g1:h1:f1', 'chess960', startFen).game.moves[0]?.uci).toBe('e1h1');
+    expect(readBack('W;B;e1:g1:h1:f1', 'chess960', startFen).game.uci[0]).toBe('e1h1');
     const besideRook = '1k6/8/8/8/8/8/8/5K1R w H - 0 1';
-    const step = makeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'Kg1', uci: 'f1g1' }] });
+    const step = makeChessLive({ ...base, startFen: besideRook, san: ['Kg1'], uci: ['f1g1'] });
     expect(step).toEqual({ ok: true, value: 'W;B;f1:g1' });
-    const castle = makeChessLive({ ...base, startFen: besideRook, moves: [{ san: 'O-O', uci: 'f1h1' }] });
+    const castle = makeChessLive({ ...base, startFen: besideRook, san: ['O-O'], uci: ['f1h1'] });
     expect(castle).toEqual({ ok: true, value: 'W;B;f1:g1:h1:f1' });
   });
 
@@ -167,11 +174,10 @@ describe('chess960 castling', () => {
 describe('Time field', () => {
   it('writes whole seconds rounded down, 0 for a negative clock, and reads seconds as ms', () => {
     const game = gameFromSan('chess', ['e4', 'e5']);
-    game.moves[0]!.clockMs = 59_999;
-    game.moves[1]!.clockMs = -1200;
+    game.clocksMs = [59_999, -1200];
     expect(specs(write(game))).toEqual(['e2:e4/0/0/59/', 'e7:e5/0/0/0/']);
     const read = parseChessLive('W;B;e2:e4/12/-35/12.5/;e7:e5/0/0/7');
-    expect(read.ok && read.value.game.moves.map((m) => m.clockMs)).toEqual([12_500, 7000]);
+    expect(read.ok && read.value.game.clocksMs).toEqual([12_500, 7000]);
   });
 
   it('writes a move with an unknown clock as bare steps, read back with a null clock', () => {
@@ -182,7 +188,7 @@ describe('Time field', () => {
     expect(file).toBe('W;B;e2:e4;e7:e5;=;Game drawn by mutual agreement');
     const read = readBack(file, 'chess');
     expect(read.game).toMatchObject({ result: '1/2-1/2', reason: 'Game drawn by mutual agreement' });
-    expect(read.game.moves.map((m) => m.clockMs)).toEqual([null, null]);
+    expect(read.game.clocksMs).toEqual([null, null]);
   });
 });
 
@@ -194,8 +200,8 @@ describe('whole files follow the grammar', () => {
   const game = new RegExp(`^[^;]*;[^;]*;(?:(?:${spec};)*(?:${spec}|[+=-];[^;]*)|)$`);
 
   it.each(truthGames.map((g) => [g.id, g] as const))('%s', (_id, truth) => {
-    expect(write(liveGame(truth, true))).toMatch(game);
-    expect(write(liveGame(truth, false))).toMatch(game);
+    expect(write(truthRecord(truth, true))).toMatch(game);
+    expect(write(truthRecord(truth, false))).toMatch(game);
   });
 
   it('writes the result from White’s side', () => {
@@ -203,7 +209,7 @@ describe('whole files follow the grammar', () => {
     expect(write({ ...base, result: '0-1', reason: 'W checkmated' })).toMatch(/;-;W checkmated$/);
     expect(write({ ...base, result: '1-0', reason: 'B resigns' })).toMatch(/;\+;B resigns$/);
     expect(write({ ...base, result: '*' })).toMatch(/;d8:h4$/);
-    expect(write({ ...base, moves: [] })).toBe('W;B;');
+    expect(write({ ...base, san: [], uci: [], clocksMs: [] })).toBe('W;B;');
   });
 
   it('refuses names and texts that contain ";" and moves that are not legal', () => {
@@ -212,7 +218,7 @@ describe('whole files follow the grammar', () => {
       ok: false,
       error: 'White player "A;B" contains ";", which ends a field in a move file',
     });
-    const illegal = makeChessLive({ ...base, moves: [{ san: 'e5', uci: 'e2e5' }] });
+    const illegal = makeChessLive({ ...base, san: ['e5'], uci: ['e2e5'] });
     expect(illegal.ok).toBe(false);
     if (!illegal.ok)
       expect(illegal.error).toMatch(/^move 1 \(e5\): UCI "e2e5" is not a legal move for White in rnbqkbnr/);

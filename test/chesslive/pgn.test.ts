@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
 import { makePgn, parsePgn } from '../../src/game/pgn.js';
-import { recordFromSnapshot, replayRecord, type GameRecord } from '../../src/game/record.js';
+import { replayRecord, type GameRecord } from '../../src/game/record.js';
+import { variantFromType } from '../../src/game/variants.js';
 import { replayFen } from '../../src/game/moves.js';
 import { gameFromSan } from './build-game.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function pgnOf(game: GameRecord): string {
   const pgn = makePgn(game);
@@ -23,8 +24,8 @@ function onlyGame(text: string): GameRecord {
 
 describe('PGN round trip of real FICS games', () => {
   it.each(truthGames.map((g) => [g.id, g] as const))('%s', (_id, truth) => {
-    const game = liveGame(truth, true);
-    game.moves.forEach((m, i) => (m.clockMs = (i * 7919) % 400_000)); // ms survive [%clk]
+    const game = truthRecord(truth, true);
+    game.clocksMs = game.uci.map((_, i) => (i * 7919) % 400_000); // ms survive [%clk]
     const back = onlyGame(pgnOf(game));
     expect(back).toEqual(game);
   });
@@ -33,7 +34,7 @@ describe('PGN round trip of real FICS games', () => {
 describe('ChessLive! <-> PGN', () => {
   it('gives the same move file after a trip through PGN', () => {
     for (const truth of truthGames.filter((g) => g.variant !== 'bughouse')) {
-      const file = makeChessLive(liveGame(truth, true));
+      const file = makeChessLive(truthRecord(truth, true));
       if (!file.ok) throw new Error(file.error);
       const read = parseChessLive(file.value, { variant: truth.variant });
       if (!read.ok) throw new Error(read.error.message);
@@ -55,12 +56,9 @@ describe('ChessLive! <-> PGN', () => {
       variant: 'chess',
       result: '0-1',
       reason: 'GuestA checkmated',
-      moves: [
-        { san: 'f3', uci: 'f2f3', clockMs: 179_900 },
-        { san: 'e5', uci: 'e7e5', clockMs: 178_000 },
-        { san: 'g4', uci: 'g2g4', clockMs: null },
-        { san: 'Qh4#', uci: 'd8h4', clockMs: 177_250 },
-      ],
+      san: ['f3', 'e5', 'g4', 'Qh4#'],
+      uci: ['f2f3', 'e7e5', 'g2g4', 'd8h4'],
+      clocksMs: [179_900, 178_000, null, 177_250],
     });
     const replay = replayRecord(game);
     expect(replay.ok && replayFen(replay.value)).toBe(
@@ -83,7 +81,7 @@ describe('ChessLive! <-> PGN', () => {
 
   it('reads every game of a PGN file', () => {
     const games = parsePgn('[White "A"]\n\n1. e4 *\n\n[White "C"]\n\n1. d4 d5 1/2-1/2\n');
-    expect(games.ok && games.value.map((g) => [g.white, g.moves.length, g.result])).toEqual([
+    expect(games.ok && games.value.map((g) => [g.white, g.uci.length, g.result])).toEqual([
       ['A', 1, '*'],
       ['C', 2, '1/2-1/2'],
     ]);
@@ -152,39 +150,33 @@ function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
   };
 }
 
-describe('recordFromSnapshot', () => {
-  it('takes players, moves with clocks, result and reason, and writes a move file', () => {
-    const game = recordFromSnapshot(snapshot({}));
-    if (!game.ok) throw new Error(game.error);
-    expect(game.value.moves).toEqual([
-      { san: 'e4', uci: 'e2e4', clockMs: 180_000 },
-      { san: 'e5', uci: 'e7e5', clockMs: 178_800 },
-    ]);
-    expect(makeChessLive(game.value)).toEqual({
+describe('a snapshot is a game record', () => {
+  it('is written as it is: players, moves with clocks, result and reason', () => {
+    expect(makeChessLive(snapshot({}))).toEqual({
       ok: true,
       value: 'GuestA;GuestB;e2:e4/0/0/180/;e7:e5/0/0/178/;+;GuestB resigns',
     });
+    const pgn = makePgn(snapshot({}));
+    expect(pgn.ok && pgn.value).toContain('1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:58.8] } 1-0');
   });
 
-  it('maps FICS wild/fr to chess960 and refuses variants whose moves have side effects', () => {
-    const fr = recordFromSnapshot(
-      snapshot({
-        variant: 'wild',
-        type: 'wild/fr',
-        startFen: 'rbbqnkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKRN w KQkq - 0 1',
-        san: ['O-O'],
-        uci: ['f1g1'],
-        clocksMs: [null],
-        result: '*',
-        reason: null,
-      }),
-    );
-    expect(fr.ok && fr.value.variant).toBe('chess960');
-    expect(fr.ok && makeChessLive(fr.value)).toEqual({ ok: true, value: 'GuestA;GuestB;f1:g1:r:f1' });
-    expect(recordFromSnapshot(snapshot({ variant: 'atomic' }))).toEqual({
+  it('of a FICS wild/fr game is chess960; variants whose moves have side effects are refused', () => {
+    const fr = snapshot({
+      variant: variantFromType('wild/fr'),
+      type: 'wild/fr',
+      startFen: 'rbbqnkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKRN w KQkq - 0 1',
+      san: ['O-O'],
+      uci: ['f1g1'],
+      clocksMs: [null],
+      result: '*',
+      reason: null,
+    });
+    expect(fr.variant).toBe('chess960');
+    expect(makeChessLive(fr)).toEqual({ ok: true, value: 'GuestA;GuestB;f1:g1:r:f1' });
+    expect(makeChessLive(snapshot({ variant: 'atomic' }))).toEqual({
       ok: false,
       error: 'variant atomic cannot be written as a move file',
     });
-    expect(recordFromSnapshot(snapshot({ uci: ['e2e4'] })).ok).toBe(false);
+    expect(makeChessLive(snapshot({ uci: ['e2e4'] })).ok).toBe(false);
   });
 });

@@ -65,6 +65,8 @@ function legalMoves(pos: Position): Move[] {
 }
 
 interface Generated {
+  /** The game's variant, as a move file reader is told it. */
+  variant: FileVariant;
   game: GameRecord;
   fen: string;
 }
@@ -72,7 +74,16 @@ interface Generated {
 /** A random game: each choice picks a legal move, castling whenever the choice is a multiple of 3. */
 function randomGame(variant: FileVariant, startFen: string | undefined, choices: number[]): Generated {
   const pos = startPosition(variant, startFen);
-  const moves: GameRecord['moves'] = [];
+  const game: GameRecord = {
+    white: 'White',
+    black: 'Black',
+    variant,
+    san: [],
+    uci: [],
+    clocksMs: [],
+    result: '*',
+    reason: null,
+  };
   for (const [i, choice] of choices.entries()) {
     const legal = legalMoves(pos);
     if (legal.length === 0) break;
@@ -81,15 +92,12 @@ function randomGame(variant: FileVariant, startFen: string | undefined, choices:
     const move = pool[choice % pool.length]!;
     const uci = uciOf(pos, move, variant);
     const san = makeSanAndPlay(pos, move);
-    moves.push({
-      san: san.startsWith('@') ? `P${san}` : san,
-      uci,
-      clockMs: i % 5 === 4 ? null : choice * 1000,
-    });
+    game.san.push(san.startsWith('@') ? `P${san}` : san);
+    game.uci.push(uci);
+    game.clocksMs.push(i % 5 === 4 ? null : choice * 1000);
   }
-  const game: GameRecord = { white: 'White', black: 'Black', variant, moves, result: '*' };
   if (startFen !== undefined) game.startFen = startFen;
-  return { game, fen: makeFen(pos.toSetup()) };
+  return { game, variant, fen: makeFen(pos.toSetup()) };
 }
 
 const arbitraryGame = fc
@@ -110,15 +118,15 @@ const arbitraryGame = fc
 describe('random legal games', () => {
   it('read back from their move file with the same SAN, UCI, clocks and final position', () => {
     fc.assert(
-      fc.property(arbitraryGame, ({ game, fen }) => {
+      fc.property(arbitraryGame, ({ game, variant, fen }) => {
         const file = makeChessLive(game);
         if (!file.ok) throw new Error(file.error);
         const read = parseChessLive(file.value, {
-          variant: game.variant,
+          variant,
           ...(game.startFen !== undefined && { startFen: game.startFen }),
         });
         if (!read.ok) throw new Error(`${read.error.message}\n${file.value}`);
-        expect(read.value.game.moves).toEqual(game.moves);
+        expect(read.value.game).toEqual(game);
         expect(read.value.fen).toBe(fen);
         expect(makeChessLive(read.value.game)).toEqual(file);
       }),
@@ -141,18 +149,22 @@ describe('random legal games', () => {
 
   it('cut anywhere, a growing file gives a prefix of the moves', () => {
     fc.assert(
-      fc.property(arbitraryGame, fc.double({ min: 0, max: 1, noNaN: true }), ({ game }, cut) => {
+      fc.property(arbitraryGame, fc.double({ min: 0, max: 1, noNaN: true }), ({ game, variant }, cut) => {
         const file = makeChessLive(game);
         if (!file.ok) throw new Error(file.error);
         const text = file.value.slice(0, Math.floor(cut * file.value.length));
         const read = parseChessLive(text, {
-          variant: game.variant,
+          variant,
           growing: true,
           ...(game.startFen !== undefined && { startFen: game.startFen }),
         });
         if (!read.ok) throw new Error(read.error.message);
         const complete = Math.max(0, text.split(';').length - 3);
-        expect(read.value.game.moves).toEqual(game.moves.slice(0, complete));
+        expect(read.value.game).toMatchObject({
+          san: game.san.slice(0, complete),
+          uci: game.uci.slice(0, complete),
+          clocksMs: game.clocksMs.slice(0, complete),
+        });
       }),
       { numRuns: 60 },
     );

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { ChessLiveReader } from '../../src/chesslive/read.js';
-import { liveGame, truthGames } from './fics-games.js';
+import { truthRecord, truthGames } from './fics-games.js';
 
 function errorOf(text: string, options: Parameters<typeof parseChessLive>[1] = {}) {
   const read = parseChessLive(text, options);
@@ -64,13 +64,13 @@ describe('malformed files', () => {
 
   it('accepts white space around MoveSpecs, a final ";" and a final line break', () => {
     const read = parseChessLive('W;B; e2:e4/0/0/60/ ;\n e7:e5 ;\n');
-    expect(read.ok && read.value.game.moves.map((m) => m.san)).toEqual(['e4', 'e5']);
+    expect(read.ok && read.value.game.san).toEqual(['e4', 'e5']);
   });
 });
 
 describe('growing files', () => {
   const truth = truthGames.find((g) => g.id === 'lasker_crazyhouse/Z03')!;
-  const written = makeChessLive(liveGame(truth, true));
+  const written = makeChessLive(truthRecord(truth, true));
   if (!written.ok) throw new Error(written.error);
   const file = written.value;
 
@@ -84,7 +84,7 @@ describe('growing files', () => {
       const resultAt = fields.findIndex((f, i) => i >= 2 && /^[+=-]$/.test(f) && i < fields.length - 1);
       const moves = resultAt >= 0 ? resultAt - 2 : complete;
       expect(read.value.completeMoves).toBe(moves);
-      expect(read.value.game.moves.map((m) => m.uci)).toEqual(truth.uci.slice(0, moves));
+      expect(read.value.game.uci).toEqual(truth.uci.slice(0, moves));
       if (resultAt < 0) expect(read.value.pending).toBe(fields.at(-1));
     }
   });
@@ -114,7 +114,7 @@ describe('growing files', () => {
     reader.append('g1:f3;');
     expect(reader.advance(3)).toBe(false);
     const read = reader.read();
-    expect(read.ok && read.value.game.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3']);
+    expect(read.ok && read.value.game.san).toEqual(['e4', 'e5', 'Nf3']);
   });
 
   it('keeps a MoveSpec whose Time may still be growing out until its ";" arrives', () => {

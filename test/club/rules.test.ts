@@ -61,7 +61,7 @@ describe('decide', () => {
     expect(decide(strict, game('Alice', 'X', { rated: false }))).toBe('skip');
     expect(decide(strict, game('Alice', 'X', { type: 'standard' }))).toBe('skip');
     expect(decide(strict, game('Alice', 'X', { type: 'crazyhouse', variant: 'crazyhouse' }))).toBe('post');
-    expect(decide(strict, game('Alice', 'X', { type: 'wild/fr', variant: 'wild' }))).toBe('post');
+    expect(decide(strict, game('Alice', 'X', { type: 'wild/fr', variant: 'chess960' }))).toBe('post');
     expect(decide(strict, game('Alice', 'X', { rated: null }))).toBe('undecided');
     expect(decide(strict, game('Alice', 'X', { type: null }))).toBe('undecided');
     // A known refusal beats an unknown: no need to wait.
@@ -76,6 +76,7 @@ describe('clubGameType', () => {
     expect(clubGameType({ type: 'lightning', variant: 'chess' })).toBe('lightning');
     expect(clubGameType({ type: 'blitz bughouse', variant: 'bughouse' })).toBe('bughouse');
     expect(clubGameType({ type: 'wild/4', variant: 'wild' })).toBe('wild');
+    expect(clubGameType({ type: 'wild/fr', variant: 'chess960' })).toBe('wild');
     expect(clubGameType({ type: null, variant: 'chess' })).toBeNull();
     expect(clubGameType({ type: 'nonstandard', variant: 'chess' })).toBeNull();
   });

@@ -1,0 +1,60 @@
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { parseSan } from 'chessops/san';
+import { describe, expect, it } from 'vitest';
+import { makeChessLive } from '../../src/chesslive/index.js';
+import { makeSnapshotPgn } from '../../src/game/pgn.js';
+import { GameTracker } from '../../src/game/tracker.js';
+import { ObserverDecoder } from '../../src/protocol/decode.js';
+import type { ServerEvent } from '../../src/protocol/events.js';
+import { style12Line } from '../support/boards.js';
+import {
+  fitsMoveFile,
+  parsePgnVariant,
+  pgnVariantHeader,
+  rulesFor,
+  variantFromType,
+} from '../../src/game/variants.js';
+
+describe('variants', () => {
+  it('name a FICS game type once: wild/fr is chess960, other wild types stay wild', () => {
+    expect(variantFromType('wild/fr')).toBe('chess960');
+    expect(variantFromType('rated wild/fr')).toBe('chess960');
+    expect(variantFromType('wild/4')).toBe('wild');
+    expect(variantFromType('blitz bughouse')).toBe('bughouse');
+    expect(variantFromType('zh')).toBe('crazyhouse');
+    expect(variantFromType('blitz')).toBe('chess');
+  });
+
+  it('give chess960 standard rules, its PGN header, and a place in move files', () => {
+    expect(rulesFor('chess960')).toBe('chess');
+    expect(pgnVariantHeader('chess960')).toBe('Chess960');
+    expect(parsePgnVariant('Fischer Random')).toBe('chess960');
+    expect(fitsMoveFile('chess960')).toBe(true);
+    expect(fitsMoveFile('wild')).toBe(true);
+    expect(fitsMoveFile('atomic')).toBe(false);
+  });
+});
+
+describe('a FICS wild/fr game', () => {
+  it('is chess960 from its header on, and its snapshot is written as it is', () => {
+    const start = Chess.fromSetup(
+      parseFen('rbbqnkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKRN w KQkq - 0 1').unwrap(),
+    ).unwrap();
+    const players = { game: 77, white: 'GuestA', black: 'GuestB' };
+    const after = start.clone();
+    after.play(parseSan(after, 'e4')!);
+    const tracker = new GameTracker();
+    const decoder = new ObserverDecoder();
+    for (const event of decoder.lines([
+      'Game 77: GuestA (++++) GuestB (++++) unrated wild/fr 3 0',
+      style12Line(start, { ...players, ply: 0 }),
+      style12Line(after, { ...players, ply: 1, san: 'e4', verbose: 'P/e2-e4' }),
+    ]) as ServerEvent[])
+      tracker.apply(event);
+    const snap = tracker.snapshot(77)!;
+    expect(snap).toMatchObject({ variant: 'chess960', type: 'wild/fr', san: ['e4'], complete: true });
+    expect(makeSnapshotPgn(snap)).toContain('[Variant "Chess960"]');
+    expect(makeChessLive(snap)).toEqual({ ok: true, value: 'GuestA;GuestB;e2:e4/0/0/300/' });
+  });
+});
