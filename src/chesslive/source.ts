@@ -7,6 +7,7 @@ import { setupPosition } from 'chessops/variant';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { FILE_VARIANTS, fileRules } from '../game/variants.js';
 import { cleanText } from '../text.js';
+import { openingOf } from '../game/openings.js';
 import { recordStartFen, type GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
@@ -267,6 +268,7 @@ export function snapshotOfRead(
   const startFen = recordStartFen(game);
   const first = sideOf(startFen);
   const clocks = { white: 0, black: 0 };
+  const uci = game.moves.map((m) => m.uci);
   game.moves.forEach((move, ply) => {
     const mover = (ply % 2 === 0) === (first === 'white') ? 'white' : 'black';
     if (move.clockMs !== undefined && move.clockMs !== null) clocks[mover] = move.clockMs;
@@ -286,7 +288,7 @@ export function snapshotOfRead(
     incrementSec: null,
     startFen,
     san: game.moves.map((m) => m.san),
-    uci: game.moves.map((m) => m.uci),
+    uci,
     moveTimesMs: game.moves.map(() => null),
     clocksMs: game.moves.map((m) => m.clockMs ?? null),
     fen: read.fen,
@@ -305,5 +307,6 @@ export function snapshotOfRead(
     needs: null,
     source: id.source,
     mode: 'played',
+    opening: openingOf(FILE_VARIANTS[game.variant].variant, startFen, uci),
   };
 }

@@ -2,6 +2,7 @@
 // Game state produces it; nothing here knows about the wire format or Discord.
 import type { GameResult, Holdings } from '../protocol/events.js';
 
+import type { Opening } from './openings.js';
 import type { Variant } from './variants.js';
 
 /**
@@ -68,4 +69,6 @@ export interface GameSnapshot {
   source: string | null;
   /** Examined game, isolated position, or a played game. */
   mode: 'played' | 'examined' | 'isolated';
+  /** The deepest position of the ECO table the moves reached; null outside standard chess. */
+  opening: Opening | null;
 }

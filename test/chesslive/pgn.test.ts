@@ -148,6 +148,7 @@ function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
     needs: null,
     source: null,
     mode: 'played',
+    opening: null,
     ...overrides,
   };
 }
