@@ -38,8 +38,8 @@ export const CHART_WIDTH_RANGE = [400, 1600] as const;
 export const CHART_HEIGHT_RANGE = [200, 800] as const;
 /** Pawns at the top (White better) and bottom edge of the evaluation scale. */
 export const EVAL_RANGE = 5;
-/** Plies a chart takes: a game's moves are bounded well below this (KIBITZ_MAX_PLIES). */
-export const MAX_CHART_PLIES = 20_000;
+/** Plies a chart takes: the most a game may have (KIBITZ_MAX_PLIES goes up to 100,000). */
+export const MAX_CHART_PLIES = 100_000;
 
 /** The colours of a chart in a theme: lines after the board's squares, text after its bars. */
 export function chartColours(theme: ThemeName = DEFAULT_THEME): {

@@ -146,9 +146,12 @@ describe('clock chart', () => {
       ok: false,
       error: 'no clocks or evaluations to chart',
     });
-    expect(renderChart({ ...scene, clocksMs: new Array<null>(20_001).fill(null) })).toMatchObject({
+    expect(renderChart({ ...scene, clocksMs: new Array<number>(100_001).fill(1000) })).toEqual({
       ok: false,
+      error: '100001 plies: a chart takes 100000 at most',
     });
+    // The longest game KIBITZ_MAX_PLIES allows is drawn.
+    expect(renderChart({ ...scene, clocksMs: new Array<number>(100_000).fill(1000) }).ok).toBe(true);
     // A game without any clock has no chart at all.
     expect(snapshotChartScene({ ...realGame(97), clocksMs: [null, null] })).toBeNull();
   });
