@@ -74,18 +74,19 @@ export interface ChartLayout {
   lineWidth: number;
 }
 
-const clamp = (v: number, [lo, hi]: readonly [number, number]): number =>
-  Math.min(hi, Math.max(lo, Math.round(v)));
+/** `v` rounded into the range; the default for anything that is not a finite number. */
+const clamp = (v: number | undefined, [lo, hi]: readonly [number, number], fallback: number): number =>
+  v !== undefined && Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.round(v))) : fallback;
 
 export function chartLayout(scene: ChartScene): ChartLayout {
-  const width = clamp(scene.width ?? DEFAULT_CHART_WIDTH, CHART_WIDTH_RANGE);
-  const height = clamp(scene.height ?? DEFAULT_CHART_HEIGHT, CHART_HEIGHT_RANGE);
+  const width = clamp(scene.width, CHART_WIDTH_RANGE, DEFAULT_CHART_WIDTH);
+  const height = clamp(scene.height, CHART_HEIGHT_RANGE, DEFAULT_CHART_HEIGHT);
   // Readable once Discord shrinks the image to a phone's width (about 360 px for 800).
   const unit = Math.min(width / 800, height / 400);
   const label = Math.max(12, Math.round(20 * unit));
   const title = Math.max(13, Math.round(22 * unit));
   // Room for the widest clock label left of the plot (the axis may round 45 minutes up to 1:00:00).
-  const longest = Math.max(...scene.clocksMs.map((ms) => ms ?? 0), scene.initialClockMs ?? 0);
+  const longest = longestClock(scene);
   const left = textWidth(longest > 2_700_000 ? '0:00:00' : '00:00', { px: label, bold: false }) + 16;
   const right = scene.evaluations === undefined ? Math.round(label * 1.2) : Math.round(label * 2.4);
   const top = Math.round(title * 2.4);
@@ -99,6 +100,20 @@ export function chartLayout(scene: ChartScene): ChartLayout {
     lineWidth: Math.max(2, Math.round(3 * unit)),
   };
 }
+
+/** A clock the chart can place: finite (a negative one is drawn at 0). */
+const isClock = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+/** An evaluation it can place: any number (±Infinity for a mate stays at the edge), not NaN. */
+const isEvaluation = (v: number | null | undefined): v is number => typeof v === 'number' && !Number.isNaN(v);
+/** The longest known clock, 0 without any (a loop: a spread of 100,000 plies overflows the stack). */
+function longestClock(scene: ChartScene): number {
+  let longest = isClock(scene.initialClockMs) ? scene.initialClockMs : 0;
+  for (const ms of scene.clocksMs) if (isClock(ms) && ms > longest) longest = ms;
+  return longest;
+}
+
+/** Move numbers past this are not a real game's: the axis then counts from 1. */
+const MAX_MOVE_NUMBER = 1_000_000;
 
 /** A round step giving at most `most` steps over `span`. */
 function niceStep(span: number, most: number, steps: readonly number[]): number {
@@ -155,7 +170,8 @@ function text(pen: Pen, s: string, font: FontSpec, x: number, top: number, colou
 /** Cuts a name to `width` pixels with an ellipsis. */
 function fitText(s: string, font: FontSpec, width: number): string {
   if (textWidth(s, font) <= width) return s;
-  const chars = [...s];
+  // More characters than a chart's width could hold are not measured one by one.
+  const chars = [...s].slice(0, 200);
   while (chars.length > 0 && textWidth(`${chars.join('')}…`, font) > width) chars.pop();
   return `${chars.join('')}…`;
 }
@@ -165,9 +181,8 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
   if (plies === 0) return { ok: false, error: 'no moves to chart' };
   if (plies > MAX_CHART_PLIES)
     return { ok: false, error: `${plies} plies: a chart takes ${MAX_CHART_PLIES} at most` };
-  const known = (v: number | null | undefined): v is number => typeof v === 'number' && !Number.isNaN(v);
-  const clocks = [...scene.clocksMs, scene.initialClockMs].filter(known);
-  const evaluations = scene.evaluations?.filter(known) ?? [];
+  const clocks = [...scene.clocksMs, scene.initialClockMs].filter(isClock);
+  const evaluations = scene.evaluations?.filter(isEvaluation) ?? [];
   if (clocks.length === 0 && evaluations.length === 0)
     return { ok: false, error: 'no clocks or evaluations to chart' };
   const theme = scene.theme !== undefined && isThemeName(scene.theme) ? scene.theme : DEFAULT_THEME;
@@ -199,7 +214,7 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
   const xOf = (ply: number): number => plot.x + (ply / layout.plies) * (plot.w - 1);
 
   // Clock axis: 0 at the bottom, a round top above the longest clock, m:ss labels.
-  const topMs = Math.max(1000, ...clocks);
+  const topMs = Math.max(1000, longestClock(scene));
   const clockStep = niceStep(topMs, 5, CLOCK_STEPS_MS);
   const clockMax = Math.ceil(topMs / clockStep) * clockStep;
   const yOfClock = (ms: number): number => plot.y + plot.h - 1 - (Math.max(0, ms) / clockMax) * (plot.h - 1);
@@ -214,18 +229,16 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
 
   // Time axis in move numbers: a tick where White's move of that number was made.
   const firstPly = scene.firstMover === 'white' ? 0 : 1;
-  const lastMove = scene.firstMoveNumber + Math.floor((firstPly + layout.plies - 1) / 2);
-  const moveStep = niceStep(
-    lastMove - scene.firstMoveNumber + 1,
-    Math.max(2, Math.floor(plot.w / 90)),
-    MOVE_STEPS,
-  );
-  for (
-    let move = Math.ceil(scene.firstMoveNumber / moveStep) * moveStep;
-    move <= lastMove;
-    move += moveStep
-  ) {
-    const ply = (move - scene.firstMoveNumber) * 2 - firstPly + 1;
+  const firstMove =
+    Number.isSafeInteger(scene.firstMoveNumber) &&
+    scene.firstMoveNumber >= 1 &&
+    scene.firstMoveNumber <= MAX_MOVE_NUMBER
+      ? scene.firstMoveNumber
+      : 1;
+  const lastMove = firstMove + Math.floor((firstPly + layout.plies - 1) / 2);
+  const moveStep = niceStep(lastMove - firstMove + 1, Math.max(2, Math.floor(plot.w / 90)), MOVE_STEPS);
+  for (let move = Math.ceil(firstMove / moveStep) * moveStep; move <= lastMove; move += moveStep) {
+    const ply = (move - firstMove) * 2 - firstPly + 1;
     if (ply < 0 || ply > layout.plies) continue;
     const x = Math.round(xOf(ply));
     fillRect(pen.surface, x, plot.y, 1, plot.h, index.grid);
@@ -254,7 +267,9 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
       const top = Math.min(height - labelHeight, Math.max(0, y - Math.floor(labelHeight / 2)));
       text(pen, label, labelFont, plot.x + plot.w + 6, top, colours.evaluation);
     }
-    const points = scene.evaluations.map((v, i) => (known(v) ? { x: xOf(i + 1), y: yOfEval(v) } : null));
+    const points = scene.evaluations.map((v, i) =>
+      isEvaluation(v) ? { x: xOf(i + 1), y: yOfEval(v) } : null,
+    );
     drawSeries(pen, points, index.evaluation, Math.max(2, layout.lineWidth - 1));
   }
 
@@ -263,12 +278,12 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
   for (const side of ['white', 'black'] as const) {
     const moverParity = (side === scene.firstMover ? 0 : 1) as number;
     const start = scene.initialClockMs;
-    const points: ({ x: number; y: number } | null)[] = known(start)
+    const points: ({ x: number; y: number } | null)[] = isClock(start)
       ? [{ x: xOf(0), y: yOfClock(start) }]
       : [];
     scene.clocksMs.forEach((ms, i) => {
       if (i % 2 !== moverParity) return;
-      points.push(known(ms) ? { x: xOf(i + 1), y: yOfClock(ms) } : null);
+      points.push(isClock(ms) ? { x: xOf(i + 1), y: yOfClock(ms) } : null);
     });
     drawSeries(pen, points, index[side], side === 'white' ? layout.lineWidth + 2 : layout.lineWidth);
   }

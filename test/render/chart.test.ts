@@ -152,6 +152,18 @@ describe('clock chart', () => {
     });
     // The longest game KIBITZ_MAX_PLIES allows is drawn.
     expect(renderChart({ ...scene, clocksMs: new Array<number>(100_000).fill(1000) }).ok).toBe(true);
+    // Values no game has are drawn around, not looped on: an infinite clock is unknown, a move
+    // number past a million counts from 1, a size that is not a number is the default.
+    const odd = renderChart({
+      ...scene,
+      clocksMs: [Infinity, 30_000, -5_000, Number.NaN, 20_000],
+      evaluations: [-Infinity, Infinity, Number.NaN],
+      firstMoveNumber: 1e300,
+      white: 'W'.repeat(100_000),
+      width: Number.NaN,
+    });
+    if (!odd.ok) throw new Error(odd.error);
+    expect(odd.value.readUInt32BE(16)).toBe(800);
     // A game without any clock has no chart at all.
     expect(snapshotChartScene({ ...realGame(97), clocksMs: [null, null] })).toBeNull();
   });
