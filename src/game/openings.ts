@@ -81,7 +81,8 @@ function loadTable(): Table {
     const signature = new Int32Array(SIGNATURE_LENGTH);
     writeSignature(pos.value, signature);
     const hash = hashSignature(signature);
-    const entry = { signature, ep: legalEp(pos.value), opening: { eco: code, name } };
+    // Frozen: every snapshot naming this opening shares the object.
+    const entry = { signature, ep: legalEp(pos.value), opening: Object.freeze({ eco: code, name }) };
     const bucket = byHash.get(hash);
     if (bucket === undefined) byHash.set(hash, [entry]);
     else bucket.push(entry);
