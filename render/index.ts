@@ -2,6 +2,7 @@
 export { renderPng } from './board-png.js';
 export { renderGif, FRAME_DELAY_MS, LAST_FRAME_DELAY_MS, type GifOptions } from './game-gif.js';
 export { renderText } from './text.js';
+export { renderChart, type ChartScene } from './chart.js';
 export { inlineRenderer, type Renderer } from './renderer.js';
 export { formatClock, resultText } from './format.js';
 export type {

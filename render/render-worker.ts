@@ -2,6 +2,7 @@
 // are transferred, not copied.
 import { parentPort } from 'node:worker_threads';
 import { renderPng } from './board-png.js';
+import { renderChart } from './chart.js';
 import { renderGif } from './game-gif.js';
 import type { RenderRequest, RenderResponse } from './worker-pool.js';
 
@@ -12,7 +13,11 @@ port.on('message', (request: RenderRequest) => {
   let response: RenderResponse;
   try {
     const result =
-      request.kind === 'png' ? renderPng(request.scene) : renderGif(request.scenes, request.options);
+      request.kind === 'png'
+        ? renderPng(request.scene)
+        : request.kind === 'chart'
+          ? renderChart(request.scene)
+          : renderGif(request.scenes, request.options);
     response = result.ok
       ? {
           id: request.id,

@@ -5,6 +5,7 @@
 // started again for the next one.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ChartScene } from './chart.js';
 import type { GifOptions } from './game-gif.js';
 import type { Renderer } from './renderer.js';
 import type { BoardScene, RenderResult } from './scene.js';
@@ -12,7 +13,8 @@ import type { BoardScene, RenderResult } from './scene.js';
 /** What the main thread sends a worker. */
 export type RenderRequest =
   | { id: number; kind: 'png'; scene: BoardScene }
-  | { id: number; kind: 'gif'; scenes: BoardScene[]; options?: GifOptions };
+  | { id: number; kind: 'gif'; scenes: BoardScene[]; options?: GifOptions }
+  | { id: number; kind: 'chart'; scene: ChartScene };
 
 /** What a worker answers. */
 export type RenderResponse =
@@ -23,7 +25,10 @@ export interface RenderPoolOptions {
   workers?: number;
 }
 
-type Task = { kind: 'png'; scene: BoardScene } | { kind: 'gif'; scenes: BoardScene[]; options?: GifOptions };
+type Task =
+  | { kind: 'png'; scene: BoardScene }
+  | { kind: 'gif'; scenes: BoardScene[]; options?: GifOptions }
+  | { kind: 'chart'; scene: ChartScene };
 
 interface Thread {
   worker: Worker;
@@ -47,6 +52,10 @@ export class RenderPool implements Renderer {
 
   gif(scenes: BoardScene[], options?: GifOptions): Promise<RenderResult<Buffer>> {
     return this.run({ kind: 'gif', scenes, ...(options === undefined ? {} : { options }) });
+  }
+
+  chart(scene: ChartScene): Promise<RenderResult<Buffer>> {
+    return this.run({ kind: 'chart', scene });
   }
 
   /** Starts every thread now, so that the first render does not wait for one to load. */

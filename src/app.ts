@@ -122,6 +122,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const renderer: Renderer = {
     png: (scene) => boardRenders.png(scene),
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
+    chart: (scene) => gifRenders.chart(scene),
   };
   const relay = new Relay({
     feed,

@@ -7,6 +7,7 @@ import { setupPosition } from 'chessops/variant';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { rulesFor } from '../game/variants.js';
 import { cleanText } from '../text.js';
+import { openingOf } from '../game/openings.js';
 import { recordStartFen, type GameRecord } from '../game/record.js';
 import { err, ok, type Result } from '../result.js';
 import type { ChessLiveRead } from './read.js';
@@ -303,5 +304,6 @@ export function snapshotOfRead(
     needs: null,
     source: id.source,
     mode: 'played',
+    opening: openingOf(game.variant, startFen, game.uci),
   };
 }

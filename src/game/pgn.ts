@@ -19,6 +19,7 @@ import type { GameResult } from '../protocol/events.js';
 import { err, ok, type Result } from '../result.js';
 import { cleanText } from '../text.js';
 import { parseSanMove, play, replayFen, sanOf, sideName, startReplay } from './moves.js';
+import { openingOf, type Opening } from './openings.js';
 import { findUnreadPgn } from './pgn-check.js';
 import { startPosition } from './position.js';
 import { recordStartFen, replayRecord, type GameRecord } from './record.js';
@@ -30,6 +31,13 @@ function movetext(moves: readonly { san: string; clockMs: number | null }[]): Pg
   return moves.map(({ san, clockMs }) =>
     clockMs === null ? { san } : { san, comments: [makeComment({ clock: Math.max(0, clockMs) / 1000 })] },
   );
+}
+
+/** PGN's `ECO` and `Opening` tags. */
+function setOpening(headers: Map<string, string>, opening: Opening | null): void {
+  if (opening === null) return;
+  headers.set('ECO', opening.eco);
+  headers.set('Opening', opening.name);
 }
 
 export interface PgnOptions {
@@ -67,6 +75,7 @@ export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): s
     headers.set('FEN', game.startFen);
   }
   if (game.reason !== null) headers.set('Termination', game.reason);
+  setOpening(headers, game.opening);
   // Names and reasons come from a server or a file: a line break in a tag would end the header.
   for (const [tag, value] of headers) headers.set(tag, cleanText(value));
   const pgn = defaultGame<PgnNodeData>(() => headers);
@@ -93,6 +102,7 @@ export function makePgn(game: GameRecord): Result<string> {
     pgn.headers.set('FEN', recordStartFen(game));
   }
   if (game.reason !== null) pgn.headers.set('Termination', cleanText(game.reason));
+  setOpening(pgn.headers, openingOf(game.variant, recordStartFen(game), game.uci));
   extend(pgn.moves, movetext(moves));
   return ok(makePgnText(pgn));
 }

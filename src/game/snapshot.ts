@@ -3,6 +3,7 @@
 // game record with what a game being watched adds (ratings, clocks, hands, sync state).
 import type { Holdings } from '../protocol/events.js';
 import type { GameRecord } from './record.js';
+import type { Opening } from './openings.js';
 
 /**
  * Plies a game may have: far above any real game (the longest tournament games have some 550),
@@ -60,4 +61,6 @@ export interface GameSnapshot extends GameRecord {
   source: string | null;
   /** Examined game, isolated position, or a played game. */
   mode: 'played' | 'examined' | 'isolated';
+  /** The deepest position of the ECO table the moves reached; null outside standard chess. */
+  opening: Opening | null;
 }

@@ -32,6 +32,7 @@ import {
   startPosition,
 } from './position.js';
 import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
+import { OpeningTrail } from './openings.js';
 import type { GameSnapshot, SyncNeed } from './snapshot.js';
 import { rulesFor, variantFromType, type Variant } from './variants.js';
 
@@ -101,6 +102,7 @@ export class GameState {
   private rawFen: string | null = null;
   /** Deltas that arrived while the position was unknown. */
   private waiting: (DeltaBoard | Style12)[] = [];
+  private readonly openings = new OpeningTrail();
 
   constructor(
     readonly key: string,
@@ -429,6 +431,8 @@ export class GameState {
   snapshot(): GameSnapshot {
     const pos = this.pos;
     const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
+    const startFen = this.base === null ? fen : this.fen(this.base);
+    const uci = this.plies.map((p) => p.uci);
     return {
       key: this.key,
       game: this.game,
@@ -441,9 +445,9 @@ export class GameState {
       type: this.type,
       initialMinutes: this.initialMinutes,
       incrementSec: this.incrementSec,
-      startFen: this.base === null ? fen : this.fen(this.base),
+      startFen,
       san: this.plies.map((p) => p.san),
-      uci: this.plies.map((p) => p.uci),
+      uci,
       moveTimesMs: this.plies.map((p) => p.timeMs),
       clocksMs: this.plies.map((p) => p.clockMs),
       ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
@@ -464,6 +468,7 @@ export class GameState {
       ...(this.server === null ? {} : { server: this.server }),
       source: null,
       mode: this.mode,
+      opening: this.openings.follow(this.variant, startFen, uci),
     };
   }
 

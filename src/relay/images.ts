@@ -1,8 +1,15 @@
 // The pictures and files of live posts: one render per position and orientation shared by every
-// post showing it, the whole-game GIF and PGN of a final edit, and the final message of a game
-// that ended just before a restart, made from its stored PGN.
-import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
+// post showing it, the PGN, clock chart and whole-game GIF of a final edit, and the final message
+// of a game that ended just before a restart, made from its stored PGN.
+import {
+  inlineRenderer,
+  resultText,
+  type BoardScene,
+  type ChartScene,
+  type Renderer,
+} from '../../render/index.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
+import { recordChartScene, snapshotChartScene } from '../game/chart-scene.js';
 import { parsePgn } from '../game/pgn.js';
 import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
@@ -36,9 +43,14 @@ export class BoardImages {
     return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
   }
 
-  /** The PGN and the whole-game GIF of a finished game. */
+  /**
+   * The PGN, the clock chart and the whole-game GIF of a finished game, in the order they are
+   * given up when Discord refuses the edit for its size: the GIF (largest) first, then the chart.
+   */
   async finalFiles(snapshot: GameSnapshot, pgn: string): Promise<LiveAttachment[]> {
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
+    const chart = await this.chart(snapshotChartScene(snapshot));
+    if (chart !== null) files.push({ name: chartFileName(snapshot.game), data: chart });
     const scenes = gameScenes(snapshot);
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
     if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
@@ -52,6 +64,8 @@ export class BoardImages {
     const orientation = flip ? 'black' : 'white';
     const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
+    const chart = read.ok ? await this.chart(recordChartScene(read.value[0]!)) : null;
+    if (chart !== null) files.push({ name: chartFileName(finished.game), data: chart });
     if (scenes?.ok === true) {
       const png = await this.renderer.png(scenes.value.at(-1)!);
       if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
@@ -88,10 +102,23 @@ export class BoardImages {
     return rendered;
   }
 
+  /** The chart of a game's clocks; null when it has none to draw or the render failed (logged). */
+  private async chart(scene: ChartScene | null): Promise<Buffer | null> {
+    if (scene === null) return null;
+    const chart = await this.renderer.chart(scene);
+    if (!chart.ok) this.options.logger.warn({ error: chart.error }, 'clock chart not rendered');
+    return chart.ok ? chart.value : null;
+  }
+
   private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
     if (scenes.length < 2) return null;
     const gif = await this.renderer.gif(scenes);
     if (!gif.ok) this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? gif.value : null;
   }
+}
+
+/** The clock chart's file name on a final post. */
+export function chartFileName(game: number): string {
+  return `game-${game}-clocks.png`;
 }

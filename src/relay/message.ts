@@ -71,6 +71,7 @@ export function liveMessage(
     `${kind}${snap.mode === 'examined' ? ' (examined)' : ''}`,
     `⬜ ${formatClock(snap.whiteClockMs)} · ⬛ ${formatClock(snap.blackClockMs)}${snap.ended ? '' : ` · ${toMove} to move`}`,
   ];
+  if (snap.opening !== null) lines.push(`${snap.opening.eco} ${snap.opening.name}`);
   const moves = lastMoves(snap);
   if (moves !== '') lines.push(moves);
   if (snap.needs !== null) lines.push('(catching up with the server…)');

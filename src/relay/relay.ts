@@ -536,7 +536,8 @@ export class Relay {
 
   /**
    * Sends an edit; one refused for its size goes again without its last file (the GIF), then
-   * without the next (the PGN): the result and the final board are never lost to an attachment.
+   * without the next (the clock chart, then the PGN): the result and the final board are never
+   * lost to an attachment.
    */
   private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
     let message = shown;

@@ -1,5 +1,6 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
+import { benchInsight } from './insight.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
 import { benchRenderPool } from './render-pool.js';
@@ -7,6 +8,7 @@ import { benchRenderPool } from './render-pool.js';
 const json = process.argv.includes('--json');
 const figures: Record<string, number> = {
   ...benchDecode(),
+  ...benchInsight(),
   ...(await benchRender()),
   ...(await benchRenderPool()),
   ...(await benchRelayLatency()),

@@ -146,6 +146,7 @@ function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
     needs: null,
     source: null,
     mode: 'played',
+    opening: null,
     ...overrides,
   };
 }

@@ -59,9 +59,11 @@ describe('/relay chesslive', () => {
     await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
     const names = final.attachments.map((a) => a.filename);
     const game = makeChessLiveGame(0);
-    expect(names).toEqual(['board.png', `game-${game}.pgn`, `game-${game}.gif`]);
+    expect(names).toEqual(['board.png', `game-${game}.pgn`, `game-${game}-clocks.png`, `game-${game}.gif`]);
     const pgn = final.attachments[1]!.bytes.toString();
     expect(pgn).toContain('[White "Carlsen"]');
+    expect(pgn).toContain('[ECO "C60"]\n[Opening "Ruy Lopez"]');
+    expect(embedOf(final).description).toContain('C60 Ruy Lopez');
     expect(pgn).toContain(
       '1. e4 { [%clk 0:04:59] } e5 { [%clk 0:04:58] } 2. Nf3 { [%clk 0:04:55] } Nc6 { [%clk 0:04:50] } 3. Bb5 { [%clk 0:04:40] } 1-0',
     );
@@ -134,6 +136,7 @@ describe('a FICS game with a large number, ChessLive! sources set up', () => {
     expect(ended.attachments.map((a) => a.filename)).toEqual([
       'board.png',
       'game-1000001.pgn',
+      'game-1000001-clocks.png',
       'game-1000001.gif',
     ]);
     const pgn = ended.attachments[1]!.bytes.toString();

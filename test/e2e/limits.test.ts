@@ -85,11 +85,14 @@ describe('message limits', () => {
 });
 
 describe('a final edit refused for its size', () => {
-  for (const [refusals, files] of [
-    [1, [BOARD_IMAGE, 'game-1.pgn']],
-    [2, [BOARD_IMAGE]],
+  const sent = [BOARD_IMAGE, 'game-1.pgn', 'game-1-clocks.png', 'game-1.gif'];
+  for (const [refusals, without] of [
+    [1, 'the GIF'],
+    [2, 'the GIF and the clock chart'],
+    [3, 'the GIF, the clock chart and the PGN'],
   ] as const) {
-    it(`${refusals === 1 ? 'once goes again without the GIF' : 'twice goes again without the GIF and the PGN'}: the result and the final board still show`, async () => {
+    const files = sent.slice(0, sent.length - refusals);
+    it(`refused ${refusals} times goes again without ${without}: the result and the final board still show`, async () => {
       const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
       const game = world.fics.addGame(shuffleScript(12));
       await world.startBot();
@@ -112,13 +115,9 @@ describe('a final edit refused for its size', () => {
       const refused = world.fake.requests.filter(
         (r) => r.path.endsWith(`/messages/${post!.id}`) && r.status === 413,
       );
+      // Each refusal takes the last file off: the GIF, then the chart, then the PGN.
       expect(refused.map((r) => r.files.map((f) => f.filename))).toEqual(
-        refusals === 1
-          ? [[BOARD_IMAGE, 'game-1.pgn', 'game-1.gif']]
-          : [
-              [BOARD_IMAGE, 'game-1.pgn', 'game-1.gif'],
-              [BOARD_IMAGE, 'game-1.pgn'],
-            ],
+        Array.from({ length: refusals }, (_, i) => sent.slice(0, sent.length - i)),
       );
     });
   }

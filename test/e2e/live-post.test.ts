@@ -2,13 +2,23 @@
 // message, its edits as the players move, its end, its buttons, and a game shown in two channels.
 import { parsePgn } from 'chessops/pgn';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chartColours, chartLayout, type ChartScene } from '../../render/chart.js';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { STOPPED_FOOTER } from '../../src/relay/relay.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
-import { decodeGif, decodePng, expectBoard } from '../render/pixels.js';
+import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';
 import { START_FEN, expectImageShows } from './images.js';
 import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
+
+/** A chart's layout depends on its size and whether it has an evaluation, not on the players. */
+const CHART_SHAPE: ChartScene = {
+  white: '',
+  black: '',
+  firstMover: 'white',
+  firstMoveNumber: 1,
+  clocksMs: [],
+};
 
 /** Message edits are not what these tests are about: let each one through at once. */
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
@@ -44,7 +54,7 @@ function attachment(message: { attachments: { filename: string; bytes: Buffer }[
 }
 
 describe('a live game', () => {
-  it('posts the board, edits it on every move, and ends with the result, the PGN and the GIF', async () => {
+  it('posts the board, edits it on every move, and ends with the result, the PGN, the clock chart and the GIF', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const script = fixture('lasker_flag#0');
     const game = world.fics.addGame(scriptOf(script));
@@ -54,6 +64,8 @@ describe('a live game', () => {
     expect(embedOf(post).title).toBe(`Game ${game}: ${script.white} (1500) vs ${script.black} (1450)`);
     expect(buttonIds(post)).toEqual(['flip:1', 'pgn:1', 'stop:1']);
     await expectImageShows(boardPng(post), START_FEN);
+    // No opening before the first move.
+    expect(embedOf(post).description).not.toContain('Opening');
 
     // One move at a time: each makes one edit, whose image shows the position after it.
     for (let ply = 1; ply <= 6; ply++) {
@@ -63,6 +75,8 @@ describe('a live game', () => {
       const edited = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions, `ply ${ply}`);
       expect(edited.revisions).toHaveLength(revisions + 1);
       expect(embedOf(edited).description).toContain(san);
+      // 1.f3 is the Barnes Opening; the name stays once the moves leave the table.
+      expect(embedOf(edited).description).toContain('A00 Barnes Opening');
       await expectImageShows(boardPng(edited), fen);
     }
 
@@ -74,9 +88,26 @@ describe('a live game', () => {
     expect(ended.attachments.map((a) => a.filename)).toEqual([
       'board.png',
       `game-${game}.pgn`,
+      `game-${game}-clocks.png`,
       `game-${game}.gif`,
     ]);
     await expectImageShows(boardPng(ended), script.fenFinal, 'white', true);
+    // The chart: both clock lines, each to its side's last ply of the game's length.
+    const chart = await decodePng(attachment(ended, `game-${game}-clocks.png`));
+    const plies = script.san.length;
+    const { plot } = chartLayout({ ...CHART_SHAPE, clocksMs: script.san.map(() => null) });
+    for (const side of ['white', 'black'] as const) {
+      const line = same(hex(chartColours()[side]));
+      const columns = [...Array(plot.w + 8).keys()]
+        .map((i) => plot.x - 4 + i)
+        .filter((x) => count(chart, { x, y: plot.y - 4, w: 1, h: plot.h + 8 }, line) > 0);
+      expect(columns.length, side).toBeGreaterThan(plot.w * 0.8);
+      const lastPly = (plies % 2 === 1) === (side === 'white') ? plies : plies - 1;
+      expect(
+        Math.abs(columns.at(-1)! - (plot.x + (lastPly / plies) * (plot.w - 1))),
+        side,
+      ).toBeLessThanOrEqual(3);
+    }
     const pgn = pgnMoves(attachment(ended, `game-${game}.pgn`).toString('utf8'));
     expect(pgn).toEqual({ san: script.san, result: '0-1' });
     const { frames } = decodeGif(attachment(ended, `game-${game}.gif`));

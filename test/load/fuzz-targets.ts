@@ -9,7 +9,9 @@ import { makeChessLive, parseChessLive } from '../../src/chesslive/index.js';
 import { ChessLiveReader } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import { parseGameNumber, parseHandle } from '../../src/fics/validate.js';
-import { rulesFor } from '../../src/game/variants.js';
+import { renderChart, type ChartScene } from '../../render/chart.js';
+import { OpeningTrail, openingOf } from '../../src/game/openings.js';
+import { rulesFor, type Variant } from '../../src/game/variants.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { makeSnapshotPgn, parsePgn } from '../../src/game/pgn.js';
 import { cleanText } from '../../src/text.js';
@@ -397,6 +399,94 @@ function pgnTagsTarget(corpus: Corpus): FuzzTarget {
   };
 }
 
+/**
+ * A game's opening followed move by move through takebacks, garbled moves, other variants and
+ * bad start positions: never an exception, always what a whole replay of the same moves gives.
+ */
+function openingTarget(corpus: Corpus): FuzzTarget {
+  const name = 'OpeningTrail (moves from outside)';
+  const games = corpus.chessLive
+    .map((text) => parseChessLive(text))
+    .flatMap((r) => (r.ok && r.value.game.variant === 'chess' ? [r.value.game.uci] : []));
+  if (games.length === 0) throw new Error('no move file of standard chess in the corpus');
+  const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  const variants: Variant[] = ['chess', 'chess', 'chess', 'crazyhouse', 'wild', 'losers'];
+  return {
+    name,
+    run(dice) {
+      const trail = new OpeningTrail();
+      let moves = [...dice.pick(games)];
+      const steps: string[] = [];
+      try {
+        for (let step = 0; step < 8; step++) {
+          if (dice.chance(0.3)) moves = moves.slice(0, dice.int(moves.length + 1));
+          if (dice.chance(0.2))
+            moves.splice(dice.int(moves.length + 1), 0, mutate(dice, 'e2e4', corpus.lines));
+          const variant = dice.pick(variants);
+          const fen = dice.chance(0.1) ? mutate(dice, start, corpus.lines) : start;
+          const shown = moves.slice(0, dice.int(moves.length + 1));
+          steps.push(`${variant} ${fen} ${shown.join(' ')}`);
+          const followed = trail.follow(variant, fen, shown);
+          const whole = openingOf(variant, fen, shown);
+          if (JSON.stringify(followed) !== JSON.stringify(whole))
+            return fail(
+              name,
+              `followed ${JSON.stringify(followed)}, a whole replay ${JSON.stringify(whole)}`,
+              steps.join('\n'),
+            );
+          if (variant !== 'chess' && followed !== null)
+            return fail(name, `an opening in ${variant}`, steps.join('\n'));
+        }
+        return null;
+      } catch (error) {
+        return caught(name, steps.join('\n'), error);
+      }
+    },
+  };
+}
+
+/** Clock charts of any numbers: a PNG within the size range, or an error saying why; never a throw. */
+function chartTarget(corpus: Corpus): FuzzTarget {
+  const name = 'renderChart (any numbers)';
+  const odd = [Number.NaN, Infinity, -Infinity, -1, 0, 1e15, -1e15, 2 ** 53, 0.5];
+  const value = (dice: Dice, usual: () => number): number | null =>
+    dice.chance(0.1) ? null : dice.chance(0.1) ? dice.pick(odd) : usual();
+  return {
+    name,
+    run(dice) {
+      const plies = dice.chance(0.05) ? 0 : dice.int(300);
+      const scene: ChartScene = {
+        white: randomText(dice, corpus.lines).slice(0, 300),
+        black: randomText(dice, corpus.lines).slice(0, 300),
+        firstMover: dice.chance(0.5) ? 'white' : 'black',
+        firstMoveNumber: dice.chance(0.2) ? dice.pick(odd) : 1 + dice.int(200),
+        clocksMs: Array.from({ length: plies }, () => value(dice, () => dice.int(3_600_000))),
+        initialClockMs: value(dice, () => dice.int(3_600_000)),
+        ...(dice.chance(0.3)
+          ? {
+              evaluations: Array.from({ length: dice.int(plies + 2) }, () =>
+                value(dice, () => dice.int(2000) / 100 - 10),
+              ),
+            }
+          : {}),
+        ...(dice.chance(0.2) ? { width: dice.pick(odd), height: dice.pick([...odd, 300, 5000]) } : {}),
+      };
+      const input = JSON.stringify({ ...scene, clocksMs: scene.clocksMs.slice(0, 20) });
+      try {
+        const png = renderChart(scene);
+        if (!png.ok) return png.error === '' ? fail(name, 'error without a message', input) : null;
+        const width = png.value.readUInt32BE(16);
+        const height = png.value.readUInt32BE(20);
+        if (!(width >= 400 && width <= 1600 && height >= 200 && height <= 800))
+          return fail(name, `a ${width}x${height} picture`, input);
+        return null;
+      } catch (error) {
+        return caught(name, input, error);
+      }
+    },
+  };
+}
+
 /** The checks every user value passes before it can become part of a FICS command. */
 function validateTarget(corpus: Corpus): FuzzTarget {
   const name = 'validate (game numbers, handles)';
@@ -451,5 +541,7 @@ export function fuzzTargets(corpus: Corpus): FuzzTarget[] {
     oversizedTarget(corpus),
     growingTarget(corpus),
     pgnTagsTarget(corpus),
+    openingTarget(corpus),
+    chartTarget(corpus),
   ];
 }

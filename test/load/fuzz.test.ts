@@ -20,6 +20,8 @@ const RUNS: Record<string, number> = {
   'ObserverDecoder (oversized input)': 300,
   'ChessLiveReader (growing in pieces)': 500,
   'PGN tags (names from outside)': 800,
+  'OpeningTrail (moves from outside)': 400,
+  'renderChart (any numbers)': 200,
 };
 
 describe('fuzz (small scale)', () => {

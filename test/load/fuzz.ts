@@ -33,6 +33,8 @@ const WEIGHTS: Record<string, number> = {
   'ObserverDecoder (oversized input)': 2,
   'ChessLiveReader (growing in pieces)': 3,
   'PGN tags (names from outside)': 3,
+  'OpeningTrail (moves from outside)': 2,
+  'renderChart (any numbers)': 1,
 };
 
 const corpus = {

@@ -130,11 +130,12 @@ describe('Relay', () => {
     const last = edits.at(-1)!.message;
     expect(last.live).toBe(false);
     expect(last.footer).toBe(`0-1 · ${truth.server_end_reason}`);
-    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16.gif']);
+    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
     expect(last.files[0]!.data.toString().replace(/ \{[^}]*\}/g, '')).toContain(
       truth.san.slice(-2).join(' '),
     );
-    expect(last.files[1]!.data.subarray(0, 6).toString()).toBe('GIF89a');
+    expect(last.files[1]!.data.subarray(1, 4).toString()).toBe('PNG');
+    expect(last.files[2]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(storage.livePosts.listLive()).toEqual([]);
     expect(storage.finishedGames.recent({ game: 16 })[0]!.result).toBe('0-1');
     // No edit after the final one.
@@ -169,6 +170,10 @@ describe('Relay', () => {
         asked.push('gif');
         return inlineRenderer.gif(scenes);
       },
+      chart: (scene) => {
+        asked.push('chart');
+        return inlineRenderer.chart(scene);
+      },
     };
     const { feed, port, relay } = setup('fatics_takeback', 'obs_start.raw', renderer);
     expect((await relay.watch(request('c1'))).ok).toBe(true);
@@ -183,6 +188,7 @@ describe('Relay', () => {
     expect(last.live).toBe(false);
     expect(last.image!.data.subarray(1, 4).toString()).toBe('PNG');
     expect(asked.filter((a) => a === 'gif')).toHaveLength(1);
+    expect(asked.filter((a) => a === 'chart')).toHaveLength(1);
     expect(asked.filter((a) => a === 'png').length).toBeGreaterThan(2);
   });
 
