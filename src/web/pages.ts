@@ -28,6 +28,7 @@ function page(title: string, body: string, scripts: string[]): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/chessground.base.css">
 <link rel="stylesheet" href="/assets/chessground.brown.css">
 <link rel="stylesheet" href="/assets/chessground.cburnett.css">

@@ -84,11 +84,9 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
   const { games, metrics } = options;
   const maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024;
   const assets = loadAssets();
-  // Requests are not logged one by one: a page's viewers would flood the log.
   // Streams never end by themselves: closing the server ends them rather than waiting for them.
   const app = Fastify({
     logger: false,
-    disableRequestLogging: true,
     bodyLimit: 1024,
     forceCloseConnections: true,
   });
