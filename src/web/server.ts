@@ -136,6 +136,8 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
           : [429, 'This game has as many live viewers as Kibitz allows; try again in a minute.'];
       return reply.code(code).header('retry-after', '60').type('text/plain; charset=utf-8').send(text);
     }
+    // A HEAD request gets the headers only: it is no viewer.
+    if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {

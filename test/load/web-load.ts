@@ -62,9 +62,11 @@ async function runViewers(): Promise<void> {
   await Promise.all(clients.map((c) => c.waitForEvents(1, 30_000)));
   process.send!({ type: 'ready', connected: clients.length, refused } satisfies ViewerMessage);
   await new Promise((resolve) => process.once('message', resolve));
-  process.send!({ type: 'arrivals', arrivals } satisfies ViewerMessage);
   for (const client of clients) client.close();
-  process.disconnect();
+  // Disconnecting before the report is flushed would lose it: after, in send's callback.
+  process.send!({ type: 'arrivals', arrivals } satisfies ViewerMessage, undefined, {}, () =>
+    process.disconnect(),
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -143,7 +145,12 @@ async function main(): Promise<void> {
     await sleep(Number(args['measure-s']) * 1000);
     const bot = await child.metrics();
     viewersProcess.send({ type: 'report' });
-    const report = await next();
+    const report = await Promise.race([
+      next(),
+      once(viewersProcess, 'exit').then(() => {
+        throw new Error('the viewers process ended without its report');
+      }),
+    ]);
     stopHousekeeping();
     if (report.type !== 'arrivals') throw new Error('the viewers sent no report');
     const latencies: number[] = [];

@@ -216,6 +216,9 @@ describe('the live web page', () => {
       expect(response.status, method).toBe(404);
     }
 
+    const head = await fetch(`${base}/g/${strongId}/events`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+
     const health = await fetchText(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({
