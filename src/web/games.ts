@@ -45,8 +45,6 @@ export class LiveGames {
   private viewerCount = 0;
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly now: () => number;
-  /** Told of every event written, with the viewers it went to (metrics). */
-  onSent: ((viewers: number) => void) | null = null;
 
   constructor(private readonly options: LiveGamesOptions) {
     this.now = options.now ?? Date.now;
@@ -183,7 +181,6 @@ export class LiveGames {
 
   private broadcast(entry: Entry, text: string): void {
     for (const viewer of entry.viewers) viewer.send(text);
-    this.onSent?.(entry.viewers.size);
   }
 }
 
