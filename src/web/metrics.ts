@@ -65,7 +65,7 @@ export class Metrics {
     });
     this.renderSeconds = new Histogram({
       name: 'kibitz_render_seconds',
-      help: 'One board picture drawn on the render thread',
+      help: 'One board picture: its turn on the render thread and its drawing',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
