@@ -159,6 +159,7 @@ async function main(): Promise<void> {
       if (sent !== undefined && sent >= from) latencies.push(arrival.at - sent);
     }
     const latency = summarize(latencies);
+    const turn = summarize(bot.updateTurnMs);
     const perViewer = (after: number, before: number): number =>
       round((after - before) / ready.connected / 1024);
     const figures = {
@@ -171,6 +172,8 @@ async function main(): Promise<void> {
       latencyP50Ms: round(latency.p50),
       latencyP99Ms: round(latency.p99),
       latencyMaxMs: round(latency.max),
+      updateTurnP50Ms: round(turn.p50),
+      updateTurnP99Ms: round(turn.p99),
       heapPerViewerKiB: perViewer(watched.heapUsedBytes, idle.heapUsedBytes),
       rssPerViewerKiB: perViewer(watched.rssBytes, idle.rssBytes),
       rssWithoutViewersMB: round(idle.rssBytes / MB),
@@ -192,6 +195,11 @@ async function main(): Promise<void> {
               'board line from FICS -> move event at a page, p50 / p99 / max ms',
               `${figures.latencyP50Ms} / ${figures.latencyP99Ms} / ${figures.latencyMaxMs}`,
               `p99 < 50: ${figures.latencyP99Ms < 50 ? 'met' : 'NOT met'}`,
+            ],
+            [
+              "one update's turn in the bot (relay's listener, then every page's write), p50 / p99 ms",
+              `${figures.updateTurnP50Ms} / ${figures.updateTurnP99Ms}`,
+              '',
             ],
             [
               'bot memory per idle page: heap / resident KiB',
