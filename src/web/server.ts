@@ -2,8 +2,10 @@
 // its PGN and ChessLive! file, the health check and the metrics. Everything is read-only (GET and
 // the HEAD fastify adds), every response carries a Content-Security-Policy that allows the page's
 // own scripts and styles only, and the push streams are bounded in number and in buffered bytes.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { makeChessLive } from '../chesslive/write.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
@@ -66,7 +68,11 @@ function loadAssets(): Map<string, Asset> {
     .resolve('@lichess-org/chessground')
     .replace(/chessground\.js$/, 'chessground.min.js');
   const css = (name: string): string => require.resolve(`@lichess-org/chessground/assets/${name}`);
-  const client = (name: string): string => new URL(`./client/${name}`, import.meta.url).pathname;
+  // Beside this module under tsx; from dist/src/web (npm run build copies no .js or .css) the source's.
+  const folder = [new URL('./client/', import.meta.url), new URL('../../../src/web/client/', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((path) => existsSync(path));
+  const client = (name: string): string => join(folder ?? '', name);
   const files: [string, string, string][] = [
     ['chessground.js', chessground, 'text/javascript'],
     ['chessground.base.css', css('chessground.base.css'), 'text/css'],
