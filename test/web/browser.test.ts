@@ -195,6 +195,28 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
+  it('shows the pieces in hand of a crazyhouse game', async () => {
+    const { w, base } = await startRelayed();
+    const script = fixture('lasker_crazyhouse#1');
+    const game = w.fics.addGame(scriptOf(script));
+    const path = await observe(w, game);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(Chess.default()));
+    const pocket = (color: string) =>
+      page.locator(`.game.main .clock[data-color="${color}"]`).locator('xpath=..').locator('.pocket piece');
+    expect(await pocket('black').count()).toBe(0);
+    // The eighth move, exf4, is the game's first capture: Black has a pawn in hand.
+    w.fics.playMoves(game, 8);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 8))));
+    await expect.poll(() => pocket('black').count()).toBe(1);
+    expect(await pocket('black').getAttribute('class')).toBe('black pawn');
+    expect(await pocket('black').getAttribute('data-count')).toBe('1');
+    expect(await pocket('white').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-crazyhouse.png') });
+    expect(pageProblems).toEqual([]);
+  });
+
   it('shows both boards of a bughouse game, with the pieces in hand', async () => {
     const { w, base } = await startRelayed();
     const [a, b] = bughouseFixture.boards;
