@@ -40,4 +40,18 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // The live page's script runs in the browser as plain JavaScript (no types, no bundler).
+    files: ['src/web/client/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: {
+        document: 'readonly',
+        EventSource: 'readonly',
+        performance: 'readonly',
+        setInterval: 'readonly',
+      },
+    },
+  },
 );

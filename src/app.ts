@@ -3,7 +3,7 @@
 // the relay; the relay knows nothing of clubs), the dispatcher, and command registration once
 // Discord says the client is ready. main.ts and the tests both use it.
 import { once } from 'node:events';
-import { DiscordjsError, DiscordjsErrorCodes, Events, GatewayCloseCodes } from 'discord.js';
+import { DiscordjsError, DiscordjsErrorCodes, Events, GatewayCloseCodes, Status } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
@@ -25,6 +25,11 @@ import { watchGuilds } from './discord/guilds.js';
 import { DiscordPostPort } from './discord/live-port.js';
 import { inviteUrl } from './discord/permissions.js';
 import { registerCommands } from './discord/register.js';
+import { gameKeyOf } from './relay/game-key.js';
+import type { GameSnapshot } from './game/snapshot.js';
+import { LiveGames } from './web/games.js';
+import { Metrics } from './web/metrics.js';
+import { startWebServer, type WebServer } from './web/server.js';
 
 export interface StartOptions {
   logger: Logger;
@@ -48,6 +53,8 @@ export interface StartOptions {
 export interface BotHandle {
   readonly client: Client<true>;
   readonly context: BotContext;
+  /** The live web page's server; null when KIBITZ_WEB_PORT is off (or in a shard other than the first). */
+  readonly web: WebServer | null;
   /** Logs out and closes storage; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -119,8 +126,19 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // a thread of its own, so that no board waits behind a GIF.
   const boardRenders = new RenderPool({ workers: 1 });
   const gifRenders = new RenderPool({ workers: 1 });
+  // Live games and viewers are the web page's; the rest is fed by small hooks below.
+  let games: LiveGames | null = null;
+  const metrics = new Metrics({
+    liveGames: () => games?.games ?? 0,
+    viewers: () => games?.viewers ?? 0,
+    ficsConnections: () => fics.status().filter((c) => c.state === 'online').length,
+  });
+  fics.on('reconnected', () => metrics.ficsReconnects.inc());
+  client.rest.on('response', (_request, response) =>
+    metrics.discordRequests.inc({ status: String(response.status) }),
+  );
   const renderer: Renderer = {
-    png: (scene) => boardRenders.png(scene),
+    png: (scene) => metrics.timed(metrics.renderSeconds, () => boardRenders.png(scene)),
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
@@ -132,7 +150,35 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxLivePerGuild: config.maxLivePerGuild,
     renderer,
     ownsGuild: (guildId) => ownsGuild(scope, guildId),
+    onEdited: (ms) => metrics.editSeconds.observe(ms / 1000),
+    // Each shard would listen on the same port: the first one serves the page, for its own games.
+    ...(config.web.port !== null && config.web.publicUrl !== null && firstShard
+      ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
+      : {}),
   });
+  // After the relay: its listener only queues an edit, then the pages get the same update.
+  const isRelayed = (snapshot: GameSnapshot): boolean =>
+    readOr(logger, false, () =>
+      storage.livePosts.listLiveByGame(snapshot.game).some((post) => post.gameKey === gameKeyOf(snapshot)),
+    );
+  if (config.web.port !== null && firstShard)
+    games = new LiveGames({
+      feed,
+      isRelayed,
+      relayed: () =>
+        readOr(logger, [], () => {
+          const shown = new Map<string, GameSnapshot>();
+          for (const post of storage.livePosts.listLive()) {
+            const snapshot = feed.snapshot(post.game);
+            if (snapshot !== undefined && gameKeyOf(snapshot) === post.gameKey)
+              shown.set(post.gameKey, snapshot);
+          }
+          return [...shown.values()];
+        }),
+      publicSources: config.web.publicSources,
+      maxViewers: config.web.maxViewers,
+      maxViewersPerGame: config.web.maxViewersPerGame,
+    });
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {
@@ -157,6 +203,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   watchClient(client, logger);
 
   let stopped = false;
+  let web: WebServer | null = null;
   // Declared before stop() is, assigned just after: a fatal close may come while logging in.
   let fatal: (reason: string) => void = () => undefined;
   watchAccess(client, governor, (reason) => fatal(reason));
@@ -164,6 +211,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     if (stopped) return;
     stopped = true;
     stopOutageWatch();
+    games?.close();
+    await web?.close();
     relay.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
@@ -217,6 +266,44 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   }
   up = true;
 
+  if (games !== null) {
+    const liveGames = games;
+    try {
+      web = await startWebServer(
+        {
+          games: liveGames,
+          metrics,
+          logger: logger.child({ component: 'web' }),
+          health: () => {
+            const connections = fics.status();
+            const online = connections.filter((c) => c.state === 'online').length;
+            const database = readOr(logger, 'failing', () => {
+              storage.livePosts.listLive();
+              return 'ok';
+            });
+            // Status names: ready, connecting, reconnecting, idle, disconnected…
+            const discord = (Status[client.ws.status] ?? 'unknown').toLowerCase();
+            return {
+              ok: discord === 'ready' && online > 0 && database === 'ok',
+              discord,
+              fics: { online, connections: connections.length },
+              database,
+            };
+          },
+        },
+        config.web.host,
+        config.web.port!,
+      );
+      logger.info({ url: web.url, publicUrl: config.web.publicUrl }, 'live web page listening');
+    } catch (error) {
+      await stop();
+      return {
+        ok: false,
+        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${error instanceof Error ? error.message : String(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
+      };
+    }
+  }
+
   logger.info(
     { user: client.user.tag, applicationId: client.application.id, guilds: client.guilds.cache.size },
     'connected to Discord',
@@ -246,7 +333,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
   void resumeLiveGames(context);
 
-  return { ok: true, bot: { client, context, stop } };
+  return { ok: true, bot: { client, context, web, stop } };
 }
 
 /** Logs in to FICS, then picks up every live post and followed player from before a restart. */

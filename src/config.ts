@@ -32,6 +32,21 @@ export interface ChessLiveConfig {
   maxBytes: number;
 }
 
+export interface WebConfig {
+  /** KIBITZ_WEB_HOST: the address the live web page listens on. */
+  host: string;
+  /** KIBITZ_WEB_PORT: null when `off` (no web server); 0 takes any free port. */
+  port: number | null;
+  /** KIBITZ_PUBLIC_URL: where users reach the page; live posts link to it when set. */
+  publicUrl: string | null;
+  /** KIBITZ_WEB_MAX_VIEWERS: open live pages at once, all games together. */
+  maxViewers: number;
+  /** KIBITZ_WEB_MAX_VIEWERS_PER_GAME: open live pages of one game. */
+  maxViewersPerGame: number;
+  /** KIBITZ_WEB_PUBLIC_SOURCES: ChessLive! sources listed on the front page (FICS games always are). */
+  publicSources: string[];
+}
+
 export interface Config {
   discord: DiscordConfig;
   /** SQLite file path, or `:memory:`. */
@@ -43,6 +58,7 @@ export interface Config {
   /** KIBITZ_MAX_PLIES: a game longer than this (FICS or ChessLive!) ends as not supported. */
   maxPlies: number;
   chesslive: ChessLiveConfig;
+  web: WebConfig;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -59,6 +75,10 @@ export const DEFAULTS = {
   chessLivePollMs: 2_000,
   chessLiveMaxBytes: DEFAULT_READ.maxBytes,
   maxPlies: DEFAULT_MAX_PLIES,
+  webHost: '127.0.0.1',
+  webPort: 8080,
+  webMaxViewers: 2_000,
+  webMaxViewersPerGame: 500,
 } as const;
 
 export const MISSING_TOKEN_HELP =
@@ -132,6 +152,37 @@ export function loadConfig(env: Env): ConfigResult {
     );
   }
 
+  const webHost = read('KIBITZ_WEB_HOST') ?? DEFAULTS.webHost;
+  if (/[\s/]/.test(webHost)) errors.push(`KIBITZ_WEB_HOST must be a host name or address, got "${webHost}".`);
+  const webPortText = read('KIBITZ_WEB_PORT');
+  const webPort =
+    webPortText?.toLowerCase() === 'off' ? null : integer('KIBITZ_WEB_PORT', DEFAULTS.webPort, 0, 65535);
+  const publicUrl = read('KIBITZ_PUBLIC_URL')?.replace(/\/+$/, '') ?? null;
+  if (publicUrl !== null && !isHttpUrl(publicUrl)) {
+    errors.push(
+      `KIBITZ_PUBLIC_URL must be the http(s) address users reach the web page at, such as https://kibitz.example.org, got "${publicUrl}".`,
+    );
+  }
+  const maxViewers = integer('KIBITZ_WEB_MAX_VIEWERS', DEFAULTS.webMaxViewers, 1, 100_000);
+  const maxViewersPerGame = integer(
+    'KIBITZ_WEB_MAX_VIEWERS_PER_GAME',
+    DEFAULTS.webMaxViewersPerGame,
+    1,
+    100_000,
+  );
+  const publicSources = (read('KIBITZ_WEB_PUBLIC_SOURCES') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (chessLiveSources.ok) {
+    const known = new Set(chessLiveSources.value.map((source) => source.name));
+    const unknown = publicSources.filter((name) => !known.has(name));
+    if (unknown.length > 0)
+      errors.push(
+        `KIBITZ_WEB_PUBLIC_SOURCES must name sources of KIBITZ_CHESSLIVE_SOURCES, got ${unknown.map((n) => `"${n}"`).join(', ')}.`,
+      );
+  }
+
   const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
   if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
 
@@ -160,6 +211,7 @@ export function loadConfig(env: Env): ConfigResult {
       maxLivePerGuild,
       maxPlies,
       chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
+      web: { host: webHost, port: webPort, publicUrl, maxViewers, maxViewersPerGame, publicSources },
     },
   };
 }

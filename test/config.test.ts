@@ -28,6 +28,14 @@ describe('loadConfig', () => {
         maxLivePerGuild: 10,
         maxPlies: 2_000,
         chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 1_048_576 },
+        web: {
+          host: '127.0.0.1',
+          port: 8080,
+          publicUrl: null,
+          maxViewers: 2_000,
+          maxViewersPerGame: 500,
+          publicSources: [],
+        },
       },
     });
   });
@@ -47,6 +55,13 @@ describe('loadConfig', () => {
       KIBITZ_MAX_LIVE_PER_GUILD: '4',
       KIBITZ_MAX_PLIES: '500',
       KIBITZ_CHESSLIVE_MAX_BYTES: '65536',
+      KIBITZ_CHESSLIVE_SOURCES: 'round1=/srv/round1.txt',
+      KIBITZ_WEB_HOST: '0.0.0.0',
+      KIBITZ_WEB_PORT: '8088',
+      KIBITZ_PUBLIC_URL: 'https://kibitz.example.org/',
+      KIBITZ_WEB_MAX_VIEWERS: '100',
+      KIBITZ_WEB_MAX_VIEWERS_PER_GAME: '10',
+      KIBITZ_WEB_PUBLIC_SOURCES: 'round1',
     });
     expect(result).toEqual({
       ok: true,
@@ -57,10 +72,43 @@ describe('loadConfig', () => {
         fics: { host: 'localhost', port: 5001, user: 'kibitzbot', password: 'hunter2', maxConnections: 3 },
         maxLivePerGuild: 4,
         maxPlies: 500,
-        chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 65_536 },
+        chesslive: {
+          sources: [{ name: 'round1', kind: 'file', location: '/srv/round1.txt' }],
+          pollMs: DEFAULTS.chessLivePollMs,
+          maxBytes: 65_536,
+        },
+        web: {
+          host: '0.0.0.0',
+          port: 8088,
+          publicUrl: 'https://kibitz.example.org',
+          maxViewers: 100,
+          maxViewersPerGame: 10,
+          publicSources: ['round1'],
+        },
       },
     });
     if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);
+  });
+
+  it('turns the web page off, and refuses bad web settings', () => {
+    const off = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_WEB_PORT: 'off' });
+    expect(off.ok && off.config.web.port).toBeNull();
+    const bad = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      KIBITZ_WEB_PORT: '80000',
+      KIBITZ_PUBLIC_URL: 'kibitz.example.org',
+      KIBITZ_WEB_MAX_VIEWERS: '0',
+      KIBITZ_WEB_PUBLIC_SOURCES: 'nowhere',
+    });
+    expect(bad).toEqual({
+      ok: false,
+      errors: [
+        'KIBITZ_WEB_PORT must be a whole number from 0 to 65535, got "80000".',
+        'KIBITZ_PUBLIC_URL must be the http(s) address users reach the web page at, such as https://kibitz.example.org, got "kibitz.example.org".',
+        'KIBITZ_WEB_MAX_VIEWERS must be a whole number from 1 to 100000, got "0".',
+        'KIBITZ_WEB_PUBLIC_SOURCES must name sources of KIBITZ_CHESSLIVE_SOURCES, got "nowhere".',
+      ],
+    });
   });
 
   it('explains how to get a token when DISCORD_TOKEN is missing or blank', () => {

@@ -53,6 +53,11 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
     label,
     style,
   });
+  // A link button opens the game's live web page; Discord takes URLs of up to 512 characters.
+  const watch: APIButtonComponent[] =
+    message.watchUrl !== undefined && message.watchUrl.length <= 512
+      ? [{ type: ComponentType.Button, style: ButtonStyle.Link, label: 'Watch live', url: message.watchUrl }]
+      : [];
   const components: APIActionRowComponent<APIButtonComponent>[] = message.live
     ? [
         {
@@ -61,6 +66,7 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
             button('Flip', LIVE_BUTTONS.flip, ButtonStyle.Secondary),
             button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
             button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
+            ...watch,
           ],
         },
       ]

@@ -24,6 +24,8 @@ export interface BoardImagesOptions {
   /** The partner board of a bughouse game, drawn next to it. */
   snapshot(game: number): GameSnapshot | undefined;
   logger: Logger;
+  /** The live web page of a game, linked from its live post; none when null or absent. */
+  watchUrl?: (snapshot: GameSnapshot) => string | null;
 }
 
 /** Renders kept: positions are shared by channels at the same moment, not over time. */
@@ -40,7 +42,9 @@ export class BoardImages {
 
   /** A live post's message for a position, with its board drawn (or taken from the cache). */
   async message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): Promise<LiveMessage> {
-    return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
+    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
+    const watchUrl = message.live ? this.options.watchUrl?.(snapshot) : null;
+    return watchUrl ? { ...message, watchUrl } : message;
   }
 
   /**

@@ -23,6 +23,8 @@ export interface LiveMessage {
   live: boolean;
   /** Set on the final message. */
   footer: string | null;
+  /** The game's live web page, linked from a live post ("Watch live"). */
+  watchUrl?: string;
 }
 
 /** The last `count` plies in move-number notation: `23. Nf3 Nc6 24. Bb5`. */

@@ -50,6 +50,10 @@ export interface RelayOptions {
   renderer?: Renderer;
   /** The guilds this process relays (a shard's own, src/shard.ts); every guild by default. */
   ownsGuild?: (guildId: string) => boolean;
+  /** The live web page a post links to (KIBITZ_PUBLIC_URL); no link by default. */
+  watchUrl?: (snapshot: GameSnapshot) => string | null;
+  /** Told how long each edit took, its picture and Discord's answer included (metrics). */
+  onEdited?: (ms: number) => void;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -91,6 +95,7 @@ export class Relay {
       renderer: options.renderer,
       snapshot: (game) => options.feed.snapshot(game),
       logger: options.logger,
+      ...(options.watchUrl === undefined ? {} : { watchUrl: options.watchUrl }),
     });
     this.quotas = new Quotas(options.storage, options.maxLivePerGuild);
     this.autoPoster = new AutoPoster({
@@ -519,6 +524,7 @@ export class Relay {
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
     // Refused for good (refused()): not even a final edit goes, it would be refused again.
     if (post.endReason !== null) return;
+    const started = performance.now();
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
@@ -531,6 +537,7 @@ export class Relay {
           : message;
     }
     await this.editFitting(post, shown);
+    this.options.onEdited?.(performance.now() - started);
     this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 

@@ -90,6 +90,8 @@ export class World {
       LOG_LEVEL: options.logLevel ?? 'debug',
       FICS_HOST: '127.0.0.1',
       FICS_PORT: String(options.ficsPort ?? this.fics.port),
+      // The live web page only where a test asks for it (KIBITZ_WEB_PORT=0: any free port).
+      KIBITZ_WEB_PORT: 'off',
       ...options.env,
     });
     if (!loaded.ok) throw new Error(loaded.errors.join('\n'));

@@ -36,6 +36,11 @@ export interface BotMetrics {
   queuedEditLatencyMs: number[];
   /** The same for final edits: result, PGN and the whole-game GIF (rendered in a worker first). */
   finalEditLatencyMs: number[];
+  /**
+   * Each update's synchronous turn, ms: from the pool's first listener to its last, i.e. through
+   * the relay's, the clubs' and the live pages' listeners (the pages' event written to each open page).
+   */
+  updateTurnMs: number[];
   /** REST answers seen by discord.js by status, and its own waits for rate limits. */
   rest: { responses: number; status429: number; status5xx: number; limitWaits: number; globalWaits: number };
   fics: { online: number; connections: number; games: number };
@@ -90,6 +95,8 @@ let latencies: number[] = [];
 let heldLatencies: number[] = [];
 let queuedLatencies: number[] = [];
 let finalLatencies: number[] = [];
+let updateTurns: number[] = [];
+let turnStart = 0;
 /** When Discord's answer to the latest edit of each message came. */
 const answeredAt = new Map<string, number>();
 /** Messages whose next edit waits out a rate limit. */
@@ -98,6 +105,12 @@ const heldBack = new Set<string>();
 bot.context.fics.prependListener('update', (update: TrackerUpdate) => {
   if (update.type === 'started' || update.type === 'moved' || update.type === 'ended')
     boardAt.set(update.snapshot.game, { at: performance.now(), ended: update.type === 'ended' });
+  turnStart = performance.now();
+});
+// Last of all (after the feed that passes updates to the relay and to the live pages).
+bot.context.fics.on('update', () => {
+  // Bounded as the other meters are, by the window the parent resets.
+  if (updateTurns.length < 1_000_000) updateTurns.push(performance.now() - turnStart);
 });
 const messageGame = new Map<string, number>();
 const gameOfMessage = (messageId: string): number | undefined => {
@@ -164,6 +177,7 @@ function metrics(): BotMetrics {
       mean: ms(loop.mean),
     },
     editLatencyMs: latencies,
+    updateTurnMs: updateTurns,
     heldEditLatencyMs: heldLatencies,
     queuedEditLatencyMs: queuedLatencies,
     finalEditLatencyMs: finalLatencies,
@@ -188,6 +202,7 @@ function reset(): void {
   cpuSince = process.cpuUsage();
   rssMax = 0;
   latencies = [];
+  updateTurns = [];
   heldLatencies = [];
   queuedLatencies = [];
   finalLatencies = [];

@@ -186,6 +186,7 @@ export class LoadWorld {
       // Each connection observes 30 games; one more for the gaps while games change hands.
       FICS_MAX_CONNECTIONS: String(Math.min(20, Math.ceil(this.options.channels / 30) + 1)),
       LOG_LEVEL: 'warn',
+      KIBITZ_WEB_PORT: 'off',
       ...extra,
     };
   }

@@ -14,7 +14,8 @@ export async function startLoggedBot(
   env: Record<string, string | undefined>,
   options: Omit<StartOptions, 'logger'> = {},
 ): Promise<LoggedBot> {
-  const loaded = loadConfig(env);
+  // The live web page only where a test asks for it (port 8080 may be taken).
+  const loaded = loadConfig({ KIBITZ_WEB_PORT: 'off', ...env });
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   const logLines: string[] = [];
   const logger = createLogger({

@@ -1,0 +1,193 @@
+// The games the live page shows: every relayed game gets an unguessable id (random, kept in memory,
+// the same while the game is relayed), its latest state, and its viewers' push streams. It follows
+// the feed's updates after the relay (which only queues its edit), turns each into one event, and
+// writes that event's text once to every viewer of the game.
+import { randomBytes } from 'node:crypto';
+import type { GameSnapshot } from '../game/snapshot.js';
+import { isChessLive } from '../game/game-id.js';
+import type { TrackerUpdate } from '../game/tracker.js';
+import { gameKeyOf } from '../relay/game-key.js';
+import type { GameFeed } from '../relay/ports.js';
+import type { EventStream } from './stream.js';
+import { changeEvent, gameView, makeEventText, type GameView } from './view.js';
+
+export interface LiveGamesOptions {
+  feed: Pick<GameFeed, 'on' | 'off' | 'snapshot'>;
+  /** Whether a live post shows this game now. */
+  isRelayed(snapshot: GameSnapshot): boolean;
+  /** The games live posts show now. */
+  relayed(): GameSnapshot[];
+  /** ChessLive! sources the front page lists (FICS games are always listed). */
+  publicSources: readonly string[];
+  maxViewers: number;
+  maxViewersPerGame: number;
+  /** How long a game no longer relayed keeps its page (its result stays readable for a while). */
+  lingerMs?: number;
+  now?: () => number;
+}
+
+export type Admission = 'ok' | 'unknown' | 'game full' | 'full';
+
+interface Entry {
+  id: string;
+  key: string;
+  last: GameSnapshot;
+  viewers: Set<EventStream>;
+  lastRelayedAt: number;
+}
+
+/** Ten minutes: long enough to read a result, short enough that finished games do not pile up. */
+const DEFAULT_LINGER_MS = 10 * 60_000;
+
+export class LiveGames {
+  private readonly byKey = new Map<string, Entry>();
+  private readonly byId = new Map<string, Entry>();
+  private viewerCount = 0;
+  private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  private readonly now: () => number;
+
+  constructor(private readonly options: LiveGamesOptions) {
+    this.now = options.now ?? Date.now;
+    options.feed.on('update', this.listener);
+  }
+
+  get viewers(): number {
+    return this.viewerCount;
+  }
+
+  get games(): number {
+    return this.byId.size;
+  }
+
+  /** The page id of a relayed game, made at its first call. */
+  idFor(snapshot: GameSnapshot): string {
+    return this.entryFor(snapshot).id;
+  }
+
+  /** The game's full state now, or undefined for an id not (or no longer) known. */
+  view(id: string): GameView | undefined {
+    const entry = this.byId.get(id);
+    return entry === undefined ? undefined : gameView(entry.id, entry.last, this.partnerOf(entry.last));
+  }
+
+  snapshot(id: string): GameSnapshot | undefined {
+    return this.byId.get(id)?.last;
+  }
+
+  /** The front page: relayed games running now, FICS and public ChessLive! ones, strongest first. */
+  list(): { id: string; snapshot: GameSnapshot }[] {
+    const shown = this.options
+      .relayed()
+      .filter((s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)));
+    return shown
+      .sort((a, b) => strength(b) - strength(a))
+      .map((snapshot) => ({ id: this.idFor(snapshot), snapshot }));
+  }
+
+  /** Whether one more viewer may watch the game. */
+  admits(id: string): Admission {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return 'unknown';
+    if (this.viewerCount >= this.options.maxViewers) return 'full';
+    if (entry.viewers.size >= this.options.maxViewersPerGame) return 'game full';
+    return 'ok';
+  }
+
+  /** Adds a viewer (admitted just before): it gets the full state now, then every change. */
+  watch(id: string, stream: EventStream): void {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return stream.close();
+    entry.viewers.add(stream);
+    this.viewerCount++;
+    stream.send(makeEventText({ type: 'state', data: gameView(id, entry.last, this.partnerOf(entry.last)) }));
+  }
+
+  /** A viewer's stream closed (or was dropped). */
+  leave(id: string, stream: EventStream): void {
+    const entry = this.byId.get(id);
+    if (entry?.viewers.delete(stream)) this.viewerCount--;
+  }
+
+  /** Sends `text` (an SSE comment) to every viewer: keeps idle connections open through proxies. */
+  ping(text: string): void {
+    for (const entry of this.byId.values()) for (const viewer of entry.viewers) viewer.send(text);
+  }
+
+  /**
+   * Drops the games no live post has shown for `lingerMs` (stopped, or ended and read): their
+   * viewers' streams end and their ids are no longer known.
+   */
+  sweep(): void {
+    const now = this.now();
+    const linger = this.options.lingerMs ?? DEFAULT_LINGER_MS;
+    for (const entry of [...this.byId.values()]) {
+      if (this.options.isRelayed(entry.last)) entry.lastRelayedAt = now;
+      else if (now - entry.lastRelayedAt >= linger) this.drop(entry);
+    }
+  }
+
+  close(): void {
+    this.options.feed.off('update', this.listener);
+    for (const entry of [...this.byId.values()]) this.drop(entry);
+  }
+
+  private drop(entry: Entry): void {
+    this.byId.delete(entry.id);
+    this.byKey.delete(entry.key);
+    for (const viewer of [...entry.viewers]) viewer.close();
+    this.viewerCount -= entry.viewers.size;
+    entry.viewers.clear();
+  }
+
+  private entryFor(snapshot: GameSnapshot): Entry {
+    const key = gameKeyOf(snapshot);
+    let entry = this.byKey.get(key);
+    if (entry === undefined) {
+      // 128 random bits: a page of a private channel's game cannot be found by counting.
+      const id = randomBytes(16).toString('base64url');
+      entry = { id, key, last: snapshot, viewers: new Set(), lastRelayedAt: this.now() };
+      this.byKey.set(key, entry);
+      this.byId.set(id, entry);
+    }
+    return entry;
+  }
+
+  private partnerOf(snapshot: GameSnapshot): GameSnapshot | undefined {
+    return snapshot.partnerGame === null ? undefined : this.options.feed.snapshot(snapshot.partnerGame);
+  }
+
+  private onUpdate(update: TrackerUpdate): void {
+    if (update.type === 'needs' || update.type === 'undecoded') return;
+    const snapshot = update.snapshot;
+    let entry = this.byKey.get(gameKeyOf(snapshot));
+    if (entry === undefined && this.options.isRelayed(snapshot)) entry = this.entryFor(snapshot);
+    if (entry !== undefined) {
+      const before = entry.last;
+      entry.last = snapshot;
+      if (entry.viewers.size > 0) {
+        const event = changeEvent(entry.id, before, snapshot, this.partnerOf(snapshot));
+        if (event !== null) this.broadcast(entry, makeEventText(event));
+      }
+    }
+    // A bughouse page shows both boards: a move on the partner board goes to its viewers too.
+    for (const main of this.byId.values()) {
+      if (main.last.partnerGame !== snapshot.game || main.viewers.size === 0 || main === entry) continue;
+      this.broadcast(
+        main,
+        makeEventText({ type: 'partner', data: gameView(main.id, snapshot, undefined).board }),
+      );
+    }
+  }
+
+  private broadcast(entry: Entry, text: string): void {
+    for (const viewer of entry.viewers) viewer.send(text);
+  }
+}
+
+/** The average of the numeric ratings (guests and unrated players have none). */
+function strength(snapshot: GameSnapshot): number {
+  const ratings = [snapshot.whiteRating, snapshot.blackRating]
+    .map((rating) => (rating !== null && /^\d+$/.test(rating) ? Number(rating) : null))
+    .filter((rating) => rating !== null);
+  return ratings.length === 0 ? 0 : ratings.reduce((a, b) => a + b, 0) / ratings.length;
+}

@@ -1,0 +1,88 @@
+// The bot's Prometheus metrics (`/metrics`), with prom-client. Gauges of what exists now (live
+// games, viewers, FICS connections) are read when scraped; counters and histograms are fed by
+// small hooks where things happen (the relay's edits, Discord's answers, renders, FICS reconnects).
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface MetricsSources {
+  /** Games with a live page now. */
+  liveGames(): number;
+  /** Open live pages now. */
+  viewers(): number;
+  /** FICS connections online now. */
+  ficsConnections(): number;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly ficsReconnects: Counter;
+  readonly discordRequests: Counter<'status'>;
+  readonly editSeconds: Histogram;
+  readonly renderSeconds: Histogram;
+  readonly viewersDropped: Counter;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'kibitz_live_games',
+      help: 'Relayed games with a live page',
+      registers,
+      collect() {
+        this.set(sources.liveGames());
+      },
+    });
+    new Gauge({
+      name: 'kibitz_web_viewers',
+      help: 'Open live pages (push streams)',
+      registers,
+      collect() {
+        this.set(sources.viewers());
+      },
+    });
+    new Gauge({
+      name: 'kibitz_fics_connections',
+      help: 'FICS connections online',
+      registers,
+      collect() {
+        this.set(sources.ficsConnections());
+      },
+    });
+    this.ficsReconnects = new Counter({
+      name: 'kibitz_fics_reconnects_total',
+      help: 'FICS connections made again after a drop',
+      registers,
+    });
+    this.discordRequests = new Counter({
+      name: 'kibitz_discord_requests_total',
+      help: 'Discord REST answers by HTTP status',
+      labelNames: ['status'],
+      registers,
+    });
+    this.editSeconds = new Histogram({
+      name: 'kibitz_edit_seconds',
+      help: 'One live post edit: its picture drawn (or taken from the cache) and Discord answering',
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.renderSeconds = new Histogram({
+      name: 'kibitz_render_seconds',
+      help: 'One board picture: its turn on the render thread and its drawing',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.viewersDropped = new Counter({
+      name: 'kibitz_web_viewers_dropped_total',
+      help: 'Live pages dropped for not reading their stream (they reconnect)',
+      registers,
+    });
+  }
+
+  /** Times a promise into a histogram (seconds), whatever its outcome. */
+  async timed<T>(histogram: Histogram, work: () => Promise<T>): Promise<T> {
+    const end = histogram.startTimer();
+    try {
+      return await work();
+    } finally {
+      end();
+    }
+  }
+}

@@ -1,0 +1,163 @@
+// What the live page is told about a game, as plain JSON: the full state a new viewer starts from,
+// and the changes after it. A change that is one more move travels as that move (SAN, UCI, the FEN
+// after it and both clocks); anything else (a takeback, a resync, the end) as the full state again.
+import type { Holdings } from '../protocol/events.js';
+import type { GameSnapshot } from '../game/snapshot.js';
+
+/** One board as the page shows it. Texts are the server's or a file's: the page escapes them. */
+export type BoardView = Pick<
+  GameSnapshot,
+  | 'game'
+  | 'white'
+  | 'black'
+  | 'whiteRating'
+  | 'blackRating'
+  | 'variant'
+  | 'startFen'
+  | 'fen'
+  | 'san'
+  | 'uci'
+  | 'sideToMove'
+  | 'whiteClockMs'
+  | 'blackClockMs'
+  | 'clockTicking'
+  | 'check'
+  | 'holdings'
+  | 'result'
+  | 'reason'
+  | 'ended'
+  | 'flip'
+> & {
+  /** `rated blitz 3 0`, `unrated crazyhouse 2 12`, or the ChessLive! source's name. */
+  kind: string;
+};
+
+export interface GameView {
+  id: string;
+  board: BoardView;
+  /** The other board of a bughouse game, when the bot has it. */
+  partner: BoardView | null;
+}
+
+/** One more move: the move, and what changed with it. */
+export type MoveView = Pick<
+  BoardView,
+  'fen' | 'sideToMove' | 'whiteClockMs' | 'blackClockMs' | 'clockTicking' | 'check' | 'holdings'
+> & {
+  /** Plies on the board after this move (the move's index in `san` plus one). */
+  ply: number;
+  san: string;
+  uci: string;
+};
+
+/** The stream's events; `partner` is the bughouse partner board's full view. */
+export type WebEvent =
+  { type: 'state'; data: GameView } | { type: 'move'; data: MoveView } | { type: 'partner'; data: BoardView };
+
+export function boardView(snap: GameSnapshot): BoardView {
+  const control =
+    snap.initialMinutes !== null && snap.incrementSec !== null
+      ? `${snap.initialMinutes} ${snap.incrementSec}`
+      : null;
+  const kind =
+    snap.source ??
+    [snap.rated === null ? null : snap.rated ? 'rated' : 'unrated', snap.type ?? snap.variant, control]
+      .filter((part) => part !== null)
+      .join(' ');
+  return {
+    game: snap.game,
+    white: snap.white,
+    black: snap.black,
+    whiteRating: snap.whiteRating,
+    blackRating: snap.blackRating,
+    variant: snap.variant,
+    kind,
+    startFen: snap.startFen,
+    fen: snap.fen,
+    san: snap.san,
+    uci: snap.uci,
+    sideToMove: snap.sideToMove,
+    whiteClockMs: snap.whiteClockMs,
+    blackClockMs: snap.blackClockMs,
+    clockTicking: snap.clockTicking,
+    check: snap.check,
+    holdings: snap.holdings,
+    result: snap.result,
+    reason: snap.reason,
+    ended: snap.ended,
+    flip: snap.flip,
+  };
+}
+
+/**
+ * The event that takes a viewer from `before` to `after`: one move when that is all that changed,
+ * the full state otherwise, nothing when nothing the page shows changed.
+ */
+export function changeEvent(
+  id: string,
+  before: GameSnapshot,
+  after: GameSnapshot,
+  partner: GameSnapshot | undefined,
+): WebEvent | null {
+  const plies = after.san.length;
+  const oneMore =
+    !after.ended &&
+    !before.ended &&
+    plies === before.san.length + 1 &&
+    after.startFen === before.startFen &&
+    after.san[plies - 2] === before.san[plies - 2] &&
+    sameInfo(before, after);
+  if (oneMore) {
+    return {
+      type: 'move',
+      data: {
+        ply: plies,
+        san: after.san[plies - 1]!,
+        uci: after.uci[plies - 1] ?? '',
+        fen: after.fen,
+        sideToMove: after.sideToMove,
+        whiteClockMs: after.whiteClockMs,
+        blackClockMs: after.blackClockMs,
+        clockTicking: after.clockTicking,
+        check: after.check,
+        holdings: after.holdings,
+      },
+    };
+  }
+  if (
+    plies === before.san.length &&
+    after.fen === before.fen &&
+    after.whiteClockMs === before.whiteClockMs &&
+    after.blackClockMs === before.blackClockMs &&
+    after.clockTicking === before.clockTicking &&
+    after.ended === before.ended &&
+    sameHoldings(before.holdings, after.holdings) &&
+    sameInfo(before, after)
+  )
+    return null;
+  return { type: 'state', data: gameView(id, after, partner) };
+}
+
+export function gameView(id: string, snap: GameSnapshot, partner: GameSnapshot | undefined): GameView {
+  return { id, board: boardView(snap), partner: partner === undefined ? null : boardView(partner) };
+}
+
+/** Names and ratings: what a move event does not carry. */
+function sameInfo(a: GameSnapshot, b: GameSnapshot): boolean {
+  return (
+    a.white === b.white &&
+    a.black === b.black &&
+    a.whiteRating === b.whiteRating &&
+    a.blackRating === b.blackRating &&
+    a.result === b.result
+  );
+}
+
+function sameHoldings(a: Holdings | null, b: Holdings | null): boolean {
+  return a === b || (a !== null && b !== null && a.white === b.white && a.black === b.black);
+}
+
+/** An event as server-sent-events text: one `event:` line and one `data:` line (JSON has no line break). */
+export function makeEventText(event: WebEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}

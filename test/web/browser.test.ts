@@ -1,0 +1,252 @@
+// The live page in a real browser (headless Chromium driven by playwright-core): what a person
+// sees while a real game (a transcript's moves, served by the fake FICS) is relayed by the bot.
+// Chromium comes from the system (CHROMIUM_PATH, or `chromium` on PATH); without one the test is
+// skipped and says why. Screenshots go to the system's temporary folder.
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { Chess } from 'chessops/chess';
+import { parseSan } from 'chessops/san';
+import { makeSquare } from 'chessops/util';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { World, fixture, scriptOf } from '../e2e/harness.js';
+import { bughouseFixture } from '../fake-fics/fixture-games.js';
+
+function findChromium(): string | null {
+  const given = process.env.CHROMIUM_PATH;
+  const candidates = given
+    ? [given]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .flatMap((dir) => ['chromium', 'chromium-browser'].map((name) => join(dir, name)));
+  for (const path of candidates) {
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+const CHROMIUM = findChromium();
+if (CHROMIUM === null)
+  console.warn(
+    'SKIPPED the browser test of the live web page: no Chromium found (set CHROMIUM_PATH, or install Debian\'s "chromium" package).',
+  );
+
+const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
+const SHOTS = tmpdir();
+
+let world: World | null = null;
+let context: BrowserContext | null = null;
+let profile: string | null = null;
+afterEach(async () => {
+  await context?.close();
+  context = null;
+  if (profile !== null) rmSync(profile, { recursive: true, force: true });
+  profile = null;
+  await world?.close();
+  world = null;
+});
+
+async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Page> {
+  profile = mkdtempSync(join(tmpdir(), 'kibitz-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM!,
+    headless: true,
+    viewport,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  // A CSP violation is reported on the console: the page must need nothing the policy forbids.
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  pageProblems = problems;
+  return page;
+}
+
+let pageProblems: string[] = [];
+
+async function startRelayed(): Promise<{ w: World; base: string }> {
+  const w = (world = await World.start({ discord: NO_EDIT_LIMIT }));
+  const bot = await w.startBot({
+    env: { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org' },
+  });
+  return { w, base: bot.web!.url };
+}
+
+/** Observes a game and returns its page's path (from the post's Watch live link). */
+async function observe(w: World, game: number): Promise<string> {
+  await w.command('observe', { game }).reply();
+  const post = w.livePosts().at(-1)!;
+  for (const row of post.components as { components?: { label?: string; url?: string }[] }[])
+    for (const c of row.components ?? []) if (c.label === 'Watch live') return new URL(c.url!).pathname;
+  throw new Error('no Watch live link');
+}
+
+/** Square -> "white pawn" for every piece of a position. */
+function piecesOf(pos: Chess): Record<string, string> {
+  const pieces: Record<string, string> = {};
+  for (const square of pos.board.occupied) {
+    const piece = pos.board.get(square)!;
+    pieces[makeSquare(square)] = `${piece.color} ${piece.role}`;
+  }
+  return pieces;
+}
+
+function positionAfter(san: readonly string[]): Chess {
+  const pos = Chess.default();
+  for (const move of san) pos.play(parseSan(pos, move)!);
+  return pos;
+}
+
+/** Waits until a board of the page shows exactly these pieces (chessground's own squares). */
+async function expectPieces(
+  page: Page,
+  slot: 'main' | 'partner',
+  expected: Record<string, string>,
+): Promise<void> {
+  // A string, run in the page: the test's types know no DOM.
+  const shown = (): Promise<Record<string, string>> =>
+    page.evaluate(`(() => {
+      const pieces = {};
+      for (const el of document.querySelectorAll('.game.${slot} cg-board piece')) {
+        if (el.classList.contains('fading') || el.cgKey === undefined) continue;
+        pieces[el.cgKey] = el.className.replace(/\\s*anim\\s*/, '').trim();
+      }
+      return pieces;
+    })()`);
+  await expect.poll(shown, { timeout: 5_000 }).toEqual(expected);
+}
+
+/** Seconds a clock shows (`m:ss` or `h:mm:ss`). */
+function seconds(text: string): number {
+  return text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
+  it('shows the moves as they come, runs the clock of the side to move, and shows the result', async () => {
+    const { w, base } = await startRelayed();
+    const script = fixture('lasker_flag#0');
+    const game = w.fics.addGame(scriptOf(script, { whiteRating: '1834', blackRating: '1790' }));
+    w.fics.playMoves(game, 4);
+    const path = await observe(w, game);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 4))));
+    await expect.poll(() => page.textContent('#status')).toBe('Live');
+
+    for (let ply = 5; ply <= 12; ply++) {
+      w.fics.playMove(game);
+      await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, ply))));
+    }
+    expect(await page.locator('#moves li').count()).toBe(6);
+    expect(await page.locator('.pocket:not([hidden])').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('#moves li').last().textContent())
+      .toBe(`${script.san[10]}${script.san[11]}`);
+
+    // White to move after 12 plies: White's clock runs down, Black's stands.
+    const running = page.locator('.game.main .clock.running');
+    expect(await running.count()).toBe(1);
+    expect(await running.getAttribute('data-color')).toBe('white');
+    const before = seconds((await running.textContent())!);
+    const black = page.locator('.game.main .clock[data-color="black"]');
+    const blackBefore = await black.textContent();
+    await expect
+      .poll(async () => seconds((await running.textContent())!), { timeout: 4_000 })
+      .toBeLessThan(before);
+    expect(await black.textContent()).toBe(blackBefore);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-live.png') });
+
+    // Flip: Black at the bottom.
+    const bottomName = (): Promise<string | null> =>
+      page.locator('.game.main .player').last().locator('.name').textContent();
+    expect(await bottomName()).toBe(`${script.white} (1834)`);
+    await page.click('#flip');
+    expect(await bottomName()).toBe(`${script.black} (1790)`);
+
+    w.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
+    await expect.poll(() => page.textContent('#result')).toBe(`0-1 · ${script.white} forfeits on time`);
+    expect(await page.locator('.clock.running').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-ended.png') });
+
+    // A phone: the board fits the screen's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = await page.locator('.game.main .board-wrap').boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    expect(box!.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-phone.png'), fullPage: true });
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('shows the pieces in hand of a crazyhouse game', async () => {
+    const { w, base } = await startRelayed();
+    const script = fixture('lasker_crazyhouse#1');
+    const game = w.fics.addGame(scriptOf(script));
+    const path = await observe(w, game);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(Chess.default()));
+    const pocket = (color: string) =>
+      page.locator(`.game.main .clock[data-color="${color}"]`).locator('xpath=..').locator('.pocket piece');
+    expect(await pocket('black').count()).toBe(0);
+    // The eighth move, exf4, is the game's first capture: Black has a pawn in hand.
+    w.fics.playMoves(game, 8);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 8))));
+    await expect.poll(() => pocket('black').count()).toBe(1);
+    expect(await pocket('black').getAttribute('class')).toBe('black pawn');
+    expect(await pocket('black').getAttribute('data-count')).toBe('1');
+    expect(await pocket('white').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-crazyhouse.png') });
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('shows both boards of a bughouse game, with the pieces in hand', async () => {
+    const { w, base } = await startRelayed();
+    const [a, b] = bughouseFixture.boards;
+    const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
+    const [ga, gb] = w.fics.addBughouse(
+      { white: a!.white, black: a!.black, san: a!.san, ...tc },
+      { white: b!.white, black: b!.black, san: b!.san, ...tc },
+    );
+    const path = await observe(w, ga);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    const start = piecesOf(Chess.default());
+    await expectPieces(page, 'main', start);
+    await expectPieces(page, 'partner', start);
+
+    // Moves on both boards reach the page, each on its own board.
+    w.fics.playMoves(ga, 2);
+    w.fics.playMoves(gb, 2);
+    const after = (san: readonly string[]): Record<string, string> =>
+      piecesOf(positionAfter(san.slice(0, 2)));
+    await expectPieces(page, 'main', after(a!.san));
+    await expectPieces(page, 'partner', after(b!.san));
+    // The partner board is seen from the other side, as the partners sit.
+    const mainBottom = await page.locator('.game.main .player').last().locator('.name').textContent();
+    const partnerBottom = await page.locator('.game.partner .player').last().locator('.name').textContent();
+    expect(mainBottom).toMatch(new RegExp(`^${a!.white}\\b`));
+    expect(partnerBottom).toMatch(new RegExp(`^${b!.black}\\b`));
+    // Bughouse boards have pockets (empty until a piece is passed); a chess board has none.
+    expect(await page.locator('.game.main .pocket[hidden]').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse.png') });
+    expect(pageProblems).toEqual([]);
+  });
+});
