@@ -70,6 +70,7 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 <button type="button" id="flip">Flip board</button>
 <a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a></p>
 </header>
+<p class="opening" id="opening">${view.opening === null ? '' : escapeHtml(`${view.opening.eco} ${view.opening.name}`)}</p>
 <div class="boards" id="boards"></div>
 <p class="result" id="result"></p>
 <ol class="moves" id="moves"></ol>

@@ -27,6 +27,7 @@ export type BoardView = Pick<
   | 'reason'
   | 'ended'
   | 'flip'
+  | 'opening'
 > & {
   /** `rated blitz 3 0`, `unrated crazyhouse 2 12`, or the ChessLive! source's name. */
   kind: string;
@@ -42,7 +43,7 @@ export interface GameView {
 /** One more move: the move, and what changed with it. */
 export type MoveView = Pick<
   BoardView,
-  'fen' | 'sideToMove' | 'whiteClockMs' | 'blackClockMs' | 'clockTicking' | 'check' | 'holdings'
+  'fen' | 'sideToMove' | 'whiteClockMs' | 'blackClockMs' | 'clockTicking' | 'check' | 'holdings' | 'opening'
 > & {
   /** Plies on the board after this move (the move's index in `san` plus one). */
   ply: number;
@@ -86,6 +87,7 @@ export function boardView(snap: GameSnapshot): BoardView {
     reason: snap.reason,
     ended: snap.ended,
     flip: snap.flip,
+    opening: snap.opening,
   };
 }
 
@@ -121,6 +123,7 @@ export function changeEvent(
         clockTicking: after.clockTicking,
         check: after.check,
         holdings: after.holdings,
+        opening: after.opening,
       },
     };
   }

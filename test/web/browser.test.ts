@@ -10,6 +10,7 @@ import { parseSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openingAt } from '../../src/game/openings.js';
 import { World, fixture, scriptOf } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 
@@ -115,6 +116,18 @@ function positionAfter(san: readonly string[]): Chess {
   return pos;
 }
 
+/** The deepest named opening the moves pass through, as the page should name it. */
+function openingAfter(san: readonly string[]): string | null {
+  const pos = Chess.default();
+  let found: string | null = null;
+  for (const move of san) {
+    pos.play(parseSan(pos, move)!);
+    const opening = openingAt(pos);
+    if (opening) found = `${opening.eco} ${opening.name}`;
+  }
+  return found;
+}
+
 /** Waits until a board of the page shows exactly these pieces (chessground's own squares). */
 async function expectPieces(
   page: Page,
@@ -160,6 +173,9 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
     await expect
       .poll(() => page.locator('#moves li').last().textContent())
       .toBe(`${script.san[10]}${script.san[11]}`);
+    const opening = openingAfter(script.san.slice(0, 12));
+    expect(opening).not.toBeNull();
+    expect(await page.textContent('#opening')).toBe(opening);
 
     // White to move after 12 plies: White's clock runs down, Black's stands.
     const running = page.locator('.game.main .clock.running');

@@ -117,6 +117,7 @@ describe('changeEvent', () => {
         clockTicking: false,
         check: false,
         holdings: null,
+        opening: { eco: 'C40', name: "King's Knight Opening" },
       },
     });
     // A takeback, two moves at once, the end: the whole state.

@@ -10,6 +10,7 @@ const resultEl = document.getElementById('result');
 const statusEl = document.getElementById('status');
 const titleEl = document.getElementById('title');
 const kindEl = document.getElementById('kind');
+const openingEl = document.getElementById('opening');
 
 const ROLES = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
 /** White at the bottom of the main board unless flipped; the partner board the other way round. */
@@ -169,6 +170,10 @@ function showHeader(view) {
   document.title = `${view.white} vs ${view.black} · Kibitz`;
 }
 
+function showOpening(view) {
+  openingEl.textContent = view.opening ? `${view.opening.eco} ${view.opening.name}` : '';
+}
+
 function showResult(view) {
   resultEl.textContent = view.ended ? [view.result, view.reason].filter(Boolean).join(' · ') : '';
 }
@@ -188,6 +193,7 @@ function showState(state) {
   render('main');
   showHeader(state.board);
   showMoves(state.board);
+  showOpening(state.board);
   showResult(state.board);
 }
 
@@ -199,6 +205,8 @@ function showMove(move) {
   if (move.ply !== view.san.length + 1) return;
   view.san.push(move.san);
   view.uci.push(move.uci);
+  view.opening = move.opening;
+  showOpening(view);
   for (const key of [
     'fen',
     'sideToMove',
