@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
+import { startEngine } from './engine/start.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
@@ -36,6 +37,8 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
+  /** Where the optional `stockfish` package is looked for (a module path); tests point it elsewhere. */
+  engineFrom?: string;
   /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
   now?: () => number;
   /**
@@ -123,6 +126,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     png: (scene) => boardRenders.png(scene),
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
   };
+  const engine = config.engine.enabled ? startEngine(config, logger, options.engineFrom) : null;
   const relay = new Relay({
     feed,
     port: new DiscordPostPort(client, governor, options.now),
@@ -131,6 +135,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxLivePerGuild: config.maxLivePerGuild,
     renderer,
     ownsGuild: (guildId) => ownsGuild(scope, guildId),
+    ...(engine === null ? {} : { engine: engine.evaluations }),
   });
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
@@ -164,6 +169,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     stopped = true;
     stopOutageWatch();
     relay.close();
+    engine?.pool?.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     feed.close();

@@ -32,6 +32,15 @@ export interface ChessLiveConfig {
   maxBytes: number;
 }
 
+export interface EngineConfig {
+  /** KIBITZ_ENGINE=on: posts may show Stockfish's evaluation (each post turns it on). */
+  enabled: boolean;
+  /** KIBITZ_ENGINE_THREADS: engines running at once, one single-threaded process each. */
+  threads: number;
+  /** KIBITZ_ENGINE_MOVETIME_MS, or KIBITZ_ENGINE_DEPTH when set: how long one position is analysed. */
+  limit: { movetimeMs: number } | { depth: number };
+}
+
 export interface Config {
   discord: DiscordConfig;
   /** SQLite file path, or `:memory:`. */
@@ -43,6 +52,7 @@ export interface Config {
   /** KIBITZ_MAX_PLIES: a game longer than this (FICS or ChessLive!) ends as not supported. */
   maxPlies: number;
   chesslive: ChessLiveConfig;
+  engine: EngineConfig;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -59,6 +69,8 @@ export const DEFAULTS = {
   chessLivePollMs: 2_000,
   chessLiveMaxBytes: DEFAULT_READ.maxBytes,
   maxPlies: DEFAULT_MAX_PLIES,
+  engineThreads: 1,
+  engineMovetimeMs: 500,
 } as const;
 
 export const MISSING_TOKEN_HELP =
@@ -132,6 +144,13 @@ export function loadConfig(env: Env): ConfigResult {
     );
   }
 
+  const engineSwitch = (read('KIBITZ_ENGINE') ?? 'off').toLowerCase();
+  if (engineSwitch !== 'on' && engineSwitch !== 'off')
+    errors.push(`KIBITZ_ENGINE must be on or off, got "${engineSwitch}".`);
+  const engineThreads = integer('KIBITZ_ENGINE_THREADS', DEFAULTS.engineThreads, 1, 16);
+  const engineMovetimeMs = integer('KIBITZ_ENGINE_MOVETIME_MS', DEFAULTS.engineMovetimeMs, 50, 10_000);
+  const engineDepth = read('KIBITZ_ENGINE_DEPTH') === null ? null : integer('KIBITZ_ENGINE_DEPTH', 0, 1, 30);
+
   const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
   if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
 
@@ -160,6 +179,11 @@ export function loadConfig(env: Env): ConfigResult {
       maxLivePerGuild,
       maxPlies,
       chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
+      engine: {
+        enabled: engineSwitch === 'on',
+        threads: engineThreads,
+        limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
+      },
     },
   };
 }

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         maxLivePerGuild: 10,
         maxPlies: 2_000,
         chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 1_048_576 },
+        engine: { enabled: false, threads: 1, limit: { movetimeMs: 500 } },
       },
     });
   });
@@ -47,6 +48,9 @@ describe('loadConfig', () => {
       KIBITZ_MAX_LIVE_PER_GUILD: '4',
       KIBITZ_MAX_PLIES: '500',
       KIBITZ_CHESSLIVE_MAX_BYTES: '65536',
+      KIBITZ_ENGINE: 'ON',
+      KIBITZ_ENGINE_THREADS: '2',
+      KIBITZ_ENGINE_MOVETIME_MS: '250',
     });
     expect(result).toEqual({
       ok: true,
@@ -58,6 +62,7 @@ describe('loadConfig', () => {
         maxLivePerGuild: 4,
         maxPlies: 500,
         chesslive: { sources: [], pollMs: DEFAULTS.chessLivePollMs, maxBytes: 65_536 },
+        engine: { enabled: true, threads: 2, limit: { movetimeMs: 250 } },
       },
     });
     if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);
@@ -102,6 +107,24 @@ describe('loadConfig', () => {
     ]) {
       expect(text).toContain(fragment);
     }
+  });
+
+  it('takes a fixed depth instead of a fixed time, and refuses bad engine settings', () => {
+    const depth = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_DEPTH: '12' });
+    expect(depth.ok && depth.config.engine).toEqual({ enabled: true, threads: 1, limit: { depth: 12 } });
+    const bad = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      KIBITZ_ENGINE: 'yes',
+      KIBITZ_ENGINE_THREADS: '0',
+      KIBITZ_ENGINE_MOVETIME_MS: '10',
+      KIBITZ_ENGINE_DEPTH: '99',
+    });
+    expect(bad.ok || bad.errors).toEqual([
+      'KIBITZ_ENGINE must be on or off, got "yes".',
+      'KIBITZ_ENGINE_THREADS must be a whole number from 1 to 16, got "0".',
+      'KIBITZ_ENGINE_MOVETIME_MS must be a whole number from 50 to 10000, got "10".',
+      'KIBITZ_ENGINE_DEPTH must be a whole number from 1 to 30, got "99".',
+    ]);
   });
 
   it('wants FICS_USER and FICS_PASSWORD together', () => {

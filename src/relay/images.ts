@@ -2,12 +2,14 @@
 // post showing it, the whole-game GIF and PGN of a final edit, and the final message of a game
 // that ended just before a restart, made from its stored PGN.
 import { inlineRenderer, resultText, type BoardScene, type Renderer } from '../../render/index.js';
+import type { SceneEvaluation } from '../../render/scene.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { parsePgn } from '../game/pgn.js';
 import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame } from '../storage/index.js';
+import type { EngineView } from './evaluations.js';
 import { gameKeyOf } from './game-key.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
@@ -32,8 +34,14 @@ export class BoardImages {
   }
 
   /** A live post's message for a position, with its board drawn (or taken from the cache). */
-  async message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): Promise<LiveMessage> {
-    return liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
+  async message(
+    snapshot: GameSnapshot,
+    flip: boolean,
+    files: LiveAttachment[] = [],
+    engine?: EngineView,
+  ): Promise<LiveMessage> {
+    const data = await this.png(snapshot, flip, engine?.scene ?? null);
+    return liveMessage(snapshot, { name: BOARD_IMAGE, data }, files, engine);
   }
 
   /** The PGN and the whole-game GIF of a finished game. */
@@ -69,15 +77,15 @@ export class BoardImages {
   }
 
   /** One render per position and orientation, shared by every channel showing it. */
-  private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
+  private png(snapshot: GameSnapshot, flip: boolean, evaluation: SceneEvaluation | null): Promise<Buffer> {
     const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
     const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
-    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
+    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
     const orientation = flip ? 'black' : 'white';
     const rendered = this.renderer
-      .png(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }))
+      .png({ ...sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }), evaluation })
       .then((result) => {
         if (result.ok) return result.value;
         this.pngCache.delete(key);

@@ -16,6 +16,7 @@ import type { Handle } from '../fics/validate.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
+import { ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
 import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import type { LiveAttachment, LiveMessage } from './message.js';
@@ -29,6 +30,8 @@ export interface WatchRequest {
   game: number;
   options: LivePostOptions;
   requestedBy: string;
+  /** Engine evaluation asked for with the post (`/observe eval:`). */
+  engine?: PostEngineChoice;
 }
 
 /** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
@@ -50,6 +53,8 @@ export interface RelayOptions {
   renderer?: Renderer;
   /** The guilds this process relays (a shard's own, src/shard.ts); every guild by default. */
   ownsGuild?: (guildId: string) => boolean;
+  /** Engine evaluations (KIBITZ_ENGINE=on); absent when the operator has no engine. */
+  engine?: LiveEvaluations;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -104,6 +109,7 @@ export class Relay {
       recorded: (what, write) => this.recorded(what, write),
     });
     options.feed.on('update', this.listener);
+    options.engine?.onEvaluated((game, fen) => this.evaluated(game, fen));
   }
 
   /** Another source of channels that want new games, asked after the ones before it. */
@@ -117,6 +123,7 @@ export class Relay {
   }
 
   private ended(post: LivePost): void {
+    this.options.engine?.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
   }
 
@@ -231,10 +238,13 @@ export class Relay {
     recorded();
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
+    if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
-    const message = await this.images.message(snapshot, post.options.flip).catch((error: Error) => error);
+    const message = await this.images
+      .message(snapshot, post.options.flip, [], this.options.engine?.view(snapshot, post.id))
+      .catch((error: Error) => error);
     let where: Awaited<ReturnType<PostPort['post']>>;
     try {
       if (message instanceof Error) throw message;
@@ -259,6 +269,7 @@ export class Relay {
       return { ok: false, error: UNRECORDED };
     }
     this.catchUp(post.id, snapshot);
+    this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
     return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
   }
 
@@ -317,6 +328,44 @@ export class Relay {
     const snapshot = this.options.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
+  }
+
+  /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
+  engineStatus(): 'off' | 'on' | 'not-installed' {
+    const engine = this.options.engine;
+    return engine === undefined ? 'off' : engine.installed ? 'on' : 'not-installed';
+  }
+
+  /** What a post shows of the engine now. */
+  engineChoice(postId: number): PostEngineChoice {
+    return this.options.engine?.choice(postId) ?? ENGINE_OFF;
+  }
+
+  /**
+   * Sets what a live post shows of the engine and redraws it now; its evaluation follows in a
+   * later edit. False when the post is not live.
+   */
+  setEngine(postId: number, choice: PostEngineChoice): boolean {
+    const engine = this.options.engine;
+    const post = this.options.storage.livePosts.get(postId);
+    if (engine === undefined || post === null || post.state !== 'live') return false;
+    engine.setChoice(post.id, choice);
+    const snapshot = this.options.feed.snapshot(post.game);
+    if (snapshot === undefined || gameKeyOf(snapshot) !== post.gameKey) return true;
+    this.sender(post.id).push({ snapshot, files: null });
+    engine.request(snapshot, [post.id]);
+    return true;
+  }
+
+  /** A game's newest position has its evaluation: the posts that show it are edited. */
+  private evaluated(game: number, fen: string): void {
+    const snapshot = this.options.feed.snapshot(game);
+    if (this.closed || snapshot === undefined || snapshot.ended || snapshot.fen !== fen) return;
+    const key = gameKeyOf(snapshot);
+    for (const post of this.options.storage.livePosts.listLiveByGame(game)) {
+      if (post.gameKey !== key || post.messageId === null || this.quotas.isFinishing(post.id)) continue;
+      if (this.options.engine?.choice(post.id).eval) this.sender(post.id).push({ snapshot, files: null });
+    }
   }
 
   /** After a restart: picks up every live post of this process's guilds (resume.ts). */
@@ -434,11 +483,17 @@ export class Relay {
       .listLiveByGame(snapshot.game)
       .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
     if (update.type === 'ended') {
+      this.options.engine?.release(snapshot);
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
       return;
     }
     for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
+    // After the edits are queued: the board goes out whatever the engine does.
+    this.options.engine?.request(
+      snapshot,
+      posts.map((post) => post.id),
+    );
     // A bughouse post shows both boards: a move on the partner board redraws it too.
     if (snapshot.partnerGame === null) return;
     const main = this.options.feed.snapshot(snapshot.partnerGame);
@@ -522,7 +577,12 @@ export class Relay {
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
-      const message = await this.images.message(edit.snapshot, post.options.flip, edit.files ?? []);
+      const message = await this.images.message(
+        edit.snapshot,
+        post.options.flip,
+        edit.files ?? [],
+        this.options.engine?.view(edit.snapshot, post.id),
+      );
       const waiting = this.ficsDown && message.live && !isChessLive(edit.snapshot);
       shown = edit.stopped
         ? { ...message, live: false, footer: STOPPED_FOOTER }
