@@ -16,6 +16,7 @@ import type { Handle } from '../fics/validate.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
+import type { Evaluation } from '../engine/uci.js';
 import { ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
 import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
@@ -334,6 +335,11 @@ export class Relay {
   engineStatus(): 'off' | 'on' | 'not-installed' {
     const engine = this.options.engine;
     return engine === undefined ? 'off' : engine.installed ? 'on' : 'not-installed';
+  }
+
+  /** A game's evaluations by ply (0: the start position), White's point of view; empty without. */
+  evaluations(gameKey: string): ReadonlyMap<number, Evaluation> {
+    return this.options.engine?.evaluations(gameKey) ?? new Map();
   }
 
   /** What a post shows of the engine now. */

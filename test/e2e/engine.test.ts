@@ -78,6 +78,13 @@ describe.skipIf(!installed)('engine on', () => {
       expect(evaluationEdit).toBeGreaterThan(boardEdit);
     }
 
+    // Every position shown was evaluated, kept by ply for the end-of-game chart.
+    const relay = world.running.context.relay;
+    const [livePost] = world.running.context.storage.livePosts.listLive();
+    const byPly = relay.evaluations(livePost!.gameKey);
+    expect([...byPly.keys()].sort()).toEqual([0, 1, 2, 3]);
+    expect([...byPly.values()].every((e) => 'cp' in e.score || 'mate' in e.score)).toBe(true);
+
     // Engine off again: the next edit has no engine line and no bar.
     const revisions = world.fake.message(post!.id)!.revisions.length;
     expect((await world.fake.button(post!.id, 'engine:1').callback()).type).toBe(6);
