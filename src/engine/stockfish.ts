@@ -47,8 +47,10 @@ export function locateStockfish(from: string = import.meta.url): string | null {
 /** A FEN as the engine may be sent it: six fields of FEN characters, nothing that ends a line. */
 const FEN_TEXT = /^[1-8pnbrqkPNBRQK/]+ [wb] (-|[KQkqA-Ha-h]+) (-|[a-h][36]) \d+ \d+$/;
 
-/** Time the engine is given over its limit before it counts as hung and is restarted. */
+/** Time the engine is given over its time before it counts as hung and is restarted. */
 const GRACE_MS = 10_000;
+/** The same for a search to a fixed depth, whose time depends on the position. */
+const DEPTH_TIMEOUT_MS = 60_000;
 
 type EngineChild = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -113,12 +115,12 @@ export class StockfishProcess implements Analyser {
     return new Promise((resolve, reject) => {
       let last: InfoLine | null = null;
       const stop = (): void => this.send('stop');
-      const limitMs = 'movetimeMs' in this.limit ? this.limit.movetimeMs : 0;
+      const timeoutMs = 'movetimeMs' in this.limit ? this.limit.movetimeMs + GRACE_MS : DEPTH_TIMEOUT_MS;
       const timer = setTimeout(() => {
         done();
         this.close();
         reject(new Error('the engine did not answer in time: restarted'));
-      }, limitMs + GRACE_MS);
+      }, timeoutMs);
       const done = (): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', stop);
