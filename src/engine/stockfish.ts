@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -46,6 +47,9 @@ export function locateStockfish(from: string = import.meta.url): string | null {
 
 /** A FEN as the engine may be sent it: six fields of FEN characters, nothing that ends a line. */
 const FEN_TEXT = /^[1-8pnbrqkPNBRQK/]+ [wb] (-|[KQkqA-Ha-h]+) (-|[a-h][36]) \d+ \d+$/;
+
+/** Scheduling priority of engine processes (0 normal, 19 lowest); raising it needs no privilege. */
+const ENGINE_NICENESS = 10;
 
 /** Time the engine is given over its time before it counts as hung and is restarted. */
 const GRACE_MS = 10_000;
@@ -147,6 +151,12 @@ export class StockfishProcess implements Analyser {
     this.started ??= new Promise<void>((resolve, reject) => {
       const child = spawn(process.execPath, [this.script], { stdio: ['pipe', 'pipe', 'ignore'] });
       this.child = child;
+      // The engine yields the CPU to the bot: a board edit never waits for a search's time slice.
+      try {
+        if (child.pid !== undefined) setPriority(child.pid, ENGINE_NICENESS);
+      } catch {
+        // A system that refuses it runs the engine at normal priority.
+      }
       child.stdin.on('error', () => undefined);
       const fail = (error: Error): void => {
         if (this.child === child) this.close();
