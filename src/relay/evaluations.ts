@@ -168,3 +168,38 @@ function bestMove(
   if (move === undefined) return null;
   return { san: sanOf(replay.value.pos, move), arrow: uciOf(replay.value.pos, move) };
 }
+
+/** Discord's edit limit: 5 edits of a channel's messages per 5 s. */
+const EDIT_WINDOW_MS = 5_000;
+/** Edits of a post in the window past which an evaluation-only edit waits: the rest are the moves'. */
+const EVALUATION_EDIT_ROOM = 3;
+
+/**
+ * Keeps evaluation-only edits out of the moves' way: one goes out only while its post has had
+ * fewer than 3 edits in the last 5 s, leaving Discord's other 2 to the next moves; otherwise it
+ * waits for that room, or comes with the next move's edit if that is sooner.
+ */
+export class EditRoom {
+  private readonly edits = new Map<number, number[]>();
+
+  /** An edit of the post went out at `now`. */
+  note(postId: number, now: number): void {
+    const recent = this.recent(postId, now);
+    recent.push(now);
+    this.edits.set(postId, recent.slice(-EVALUATION_EDIT_ROOM));
+  }
+
+  /** How long an evaluation-only edit of the post waits from `now`: 0 when it may go. */
+  waitMs(postId: number, now: number): number {
+    const recent = this.recent(postId, now);
+    return recent.length < EVALUATION_EDIT_ROOM ? 0 : recent[0]! + EDIT_WINDOW_MS - now;
+  }
+
+  forget(postId: number): void {
+    this.edits.delete(postId);
+  }
+
+  private recent(postId: number, now: number): number[] {
+    return (this.edits.get(postId) ?? []).filter((at) => now - at < EDIT_WINDOW_MS);
+  }
+}

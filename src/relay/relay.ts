@@ -17,7 +17,7 @@ import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
 import type { Evaluation } from '../engine/uci.js';
-import { ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
+import { EditRoom, ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
 import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import type { LiveAttachment, LiveMessage } from './message.js';
@@ -91,6 +91,10 @@ export class Relay {
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
+  /** Recent edits per post, so that evaluation-only edits leave room for moves. */
+  private readonly editRoom = new EditRoom();
+  /** Evaluation edits waiting for room, per post. */
+  private readonly evaluationWaits = new Map<number, NodeJS.Timeout>();
 
   constructor(private readonly options: RelayOptions) {
     this.images = new BoardImages({
@@ -125,6 +129,7 @@ export class Relay {
 
   private ended(post: LivePost): void {
     this.options.engine?.forget(post.id);
+    this.editRoom.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
   }
 
@@ -134,6 +139,7 @@ export class Relay {
     // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
     for (const sender of this.senders.values()) sender.close();
     this.senders.clear();
+    for (const wait of this.evaluationWaits.values()) clearTimeout(wait);
   }
 
   /**
@@ -365,13 +371,36 @@ export class Relay {
 
   /** A game's newest position has its evaluation: the posts that show it are edited. */
   private evaluated(game: number, fen: string): void {
-    const snapshot = this.options.feed.snapshot(game);
-    if (this.closed || snapshot === undefined || snapshot.ended || snapshot.fen !== fen) return;
-    const key = gameKeyOf(snapshot);
-    for (const post of this.options.storage.livePosts.listLiveByGame(game)) {
-      if (post.gameKey !== key || post.messageId === null || this.quotas.isFinishing(post.id)) continue;
-      if (this.options.engine?.choice(post.id).eval) this.sender(post.id).push({ snapshot, files: null });
+    for (const post of this.options.storage.livePosts.listLiveByGame(game)) this.showEvaluation(post.id, fen);
+  }
+
+  /**
+   * One post's evaluation edit, for the position it was made for while the post still shows it;
+   * it waits while the post's recent edits leave no room (EditRoom), then looks again.
+   */
+  private showEvaluation(postId: number, fen: string): void {
+    const post = this.options.storage.livePosts.get(postId);
+    if (this.closed || post === null || post.state !== 'live' || post.messageId === null) return;
+    const snapshot = this.options.feed.snapshot(post.game);
+    if (
+      snapshot === undefined ||
+      snapshot.ended ||
+      snapshot.fen !== fen ||
+      gameKeyOf(snapshot) !== post.gameKey
+    )
+      return;
+    if (this.quotas.isFinishing(post.id) || !this.options.engine?.choice(post.id).eval) return;
+    if (this.evaluationWaits.has(post.id)) return;
+    const waitMs = this.editRoom.waitMs(post.id, Date.now());
+    if (waitMs === 0) {
+      this.sender(post.id).push({ snapshot, files: null });
+      return;
     }
+    const wait = setTimeout(() => {
+      this.evaluationWaits.delete(post.id);
+      this.showEvaluation(post.id, fen);
+    }, waitMs);
+    this.evaluationWaits.set(post.id, wait);
   }
 
   /** After a restart: picks up every live post of this process's guilds (resume.ts). */
@@ -597,6 +626,7 @@ export class Relay {
           : message;
     }
     await this.editFitting(post, shown);
+    this.editRoom.note(post.id, Date.now());
     this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 
