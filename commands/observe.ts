@@ -1,5 +1,5 @@
-// /observe game:<number> | player:<handle> [flip] [thread]: posts a live board here, plus the
-// buttons every live post carries (Flip, PGN, Stop).
+// /observe game:<number> | player:<handle> [flip] [thread] [eval] [arrow]: posts a live board here,
+// plus the buttons every live post carries (Flip, PGN, Stop; Engine and Best move with an engine).
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
@@ -7,6 +7,7 @@ import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle, type Handle } from '../src/fics/validate.js';
 import { makeSnapshotPgn } from '../src/game/pgn.js';
+import { ENGINE_NOT_INSTALLED, type PostEngineChoice } from '../src/relay/evaluations.js';
 import { truncate } from '../src/text.js';
 
 export const data = new SlashCommandBuilder()
@@ -18,7 +19,13 @@ export const data = new SlashCommandBuilder()
     o.setName('player').setDescription("A FICS handle: that player's current game").setAutocomplete(true),
   )
   .addBooleanOption((o) => o.setName('flip').setDescription('Black at the bottom'))
-  .addBooleanOption((o) => o.setName('thread').setDescription('Post in a new thread for this game'));
+  .addBooleanOption((o) => o.setName('thread').setDescription('Post in a new thread for this game'))
+  .addBooleanOption((o) =>
+    o
+      .setName('eval')
+      .setDescription("Show the engine's evaluation (if this bot's operator enabled the engine)"),
+  )
+  .addBooleanOption((o) => o.setName('arrow').setDescription("Also draw the engine's best move as an arrow"));
 
 export const help =
   'Posts a live game from freechess.org here and keeps the board current. Give a game number (see /games) or a player handle.';
@@ -28,6 +35,8 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const player = interaction.options.getString('player');
   const flip = interaction.options.getBoolean('flip') ?? false;
   const thread = interaction.options.getBoolean('thread') ?? false;
+  const arrow = interaction.options.getBoolean('arrow') ?? false;
+  const evaluation = (interaction.options.getBoolean('eval') ?? false) || arrow;
   if ((game === null) === (player === null)) {
     await answer(
       interaction,
@@ -44,6 +53,11 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     }
     handle = parsed.value;
   }
+  const noEngine = evaluation ? engineUnavailable(ctx) : null;
+  if (noEngine !== null) {
+    await answer(interaction, `${noEngine} Run /observe without \`eval:\` and \`arrow:\`.`);
+    return;
+  }
   const blocked = cannotPostHere(interaction, thread);
   if (blocked !== null) {
     await answer(interaction, blocked);
@@ -51,7 +65,23 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   // Observing may take a moment on FICS: answer Discord within its 3 seconds first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  await postGame(interaction, ctx, handle === null ? game! : { player: handle }, { flip, thread });
+  await postGame(interaction, ctx, handle === null ? game! : { player: handle }, {
+    flip,
+    thread,
+    ...(evaluation ? { engine: { eval: true, arrow } } : {}),
+  });
+}
+
+/** Why no post here can show the engine, or null when it can. */
+function engineUnavailable(ctx: BotContext): string | null {
+  switch (ctx.relay.engineStatus()) {
+    case 'off':
+      return "This bot's operator has not enabled the engine (KIBITZ_ENGINE), so posts show no evaluation.";
+    case 'not-installed':
+      return `The engine is on, but ${ENGINE_NOT_INSTALLED}.`;
+    case 'on':
+      return null;
+  }
 }
 
 /**
@@ -111,6 +141,12 @@ export const buttons = {
     });
     await interaction.reply({ files: [file], flags: MessageFlags.Ephemeral });
   },
+  [LIVE_BUTTONS.engine]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
+    await toggleEngine(interaction, args, ctx, (choice) => ({ eval: !choice.eval, arrow: false }));
+  },
+  [LIVE_BUTTONS.arrow]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
+    await toggleEngine(interaction, args, ctx, (choice) => ({ eval: true, arrow: !choice.arrow }));
+  },
   [LIVE_BUTTONS.stop]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
     const post = livePost(ctx, args);
     if (post === null || post.state !== 'live') {
@@ -120,3 +156,24 @@ export const buttons = {
     await stopPost(interaction, ctx, post);
   },
 };
+
+/** The Engine and Best move buttons: the post is redrawn at once, its evaluation follows. */
+async function toggleEngine(
+  interaction: ButtonInteraction,
+  args: string,
+  ctx: BotContext,
+  next: (choice: PostEngineChoice) => PostEngineChoice,
+): Promise<void> {
+  const post = livePost(ctx, args);
+  if (post === null || post.state !== 'live') {
+    await answer(interaction, 'This game is no longer live.');
+    return;
+  }
+  const noEngine = engineUnavailable(ctx);
+  if (noEngine !== null) {
+    await answer(interaction, noEngine);
+    return;
+  }
+  await interaction.deferUpdate();
+  ctx.relay.setEngine(post.id, next(ctx.relay.engineChoice(post.id)));
+}

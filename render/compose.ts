@@ -14,7 +14,7 @@ import {
 import type { Palette } from './palette.js';
 import { HOLDING_ROLES, readPosition, type ScenePosition } from './position.js';
 import { formatClock, resultText } from './format.js';
-import type { BoardScene, RenderResult } from './scene.js';
+import type { BoardScene, RenderResult, SceneEvaluation } from './scene.js';
 import { spriteKit, squareLookKey, type SpriteKit, type SquareLook, type TextStyle } from './sprites.js';
 import { blit, fillRect, type Surface } from './surface.js';
 import { DEFAULT_THEME, isThemeName, themeByName } from './theme.js';
@@ -262,12 +262,115 @@ function columnRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: 
   ];
 }
 
+/** White's share of the evaluation bar: lichess's winning chances from centipawns, whole for a mate. */
+export function whiteShare(evaluation: SceneEvaluation): number {
+  if ('mate' in evaluation) return evaluation.mate > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-0.00368208 * evaluation.cp));
+}
+
+function evaluationRegion(p: Painter, bar: Rect, board: Rect, scene: BoardScene): Region {
+  const { kit } = p.sprites;
+  const evaluation = scene.evaluation!;
+  const white = Math.round(board.h * whiteShare(evaluation));
+  const whiteAtBottom = scene.orientation === 'white';
+  return {
+    ...bar,
+    key: `evaluation:${white}:${whiteAtBottom}`,
+    paint: (s) => {
+      fillRect(s, bar.x, bar.y, bar.w, bar.h, kit.index.barBg);
+      fillRect(s, bar.x, board.y, bar.w, board.h, kit.index.footerBg);
+      const top = whiteAtBottom ? board.y + board.h - white : board.y;
+      fillRect(s, bar.x, top, bar.w, white, kit.index.clockActiveBg);
+    },
+  };
+}
+
+interface Arrow {
+  from: number;
+  to: number;
+}
+
+/** The squares of a UCI move (`e2e4`, `e7e8q`); drops and anything else have no arrow. */
+function arrowOf(uci: string): Arrow | null {
+  const match = /^([a-h])([1-8])([a-h])([1-8])[nbrq]?$/.exec(uci);
+  if (match === null) return null;
+  const square = (file: string, rank: string): number => (Number(rank) - 1) * 8 + file.charCodeAt(0) - 97;
+  return { from: square(match[1]!, match[2]!), to: square(match[3]!, match[4]!) };
+}
+
+/**
+ * Draws the arrow into the squares it crosses: each such square region paints its square, then
+ * the arrow's pixels inside it (regions tile the image, so nothing is painted twice).
+ */
+function drawArrow(
+  p: Painter,
+  column: BoardColumn,
+  orientation: Color,
+  arrow: Arrow,
+  regions: Region[],
+): void {
+  const { square } = p.layout;
+  const centre = (sq: number): { x: number; y: number } => {
+    const file = sq % 8;
+    const rank = Math.floor(sq / 8);
+    const col = orientation === 'white' ? file : 7 - file;
+    const row = orientation === 'white' ? 7 - rank : rank;
+    return { x: column.board.x + (col + 0.5) * square, y: column.board.y + (row + 0.5) * square };
+  };
+  const a = centre(arrow.from);
+  const b = centre(arrow.to);
+  const length = Math.hypot(b.x - a.x, b.y - a.y);
+  if (length === 0) return;
+  const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+  const shaft = square * 0.09;
+  const headLength = Math.min(square * 0.5, length);
+  const headHalf = square * 0.26;
+  const inside = (x: number, y: number): boolean => {
+    const along = (x - a.x) * ux + (y - a.y) * uy;
+    const across = Math.abs((x - a.x) * -uy + (y - a.y) * ux);
+    if (along < 0 || along > length) return false;
+    if (along < length - headLength) return across <= shaft;
+    return across <= (headHalf * (length - along)) / headLength;
+  };
+  const colour = p.sprites.kit.index.arrow;
+  const reach = headHalf + 1;
+  const [minX, maxX] = [Math.min(a.x, b.x) - reach, Math.max(a.x, b.x) + reach];
+  const [minY, maxY] = [Math.min(a.y, b.y) - reach, Math.max(a.y, b.y) + reach];
+  for (const [i, region] of regions.entries()) {
+    if (!isSquareOf(region, column)) continue;
+    if (region.x > maxX || region.x + region.w < minX || region.y > maxY || region.y + region.h < minY)
+      continue;
+    const pixels: number[] = [];
+    for (let y = region.y; y < region.y + region.h; y++)
+      for (let x = region.x; x < region.x + region.w; x++) if (inside(x + 0.5, y + 0.5)) pixels.push(x, y);
+    if (pixels.length === 0) continue;
+    const paint = region.paint;
+    regions[i] = {
+      ...region,
+      key: `${region.key}|arrow:${arrow.from}-${arrow.to}`,
+      paint: (s) => {
+        paint(s);
+        for (let j = 0; j < pixels.length; j += 2)
+          s.data[s.base + pixels[j + 1]! * s.stride + pixels[j]!] = colour;
+      },
+    };
+  }
+}
+
+function isSquareOf(region: Region, column: BoardColumn): boolean {
+  const { board } = column;
+  return (
+    region.x >= board.x && region.y >= board.y && region.x < board.x + board.w && region.y < board.y + board.h
+  );
+}
+
 /** What a scene needs room for; a GIF takes the union over all its scenes. */
 export function layoutNeeds(scene: BoardScene, positions: ScenePosition[]): LayoutNeeds {
   return {
     partner: Boolean(scene.partner),
     footer: Boolean(scene.result || scene.partner?.result),
     holdings: positions.some((pos) => pos.holdings !== null),
+    ...(scene.evaluation ? { evaluation: true } : {}),
   };
 }
 
@@ -306,12 +409,16 @@ export function composeScene(
   const regions = boards.flatMap((board, i) =>
     columnRegions(painter, layout.columns[i]!, board, positions[i]!),
   );
+  if (layout.evaluationBar !== null && scene.evaluation)
+    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.columns[0]!.board, scene));
+  const arrow = scene.evaluation?.bestMove ? arrowOf(scene.evaluation.bestMove) : null;
+  if (arrow !== null) drawArrow(painter, layout.columns[0]!, scene.orientation, arrow, regions);
   const second = layout.columns[1];
   if (second) {
     const gap: Rect = {
-      x: layout.columns[0]!.board.w,
+      x: layout.columns[0]!.x + layout.columns[0]!.board.w,
       y: 0,
-      w: second.x - layout.columns[0]!.board.w,
+      w: second.x - layout.columns[0]!.x - layout.columns[0]!.board.w,
       h: layout.height,
     };
     regions.push({

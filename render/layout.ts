@@ -34,6 +34,8 @@ export interface Layout {
   square: number;
   barHeight: number;
   columns: BoardColumn[];
+  /** The evaluation bar, the whole height of the image; null when there is none. */
+  evaluationBar: Rect | null;
   bar: BarParts;
   turnMarkerWidth: number;
   /** Holdings: piece icon size, count font, width per piece kind. */
@@ -46,6 +48,8 @@ export interface LayoutNeeds {
   partner: boolean;
   footer: boolean;
   holdings: boolean;
+  /** An evaluation bar left of the board(s); the board keeps its size and moves right. */
+  evaluation?: boolean;
 }
 
 export function clampSize(size: number): number {
@@ -64,19 +68,25 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   const clockWidth = Math.round(barHeight * 2.75);
   const holdingsWidth = needs.holdings ? holdingSlot * 5 : 0;
   const infoWidth = boardPx - clockWidth - holdingsWidth;
-  const column = (x: number): BoardColumn => ({
-    x,
-    topBar: { x, y: 0, w: boardPx, h: barHeight },
-    board: { x, y: barHeight, w: boardPx, h: boardPx },
-    bottomBar: { x, y: barHeight + boardPx, w: boardPx, h: barHeight },
-    footer: needs.footer ? { x, y: 2 * barHeight + boardPx, w: boardPx, h: footerHeight } : null,
-  });
+  const evaluationWidth = needs.evaluation ? Math.round(square / 3) : 0;
+  const height = 2 * barHeight + boardPx + footerHeight;
+  const column = (left: number): BoardColumn => {
+    const x = evaluationWidth + left;
+    return {
+      x,
+      topBar: { x, y: 0, w: boardPx, h: barHeight },
+      board: { x, y: barHeight, w: boardPx, h: boardPx },
+      bottomBar: { x, y: barHeight + boardPx, w: boardPx, h: barHeight },
+      footer: needs.footer ? { x, y: 2 * barHeight + boardPx, w: boardPx, h: footerHeight } : null,
+    };
+  };
   return {
-    width: needs.partner ? 2 * boardPx + gap : boardPx,
-    height: 2 * barHeight + boardPx + footerHeight,
+    width: evaluationWidth + (needs.partner ? 2 * boardPx + gap : boardPx),
+    height,
     square,
     barHeight,
     columns: needs.partner ? [column(0), column(boardPx + gap)] : [column(0)],
+    evaluationBar: needs.evaluation ? { x: 0, y: 0, w: evaluationWidth, h: height } : null,
     bar: {
       info: { x: 0, w: infoWidth },
       holdings: needs.holdings ? { x: infoWidth, w: holdingsWidth } : null,

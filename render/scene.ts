@@ -45,7 +45,15 @@ export interface BoardScene {
   theme?: ThemeName;
   /** Board width in pixels, 240..1024 (clamped). */
   size?: number;
+  /** An engine's opinion: a bar beside the board, and its best move as an arrow when given. */
+  evaluation?: SceneEvaluation | null;
 }
+
+/** An evaluation from White's point of view: centipawns, or moves to mate (negative: Black mates). */
+export type SceneEvaluation = ({ cp: number } | { mate: number }) & {
+  /** UCI (`e2e4`, castling as the king's move): drawn as an arrow; none when absent. */
+  bestMove?: string | null;
+};
 
 /** Errors are values: bad input is reported, never thrown. */
 export type RenderResult<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -30,6 +30,8 @@ export interface Theme {
   footerText: string;
   /** Space between the two boards of a bughouse pair. */
   gap: string;
+  /** The engine's best move. */
+  arrow: string;
 }
 
 const BARS = {
@@ -47,6 +49,7 @@ const BARS = {
   footerText: '#ffffff',
   gap: '#161512',
   check: '#ff0000',
+  arrow: '#15781b',
 } as const;
 
 const THEMES: Record<ThemeName, Theme> = {

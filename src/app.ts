@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
+import { startEngine } from './engine/start.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
@@ -41,6 +42,8 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
+  /** Where the optional `stockfish` package is looked for (a module path); tests point it elsewhere. */
+  engineFrom?: string;
   /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
   now?: () => number;
   /**
@@ -142,6 +145,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
+  const engine = config.engine.enabled ? startEngine(config, logger, options.engineFrom) : null;
   const relay = new Relay({
     feed,
     port: new DiscordPostPort(client, governor, options.now),
@@ -155,6 +159,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ...(config.web.port !== null && config.web.publicUrl !== null && firstShard
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
       : {}),
+    ...(engine === null ? {} : { engine: engine.evaluations }),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
   const isRelayed = (snapshot: GameSnapshot): boolean =>
@@ -214,6 +219,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     games?.close();
     await web?.close();
     relay.close();
+    engine?.pool?.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     feed.close();

@@ -47,6 +47,15 @@ export interface WebConfig {
   publicSources: string[];
 }
 
+export interface EngineConfig {
+  /** KIBITZ_ENGINE=on: posts may show Stockfish's evaluation (each post turns it on). */
+  enabled: boolean;
+  /** KIBITZ_ENGINE_THREADS: engines running at once, one single-threaded process each. */
+  threads: number;
+  /** KIBITZ_ENGINE_MOVETIME_MS, or KIBITZ_ENGINE_DEPTH when set: how long one position is analysed. */
+  limit: { movetimeMs: number } | { depth: number };
+}
+
 export interface Config {
   discord: DiscordConfig;
   /** SQLite file path, or `:memory:`. */
@@ -59,6 +68,7 @@ export interface Config {
   maxPlies: number;
   chesslive: ChessLiveConfig;
   web: WebConfig;
+  engine: EngineConfig;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -79,6 +89,8 @@ export const DEFAULTS = {
   webPort: 8080,
   webMaxViewers: 2_000,
   webMaxViewersPerGame: 500,
+  engineThreads: 1,
+  engineMovetimeMs: 500,
 } as const;
 
 export const MISSING_TOKEN_HELP =
@@ -182,6 +194,12 @@ export function loadConfig(env: Env): ConfigResult {
         `KIBITZ_WEB_PUBLIC_SOURCES must name sources of KIBITZ_CHESSLIVE_SOURCES, got ${unknown.map((n) => `"${n}"`).join(', ')}.`,
       );
   }
+  const engineSwitch = (read('KIBITZ_ENGINE') ?? 'off').toLowerCase();
+  if (engineSwitch !== 'on' && engineSwitch !== 'off')
+    errors.push(`KIBITZ_ENGINE must be on or off, got "${engineSwitch}".`);
+  const engineThreads = integer('KIBITZ_ENGINE_THREADS', DEFAULTS.engineThreads, 1, 16);
+  const engineMovetimeMs = integer('KIBITZ_ENGINE_MOVETIME_MS', DEFAULTS.engineMovetimeMs, 50, 10_000);
+  const engineDepth = read('KIBITZ_ENGINE_DEPTH') === null ? null : integer('KIBITZ_ENGINE_DEPTH', 0, 1, 30);
 
   const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
   if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
@@ -212,6 +230,11 @@ export function loadConfig(env: Env): ConfigResult {
       maxPlies,
       chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
       web: { host: webHost, port: webPort, publicUrl, maxViewers, maxViewersPerGame, publicSources },
+      engine: {
+        enabled: engineSwitch === 'on',
+        threads: engineThreads,
+        limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
+      },
     },
   };
 }

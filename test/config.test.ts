@@ -36,6 +36,7 @@ describe('loadConfig', () => {
           maxViewersPerGame: 500,
           publicSources: [],
         },
+        engine: { enabled: false, threads: 1, limit: { movetimeMs: 500 } },
       },
     });
   });
@@ -62,6 +63,9 @@ describe('loadConfig', () => {
       KIBITZ_WEB_MAX_VIEWERS: '100',
       KIBITZ_WEB_MAX_VIEWERS_PER_GAME: '10',
       KIBITZ_WEB_PUBLIC_SOURCES: 'round1',
+      KIBITZ_ENGINE: 'ON',
+      KIBITZ_ENGINE_THREADS: '2',
+      KIBITZ_ENGINE_MOVETIME_MS: '250',
     });
     expect(result).toEqual({
       ok: true,
@@ -85,6 +89,7 @@ describe('loadConfig', () => {
           maxViewersPerGame: 10,
           publicSources: ['round1'],
         },
+        engine: { enabled: true, threads: 2, limit: { movetimeMs: 250 } },
       },
     });
     if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);
@@ -150,6 +155,24 @@ describe('loadConfig', () => {
     ]) {
       expect(text).toContain(fragment);
     }
+  });
+
+  it('takes a fixed depth instead of a fixed time, and refuses bad engine settings', () => {
+    const depth = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_DEPTH: '12' });
+    expect(depth.ok && depth.config.engine).toEqual({ enabled: true, threads: 1, limit: { depth: 12 } });
+    const bad = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      KIBITZ_ENGINE: 'yes',
+      KIBITZ_ENGINE_THREADS: '0',
+      KIBITZ_ENGINE_MOVETIME_MS: '10',
+      KIBITZ_ENGINE_DEPTH: '99',
+    });
+    expect(bad.ok || bad.errors).toEqual([
+      'KIBITZ_ENGINE must be on or off, got "yes".',
+      'KIBITZ_ENGINE_THREADS must be a whole number from 1 to 16, got "0".',
+      'KIBITZ_ENGINE_MOVETIME_MS must be a whole number from 50 to 10000, got "10".',
+      'KIBITZ_ENGINE_DEPTH must be a whole number from 1 to 30, got "99".',
+    ]);
   });
 
   it('wants FICS_USER and FICS_PASSWORD together', () => {

@@ -27,7 +27,13 @@ import { customId } from './custom-id.js';
 import type { RestGovernor } from './governor.js';
 
 /** Button ids: `<prefix>:<live post id>`. */
-export const LIVE_BUTTONS = { flip: 'flip', pgn: 'pgn', stop: 'stop' } as const;
+export const LIVE_BUTTONS = {
+  flip: 'flip',
+  pgn: 'pgn',
+  stop: 'stop',
+  engine: 'engine',
+  arrow: 'arrow',
+} as const;
 
 // Plain API objects rather than EmbedBuilder and ButtonBuilder: the builders validate every field
 // on every call (building an error object for each optional check), about 2 % of the bot's CPU at
@@ -47,7 +53,11 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
   const files = [...(message.image === null ? [] : [message.image]), ...message.files].map(
     (f) => new AttachmentBuilder(f.data, { name: f.name }),
   );
-  const button = (label: string, prefix: string, style: ButtonStyle.Secondary | ButtonStyle.Danger) => ({
+  const button = (
+    label: string,
+    prefix: string,
+    style: ButtonStyle.Secondary | ButtonStyle.Danger | ButtonStyle.Primary,
+  ) => ({
     type: ComponentType.Button as const,
     custom_id: customId(prefix, postId),
     label,
@@ -67,6 +77,15 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
             button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
             button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
             ...watch,
+            // With an engine (KIBITZ_ENGINE=on): toggles, lit while on.
+            ...(message.engine === undefined
+              ? []
+              : [
+                  button('Engine', LIVE_BUTTONS.engine, lit(message.engine.eval)),
+                  ...(message.engine.eval
+                    ? [button('Best move', LIVE_BUTTONS.arrow, lit(message.engine.arrow))]
+                    : []),
+                ]),
           ],
         },
       ]
@@ -76,6 +95,10 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
   // list, which discord.js sends for `files: []`, would delete the picture).
   if (message.image === null) return { embeds: [embed], components };
   return { embeds: [embed], components, files, attachments: [] };
+}
+
+function lit(on: boolean): ButtonStyle.Primary | ButtonStyle.Secondary {
+  return on ? ButtonStyle.Primary : ButtonStyle.Secondary;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   FicsShareError,
 } from '../fics/errors.js';
 import { parseHandle, type Handle } from '../fics/validate.js';
+import type { PostEngineChoice } from '../relay/evaluations.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
 import { truncate } from '../text.js';
@@ -131,18 +132,20 @@ export async function postGame(
   interaction: RepliableInteraction,
   ctx: BotContext,
   game: number | { player: Handle },
-  options: { flip: boolean; thread: boolean },
+  options: { flip: boolean; thread: boolean; engine?: PostEngineChoice },
 ): Promise<void> {
   const unavailable = await ficsUnavailable(ctx);
   if (unavailable !== null) {
     await answer(interaction, unavailable);
     return;
   }
+  const { engine, ...postOptions } = options;
   const request = {
     guildId: interaction.guildId!,
     channelId: interaction.channelId!,
-    options,
+    options: postOptions,
     requestedBy: interaction.user.id,
+    ...(engine === undefined ? {} : { engine }),
   };
   // The server's cap and FICS share are taken before FICS is asked (src/relay/relay.ts).
   const result =

@@ -9,6 +9,7 @@ import type { GameSnapshot } from './snapshot.js';
 type ChartGame = Pick<GameSnapshot, 'white' | 'black' | 'startFen' | 'clocksMs'> & {
   /** Both clocks at the start, where the history starts at the game's start. */
   initialClockMs: number | null;
+  evaluations?: (number | null)[];
 };
 
 /** The chart of a game's clocks; null when no clock of it is known (nothing to draw). */
@@ -22,13 +23,17 @@ function chartScene(game: ChartGame): ChartScene | null {
     firstMoveNumber: setup.isOk ? setup.value.fullmoves : 1,
     clocksMs: game.clocksMs,
     initialClockMs: game.initialClockMs,
+    ...(game.evaluations === undefined ? {} : { evaluations: game.evaluations }),
   };
 }
 
-/** A snapshot's chart: its clocks start from the time control when its history is whole. */
-export function snapshotChartScene(snap: GameSnapshot): ChartScene | null {
+/**
+ * A snapshot's chart: its clocks start from the time control when its history is whole; with an
+ * engine's evaluations (White's advantage in pawns after each ply) when it was analysed.
+ */
+export function snapshotChartScene(snap: GameSnapshot, evaluations?: (number | null)[]): ChartScene | null {
   const initialClockMs = snap.complete && snap.initialMinutes !== null ? snap.initialMinutes * 60_000 : null;
-  return chartScene({ ...snap, initialClockMs });
+  return chartScene({ ...snap, initialClockMs, ...(evaluations === undefined ? {} : { evaluations }) });
 }
 
 /** A game read from a PGN or ChessLive! file: the clocks its moves carry. */

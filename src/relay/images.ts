@@ -8,6 +8,7 @@ import {
   type ChartScene,
   type Renderer,
 } from '../../render/index.js';
+import type { SceneEvaluation } from '../../render/scene.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { recordChartScene, snapshotChartScene } from '../game/chart-scene.js';
 import { parsePgn } from '../game/pgn.js';
@@ -15,6 +16,7 @@ import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame } from '../storage/index.js';
+import type { EngineView } from './evaluations.js';
 import { gameKeyOf } from './game-key.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
@@ -41,8 +43,14 @@ export class BoardImages {
   }
 
   /** A live post's message for a position, with its board drawn (or taken from the cache). */
-  async message(snapshot: GameSnapshot, flip: boolean, files: LiveAttachment[] = []): Promise<LiveMessage> {
-    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data: await this.png(snapshot, flip) }, files);
+  async message(
+    snapshot: GameSnapshot,
+    flip: boolean,
+    files: LiveAttachment[] = [],
+    engine?: EngineView,
+  ): Promise<LiveMessage> {
+    const data = await this.png(snapshot, flip, engine?.scene ?? null);
+    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data }, files, engine);
     const watchUrl = message.live ? this.options.watchUrl?.(snapshot) : null;
     return watchUrl ? { ...message, watchUrl } : message;
   }
@@ -51,9 +59,13 @@ export class BoardImages {
    * The PGN, the clock chart and the whole-game GIF of a finished game, in the order they are
    * given up when Discord refuses the edit for its size: the GIF (largest) first, then the chart.
    */
-  async finalFiles(snapshot: GameSnapshot, pgn: string): Promise<LiveAttachment[]> {
+  async finalFiles(
+    snapshot: GameSnapshot,
+    pgn: string,
+    evaluations?: (number | null)[],
+  ): Promise<LiveAttachment[]> {
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
-    const chart = await this.chart(snapshotChartScene(snapshot));
+    const chart = await this.chart(snapshotChartScene(snapshot, evaluations));
     if (chart !== null) files.push({ name: chartFileName(snapshot.game), data: chart });
     const scenes = gameScenes(snapshot);
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
@@ -87,15 +99,15 @@ export class BoardImages {
   }
 
   /** One render per position and orientation, shared by every channel showing it. */
-  private png(snapshot: GameSnapshot, flip: boolean): Promise<Buffer> {
+  private png(snapshot: GameSnapshot, flip: boolean, evaluation: SceneEvaluation | null): Promise<Buffer> {
     const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
     const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
-    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}`;
+    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
     const orientation = flip ? 'black' : 'white';
     const rendered = this.renderer
-      .png(sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }))
+      .png({ ...sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }), evaluation })
       .then((result) => {
         if (result.ok) return result.value;
         this.pngCache.delete(key);

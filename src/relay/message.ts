@@ -25,6 +25,14 @@ export interface LiveMessage {
   footer: string | null;
   /** The game's live web page, linked from a live post ("Watch live"). */
   watchUrl?: string;
+  /** The post's engine choice, for its Engine buttons; absent when the operator has no engine. */
+  engine?: { eval: boolean; arrow: boolean };
+}
+
+/** What a live post shows of the engine (src/relay/evaluations.ts). */
+export interface EngineShown {
+  choice: { eval: boolean; arrow: boolean };
+  line: string | null;
 }
 
 /** The last `count` plies in move-number notation: `23. Nf3 Nc6 24. Bb5`. */
@@ -42,7 +50,8 @@ export function lastMoves(snap: GameSnapshot, count = 6): string {
   return parts.join(' ');
 }
 
-function plyOfFen(fen: string): number {
+/** Plies played before a FEN's position, from its move number and side to move. */
+export function plyOfFen(fen: string): number {
   const fields = fen.split(' ');
   const fullmove = Number(fields[5] ?? 1);
   return (Number.isSafeInteger(fullmove) ? fullmove - 1 : 0) * 2 + (fields[1] === 'b' ? 1 : 0);
@@ -56,6 +65,7 @@ export function liveMessage(
   snap: GameSnapshot,
   image: LiveAttachment,
   files: LiveAttachment[] = [],
+  engine?: EngineShown,
 ): LiveMessage {
   const control =
     snap.initialMinutes !== null && snap.incrementSec !== null
@@ -77,6 +87,7 @@ export function liveMessage(
   const moves = lastMoves(snap);
   if (moves !== '') lines.push(moves);
   if (snap.needs !== null) lines.push('(catching up with the server…)');
+  if (engine?.line) lines.push(engine.line);
   return {
     title: `${snap.source ?? `Game ${snap.game}`}: ${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`,
     lines,
@@ -84,5 +95,6 @@ export function liveMessage(
     files,
     live: !snap.ended,
     footer: snap.ended ? resultText({ result: snap.result, reason: snap.reason }) : null,
+    ...(engine ? { engine: engine.choice } : {}),
   };
 }

@@ -16,6 +16,14 @@ import type { Handle } from '../fics/validate.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
+import type { Evaluation } from '../engine/uci.js';
+import {
+  chartEvaluations,
+  EditRoom,
+  ENGINE_OFF,
+  type LiveEvaluations,
+  type PostEngineChoice,
+} from './evaluations.js';
 import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import type { LiveAttachment, LiveMessage } from './message.js';
@@ -29,6 +37,8 @@ export interface WatchRequest {
   game: number;
   options: LivePostOptions;
   requestedBy: string;
+  /** Engine evaluation asked for with the post (`/observe eval:`). */
+  engine?: PostEngineChoice;
 }
 
 /** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
@@ -54,6 +64,8 @@ export interface RelayOptions {
   watchUrl?: (snapshot: GameSnapshot) => string | null;
   /** Told how long each edit took, its picture and Discord's answer included (metrics). */
   onEdited?: (ms: number) => void;
+  /** Engine evaluations (KIBITZ_ENGINE=on); absent when the operator has no engine. */
+  engine?: LiveEvaluations;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -89,6 +101,10 @@ export class Relay {
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
+  /** Recent edits per post, so that evaluation-only edits leave room for moves. */
+  private readonly editRoom = new EditRoom();
+  /** Evaluation edits waiting for room, per post. */
+  private readonly evaluationWaits = new Map<number, NodeJS.Timeout>();
 
   constructor(private readonly options: RelayOptions) {
     this.images = new BoardImages({
@@ -109,6 +125,7 @@ export class Relay {
       recorded: (what, write) => this.recorded(what, write),
     });
     options.feed.on('update', this.listener);
+    options.engine?.onEvaluated((game, fen) => this.evaluated(game, fen));
   }
 
   /** Another source of channels that want new games, asked after the ones before it. */
@@ -122,6 +139,8 @@ export class Relay {
   }
 
   private ended(post: LivePost): void {
+    this.options.engine?.forget(post.id);
+    this.editRoom.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
   }
 
@@ -131,6 +150,7 @@ export class Relay {
     // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
     for (const sender of this.senders.values()) sender.close();
     this.senders.clear();
+    for (const wait of this.evaluationWaits.values()) clearTimeout(wait);
   }
 
   /**
@@ -236,10 +256,13 @@ export class Relay {
     recorded();
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
+    if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
-    const message = await this.images.message(snapshot, post.options.flip).catch((error: Error) => error);
+    const message = await this.images
+      .message(snapshot, post.options.flip, [], this.options.engine?.view(snapshot, post.id))
+      .catch((error: Error) => error);
     let where: Awaited<ReturnType<PostPort['post']>>;
     try {
       if (message instanceof Error) throw message;
@@ -264,6 +287,7 @@ export class Relay {
       return { ok: false, error: UNRECORDED };
     }
     this.catchUp(post.id, snapshot);
+    this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
     return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
   }
 
@@ -322,6 +346,72 @@ export class Relay {
     const snapshot = this.options.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
+  }
+
+  /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
+  engineStatus(): 'off' | 'on' | 'not-installed' {
+    const engine = this.options.engine;
+    return engine === undefined ? 'off' : engine.installed ? 'on' : 'not-installed';
+  }
+
+  /** A game's evaluations by ply (0: the start position), White's point of view; empty without. */
+  evaluations(gameKey: string): ReadonlyMap<number, Evaluation> {
+    return this.options.engine?.evaluations(gameKey) ?? new Map();
+  }
+
+  /** What a post shows of the engine now. */
+  engineChoice(postId: number): PostEngineChoice {
+    return this.options.engine?.choice(postId) ?? ENGINE_OFF;
+  }
+
+  /**
+   * Sets what a live post shows of the engine and redraws it now; its evaluation follows in a
+   * later edit. False when the post is not live.
+   */
+  setEngine(postId: number, choice: PostEngineChoice): boolean {
+    const engine = this.options.engine;
+    const post = this.options.storage.livePosts.get(postId);
+    if (engine === undefined || post === null || post.state !== 'live') return false;
+    engine.setChoice(post.id, choice);
+    const snapshot = this.options.feed.snapshot(post.game);
+    if (snapshot === undefined || gameKeyOf(snapshot) !== post.gameKey) return true;
+    this.sender(post.id).push({ snapshot, files: null });
+    engine.request(snapshot, [post.id]);
+    return true;
+  }
+
+  /** A game's newest position has its evaluation: the posts that show it are edited. */
+  private evaluated(game: number, fen: string): void {
+    for (const post of this.options.storage.livePosts.listLiveByGame(game)) this.showEvaluation(post.id, fen);
+  }
+
+  /**
+   * One post's evaluation edit, for the position it was made for while the post still shows it;
+   * it waits while the post's recent edits leave no room (EditRoom), then looks again.
+   */
+  private showEvaluation(postId: number, fen: string): void {
+    const post = this.options.storage.livePosts.get(postId);
+    if (this.closed || post === null || post.state !== 'live' || post.messageId === null) return;
+    const snapshot = this.options.feed.snapshot(post.game);
+    if (
+      snapshot === undefined ||
+      snapshot.ended ||
+      snapshot.fen !== fen ||
+      gameKeyOf(snapshot) !== post.gameKey
+    )
+      return;
+    if (this.quotas.isFinishing(post.id) || !this.options.engine?.choice(post.id).eval) return;
+    if (this.evaluationWaits.has(post.id)) return;
+    const waitMs = this.editRoom.waitMs(post.id, Date.now());
+    if (waitMs === 0) {
+      this.sender(post.id).push({ snapshot, files: null });
+      return;
+    }
+    const wait = setTimeout(() => {
+      this.evaluationWaits.delete(post.id);
+      this.showEvaluation(post.id, fen);
+    }, waitMs);
+    this.evaluationWaits.set(post.id, wait);
   }
 
   /** After a restart: picks up every live post of this process's guilds (resume.ts). */
@@ -439,11 +529,17 @@ export class Relay {
       .listLiveByGame(snapshot.game)
       .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
     if (update.type === 'ended') {
+      this.options.engine?.release(snapshot);
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
       return;
     }
     for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
+    // After the edits are queued: the board goes out whatever the engine does.
+    this.options.engine?.request(
+      snapshot,
+      posts.map((post) => post.id),
+    );
     // A bughouse post shows both boards: a move on the partner board redraws it too.
     if (snapshot.partnerGame === null) return;
     const main = this.options.feed.snapshot(snapshot.partnerGame);
@@ -474,7 +570,8 @@ export class Relay {
         endedAt: Date.now(),
       }),
     );
-    const files = await this.images.finalFiles(snapshot, pgn);
+    const evaluations = chartEvaluations(snapshot, this.evaluations(gameKeyOf(snapshot)));
+    const files = await this.images.finalFiles(snapshot, pgn, evaluations);
     await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
   }
 
@@ -528,7 +625,12 @@ export class Relay {
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;
     else {
-      const message = await this.images.message(edit.snapshot, post.options.flip, edit.files ?? []);
+      const message = await this.images.message(
+        edit.snapshot,
+        post.options.flip,
+        edit.files ?? [],
+        this.options.engine?.view(edit.snapshot, post.id),
+      );
       const waiting = this.ficsDown && message.live && !isChessLive(edit.snapshot);
       shown = edit.stopped
         ? { ...message, live: false, footer: STOPPED_FOOTER }
@@ -538,6 +640,7 @@ export class Relay {
     }
     await this.editFitting(post, shown);
     this.options.onEdited?.(performance.now() - started);
+    this.editRoom.note(post.id, Date.now());
     this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 

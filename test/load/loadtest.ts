@@ -1,4 +1,4 @@
-// npm run loadtest [-- --games 300 --ply-ms 8000 --warmup-s 30 --measure-s 120 --json] [-- --faults]
+// npm run loadtest [-- --games 300 --ply-ms 8000 --warmup-s 30 --measure-s 120 --engine --json] [-- --faults]
 // The whole bot (its own process, as main.ts runs it) against a fake FICS server playing `games`
 // simultaneous games over as many connections as the 30-game limit needs, each game observed by
 // its own channel of the fake Discord through /observe, moves at blitz pace. Finished games are
@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Every fault in turn instead of a measurement (fault-load.ts). */
     faults: { type: 'boolean', default: false },
+    /** KIBITZ_ENGINE=on and every game observed with `eval:` and `arrow:`. */
+    engine: { type: 'boolean', default: false },
   },
 });
 const games = Number(args.games);
@@ -54,10 +56,11 @@ const world = await LoadWorld.start({
   nextGameAfterMs: Number(args['next-game-ms']),
   joinMidGame: true,
   seed: Number(args.seed),
+  ...(args.engine ? { observeOptions: { eval: true, arrow: true } } : {}),
 });
 const loadBefore = loadavg()[0]!;
 const child = await BotChild.start({
-  env: world.botEnv(join(dir, 'kibitz.db')),
+  env: world.botEnv(join(dir, 'kibitz.db'), args.engine ? { KIBITZ_ENGINE: 'on' } : {}),
   logFile,
   nodeOptions: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [],
 });
@@ -112,6 +115,7 @@ try {
     loadAverageDuring: round(Math.max(...loads)),
     games,
     plyMs,
+    engine: args.engine,
     measuredSeconds: round(seconds),
     boardsPerSecond: round(during.edits / seconds),
     botCpuPercent: round((bot.cpuMs / bot.wallMs) * 100),

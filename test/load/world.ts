@@ -37,6 +37,8 @@ export interface LoadWorldOptions {
   discord?: FakeDiscordOptions;
   /** Seed of the run's choices (scripts, paces). */
   seed?: number;
+  /** More /observe options for every game (`eval: true` with the engine on). */
+  observeOptions?: Record<string, boolean>;
 }
 
 /** One channel and the game it shows now. */
@@ -444,7 +446,10 @@ export class LoadWorld {
     const slot = this.slots[game.slot]!;
     try {
       const reply = await this.discord
-        .command(slot.guildId, slot.channelId, 'observe', { game: game.number })
+        .command(slot.guildId, slot.channelId, 'observe', {
+          game: game.number,
+          ...this.options.observeOptions,
+        })
         .reply(30_000);
       if (reply.content.includes('is live')) game.posted = true;
       else this.observeFailures.push(reply.content);
