@@ -57,14 +57,14 @@ export type StartResult = { ok: true; bot: BotHandle } | { ok: false; error: str
 
 export async function startBot(config: Config, options: StartOptions): Promise<StartResult> {
   const { logger } = options;
-  const opened = openStorage(config.dbPath);
+  const opened = await openStorage(config.dbPath, { logger });
   if (!opened.ok) return { ok: false, error: opened.error };
   const storage = opened.storage;
   logger.info({ db: storage.path, schemaVersion: storage.schemaVersion }, 'storage open');
 
   const loaded = await loadCommands(options.commandsDir ?? DEFAULT_COMMANDS_DIR);
   if (!loaded.ok) {
-    storage.close();
+    await storage.close();
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
   const client = createClient(config.discord);
@@ -87,20 +87,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
     // followed player's new game is held by the servers of this shard that follow them or have
     // them in a club.
-    // Both are asked from FICS event handlers: a database that fails to answer must not throw there.
-    limitOf: (guildId) =>
-      readOr(logger, config.maxLivePerGuild, () =>
-        storage.guildSettings.maxLiveGames(guildId, config.maxLivePerGuild),
-      ),
-    wantedBy: (players) =>
-      readOr(logger, [], () => {
-        const [white = '', black = white] = players;
-        const guilds = [
-          ...players.flatMap((handle) => storage.follows.listForHandle(handle).map((f) => f.guildId)),
-          ...storage.clubs.clubsFor(white, black).map((club) => club.guildId),
-        ];
-        return [...new Set(guilds)].filter((guildId) => ownsGuild(scope, guildId));
-      }),
+    // Both are asked from FICS event handlers, in the step that checks and takes a place: they are
+    // answered from memory (src/storage/interest.ts), not by a database round trip.
+    limitOf: (guildId) => storage.interest.maxLiveGames(guildId, config.maxLivePerGuild),
+    wantedBy: (players) => storage.interest.wantedBy(players).filter((guildId) => ownsGuild(scope, guildId)),
     ...options.fics,
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
@@ -149,7 +139,13 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   };
 
   // FICS out of reach for more than a few seconds: live boards say so until it is back.
-  const stopOutageWatch = watchOutage(fics, (down) => relay.setFicsDown(down));
+  const stopOutageWatch = watchOutage(
+    fics,
+    (down) =>
+      void relay
+        .setFicsDown(down)
+        .catch((error: unknown) => logger.error({ err: error }, 'database read failed')),
+  );
 
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
@@ -170,7 +166,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     chesslive.close();
     fics.close();
     await client.destroy();
-    storage.close();
+    await storage.close();
     logger.info('stopped');
   };
 
@@ -253,7 +249,7 @@ async function resumeLiveGames(ctx: BotContext): Promise<void> {
   try {
     await ctx.fics.start();
     await ctx.relay.resume();
-    for (const handle of ctx.storage.follows.handles()) await ctx.fics.follow(handle);
+    for (const handle of await ctx.storage.follows.handles()) await ctx.fics.follow(handle);
     await ctx.clubs.followAll();
   } catch (error) {
     ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
@@ -283,16 +279,6 @@ function watchClient(client: Client, logger: Logger): void {
       'Discord rate limit: waiting',
     ),
   );
-}
-
-/** A database read, or `fallback` (logged) when the database fails. */
-function readOr<T>(logger: Logger, fallback: T, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    logger.error({ err: error }, 'database read failed');
-    return fallback;
-  }
 }
 
 /**

@@ -19,12 +19,12 @@ if (!shards.ok) {
   process.stderr.write(`${shards.error}\n`);
   process.exit(1);
 }
-const migrated = openStorage(config.dbPath);
+const migrated = await openStorage(config.dbPath);
 if (!migrated.ok) {
   process.stderr.write(`Kibitz could not start: ${migrated.error}\n`);
   process.exit(1);
 }
-migrated.storage.close();
+await migrated.storage.close();
 
 const total = shards.value === 'auto' ? await recommendedShards(config) : shards.value;
 // Run from source (tsx), each shard needs the TypeScript loader; built, it runs main.js.

@@ -5,6 +5,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
+import BetterSqlite3 from 'better-sqlite3';
 import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
 import { startBot } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
@@ -99,13 +100,19 @@ bot.context.fics.prependListener('update', (update: TrackerUpdate) => {
   if (update.type === 'started' || update.type === 'moved' || update.type === 'ended')
     boardAt.set(update.snapshot.game, { at: performance.now(), ended: update.type === 'ended' });
 });
+// The meter answers inside undici's callbacks, synchronously: it reads the bot's SQLite file
+// through a read-only connection of its own (WAL lets it read alongside the bot's writes).
+const meterDb = new BetterSqlite3(loaded.config.dbPath, { readonly: true, fileMustExist: true });
+const livePostMessages = meterDb.prepare(
+  `SELECT message_id, game_number FROM live_posts WHERE state = 'live' AND message_id IS NOT NULL`,
+);
 const messageGame = new Map<string, number>();
 const gameOfMessage = (messageId: string): number | undefined => {
   if (!messageGame.has(messageId)) {
     // Bounded: a day-long run must not see the meter's own map grow.
     if (messageGame.size > 1_000) messageGame.clear();
-    for (const post of storage.livePosts.listLive())
-      if (post.messageId !== null) messageGame.set(post.messageId, post.game);
+    for (const row of livePostMessages.all() as { message_id: string; game_number: number }[])
+      messageGame.set(row.message_id, row.game_number);
   }
   return messageGame.get(messageId);
 };
@@ -146,7 +153,7 @@ bot.client.rest.on('rateLimited', (info) => {
   if (edit !== null) heldBack.add(edit[1]!);
 });
 
-function metrics(): BotMetrics {
+async function metrics(): Promise<BotMetrics> {
   const ms = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
   const cpu = process.cpuUsage(cpuSince);
   const memory = process.memoryUsage();
@@ -173,7 +180,7 @@ function metrics(): BotMetrics {
       connections: status.length,
       games: status.reduce((n, c) => n + c.games.length, 0),
     },
-    livePosts: storage.livePosts.listLive().length,
+    livePosts: (await storage.livePosts.listLive()).length,
     restHandlers: bot.client.rest.handlers.size,
     cachedMessages: bot.client.channels.cache.reduce(
       (n, channel) => n + ('messages' in channel ? channel.messages.cache.size : 0),
@@ -206,7 +213,7 @@ async function answer(message: ParentMessage): Promise<void> {
   if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
   // For finding what grows: compare two snapshots (Chrome DevTools, Memory tab).
   if (message.heapSnapshot !== undefined) writeHeapSnapshot(message.heapSnapshot);
-  send({ type: 'metrics', metrics: metrics() });
+  send({ type: 'metrics', metrics: await metrics() });
   if (message.reset === true) reset();
 }
 
