@@ -1,4 +1,5 @@
 // npm run loadtest [-- --games 300 --ply-ms 8000 --warmup-s 30 --measure-s 120 --json] [-- --faults]
+// [-- --compiled]: the bot compiled (as `npm start` runs it) instead of under tsx.
 // The whole bot (its own process, as main.ts runs it) against a fake FICS server playing `games`
 // simultaneous games over as many connections as the 30-game limit needs, each game observed by
 // its own channel of the fake Discord through /observe, moves at blitz pace. Finished games are
@@ -10,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { BotChild } from './bot-child.js';
+import { BotChild, buildCompiledBot } from './bot-child.js';
 import { runFaultLoad } from './fault-load.js';
 import { logCounts, machine, MB, round, summarize, table } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
@@ -30,6 +31,8 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Every fault in turn instead of a measurement (fault-load.ts). */
     faults: { type: 'boolean', default: false },
+    /** The bot compiled into dist/, as `npm start` runs it, instead of the sources under tsx. */
+    compiled: { type: 'boolean', default: false },
   },
 });
 const games = Number(args.games);
@@ -46,6 +49,7 @@ if (args.faults) {
   process.exit(0);
 }
 
+if (args.compiled) buildCompiledBot();
 const dir = mkdtempSync(join(tmpdir(), 'kibitz-load-'));
 const logFile = join(dir, 'bot.log');
 const world = await LoadWorld.start({
@@ -60,6 +64,7 @@ const child = await BotChild.start({
   env: world.botEnv(join(dir, 'kibitz.db')),
   logFile,
   nodeOptions: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [],
+  compiled: args.compiled,
 });
 try {
   await world.commandsRegistered();
@@ -156,6 +161,11 @@ try {
         ['figure', 'measured', 'goal'],
         [
           ['machine', figures.machine, ''],
+          [
+            'bot run',
+            args.compiled ? 'compiled (dist/), as npm start runs it' : 'under tsx (npm run dev)',
+            '',
+          ],
           ['load average before / during', `${figures.loadAverageBefore} / ${figures.loadAverageDuring}`, ''],
           ['live games (channels)', games, '300'],
           ['board edits per second', figures.boardsPerSecond, ''],
