@@ -7,11 +7,6 @@ import { errorMessage } from '../result.js';
 import { migrationFailed, pending, tooNew, type MigrateResult, type Migration } from './migrations.js';
 import type { OpenDatabaseResult, Sql, SqlValue } from './sql.js';
 
-/** `postgres://` and `postgresql://` URLs select PostgreSQL; anything else is a SQLite file. */
-export function isPostgresUrl(where: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(where);
-}
-
 /** Any number: "kib" in ASCII. Advisory locks are per database, so one per Kibitz database. */
 const MIGRATION_LOCK = 0x6b6962;
 

@@ -21,6 +21,11 @@ export interface Sql {
   transaction(statements: readonly SqlStatement[]): Promise<void>;
 }
 
+/** `postgres://` and `postgresql://` URLs select PostgreSQL; anything else is a SQLite file. */
+export function isPostgresUrl(where: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(where);
+}
+
 /** An open database of either dialect, checked and migrated. */
 export interface OpenedDatabase {
   /** The SQLite file, or the PostgreSQL URL without its password: for logs. */

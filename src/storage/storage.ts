@@ -9,7 +9,8 @@ import { FollowRepository } from './follows.js';
 import { GuildSettingsRepository } from './guild-settings.js';
 import { LivePostRepository } from './live-posts.js';
 import { migrations, type Migration } from './migrations.js';
-import { isPostgresUrl, openPostgres } from './postgres.js';
+import { openPostgres } from './postgres.js';
+import { isPostgresUrl } from './sql.js';
 import { InterestIndex } from './interest.js';
 import { openSqlite } from './sqlite.js';
 
