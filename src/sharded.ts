@@ -39,7 +39,8 @@ const manager = new ShardingManager(
     // Respawning is ours (below): discord.js would start a shard again at once, forever, even
     // one whose token Discord refuses.
     respawn: false,
-    execArgv: typescript ? ['--import', 'tsx'] : [],
+    // Built, each shard gets this process's node options (npm start's --max-semi-space-size).
+    execArgv: typescript ? ['--import', 'tsx'] : process.execArgv,
   },
 );
 let stopping = false;

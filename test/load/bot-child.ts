@@ -50,7 +50,8 @@ export class BotChild {
     const log = options.logFile === undefined ? 'ignore' : openSync(options.logFile, 'a');
     const child = fork(options.compiled === true ? COMPILED_ENTRY : ENTRY, [], {
       execArgv: [
-        ...(options.compiled === true ? [] : ['--import', 'tsx']),
+        // Compiled, with the V8 setting of package.json's start script.
+        ...(options.compiled === true ? ['--max-semi-space-size=4'] : ['--import', 'tsx']),
         '--expose-gc',
         ...(options.nodeOptions ?? []),
       ],

@@ -3,6 +3,7 @@
 // delay, and the time from a board reaching the FICS pool to its edit request leaving for Discord.
 // Started by bot-child.ts; KIBITZ_LOAD_FICS may hold pool settings as JSON (short back-offs).
 import diagnostics from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import BetterSqlite3 from 'better-sqlite3';
@@ -24,6 +25,13 @@ export interface BotMetrics {
   rssBytes: number;
   rssMaxBytes: number;
   heapUsedBytes: number;
+  /**
+   * Where the resident memory is, now: the main thread's JavaScript heap (total reserved), memory
+   * outside it held by JavaScript objects (buffers), and the kernel's split of the resident set
+   * into anonymous memory (every heap: V8's, the render threads', malloc's) and mapped files (the
+   * node binary, native modules, fonts).
+   */
+  memory: { heapTotalBytes: number; externalBytes: number; rssAnonBytes: number; rssFileBytes: number };
   /** Event-loop delay, ms: how late a 10 ms timer fired. */
   loop: { p50: number; p99: number; max: number; mean: number };
   /** Board reached the pool -> its PATCH headers went out, ms, one per edit that showed a new board. */
@@ -164,6 +172,12 @@ async function metrics(): Promise<BotMetrics> {
     rssBytes: memory.rss,
     rssMaxBytes: Math.max(rssMax, memory.rss),
     heapUsedBytes: memory.heapUsed,
+    memory: {
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+      rssAnonBytes: procStatusBytes('RssAnon'),
+      rssFileBytes: procStatusBytes('RssFile'),
+    },
     loop: {
       p50: ms(loop.percentile(50)),
       p99: ms(loop.percentile(99)),
@@ -187,6 +201,18 @@ async function metrics(): Promise<BotMetrics> {
       0,
     ),
   };
+}
+
+/** A "kB" line of /proc/self/status (Linux), in bytes; 0 elsewhere. */
+function procStatusBytes(field: string): number {
+  try {
+    const line = readFileSync('/proc/self/status', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return line === undefined ? 0 : Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 function reset(): void {

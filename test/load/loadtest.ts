@@ -124,6 +124,10 @@ try {
     rssMB: round(bot.rssBytes / MB),
     rssMaxMB: round(bot.rssMaxBytes / MB),
     heapUsedMB: round(bot.heapUsedBytes / MB),
+    heapTotalMB: round(bot.memory.heapTotalBytes / MB),
+    externalMB: round(bot.memory.externalBytes / MB),
+    rssAnonMB: round(bot.memory.rssAnonBytes / MB),
+    rssFileMB: round(bot.memory.rssFileBytes / MB),
     loopDelayP50Ms: round(bot.loop.p50),
     loopDelayP99Ms: round(bot.loop.p99),
     loopDelayMaxMs: round(bot.loop.max),
@@ -173,6 +177,11 @@ try {
           ['fakes CPU (% of one core)', figures.driverCpuPercent, ''],
           ['resident memory (max) MB', figures.rssMaxMB, `< 400: ${goal(figures.rssMaxMB < 400)}`],
           ['heap used MB', figures.heapUsedMB, ''],
+          [
+            'at the end: resident anonymous / file-backed MB; main heap reserved / outside the heap MB',
+            `${figures.rssAnonMB} / ${figures.rssFileMB}; ${figures.heapTotalMB} / ${figures.externalMB}`,
+            '',
+          ],
           [
             'event-loop delay p50 / p99 / max ms',
             `${figures.loopDelayP50Ms} / ${figures.loopDelayP99Ms} / ${figures.loopDelayMaxMs}`,
