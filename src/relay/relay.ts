@@ -457,6 +457,8 @@ export class Relay {
 
   /** Pushes an update to the posts that show its game. */
   private async showUpdate(type: TrackerUpdate['type'], snapshot: GameSnapshot): Promise<void> {
+    // Queued before close(): the storage may be closed by now.
+    if (this.closed) return;
     const key = gameKeyOf(snapshot);
     const posts = (await this.options.storage.livePosts.listLiveByGame(snapshot.game)).filter(
       (p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id),
