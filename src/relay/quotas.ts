@@ -1,7 +1,8 @@
 // How many live posts a guild has, counting those on their way: a watch in progress takes its
 // place as it passes the check, so concurrent requests cannot all pass, and a post whose final
 // edit is on its way gives its place back at once. The check reads the database, so the checks
-// of one guild run one at a time, each taking its place before the next one reads.
+// of one guild run one at a time, each taking its place before the next one reads, and a watch
+// gives its place back (its post recorded) only between checks.
 import { Serial } from '../serial.js';
 import type { Storage } from '../storage/index.js';
 
@@ -64,8 +65,13 @@ export class Quotas {
     count(this.admitting, guildId, 1);
   }
 
+  /**
+   * The watch's post is recorded (it counts among the live posts now) or failed. Queued behind the
+   * checks in progress: a check that read the live posts before this one was recorded must still
+   * count it as coming, or it would count it nowhere.
+   */
   admitDone(guildId: string): void {
-    count(this.admitting, guildId, -1);
+    void this.checks.run(guildId, () => Promise.resolve(count(this.admitting, guildId, -1)));
   }
 
   finishStarted(postId: number, guildId: string): void {

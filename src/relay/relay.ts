@@ -84,6 +84,8 @@ export class Relay {
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   /** Each game's updates in order: each reads the game's posts before it edits them. */
   private readonly updates = new Serial<number>();
+  /** Posts whose end is being written (stopped, refused, guild removed): no board goes to them. */
+  private readonly ending = new Set<number>();
   /** FICS out of reach for a while: live FICS boards say so in their footer. */
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
@@ -308,10 +310,10 @@ export class Relay {
     // Taken out of the edits now: no board is pushed to it while its end is being written.
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
-    this.quotas.finishStarted(post.id, post.guildId);
+    this.ending.add(post.id);
     // Not recorded, it is still stopped now: the edit goes out and the game is let go.
     await this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
-    this.quotas.finishDone(post.id);
+    this.ending.delete(post.id);
     const snapshot = this.options.feed.snapshot(post.game);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
@@ -372,18 +374,17 @@ export class Relay {
     const ending = (async () => {
       const posts = await this.options.storage.livePosts.listLiveInGuild(guildId);
       // No board is pushed to them while their ends are being written.
-      const held = posts.filter((post) => !this.quotas.isFinishing(post.id));
       for (const post of posts) {
         this.senders.get(post.id)?.close();
         this.senders.delete(post.id);
+        this.ending.add(post.id);
       }
-      for (const post of held) this.quotas.finishStarted(post.id, post.guildId);
       for (const post of posts) {
         await this.recorded("end a removed guild's post", () =>
           this.options.storage.livePosts.end(post.id, 'ended', reason),
         );
+        this.ending.delete(post.id);
       }
-      for (const post of held) this.quotas.finishDone(post.id);
       for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
       // Only games the feed has: right after a restart nothing is observed yet.
       for (const game of new Set(posts.map((p) => p.game)))
@@ -406,7 +407,7 @@ export class Relay {
     );
     for (const post of await this.options.storage.livePosts.listLive()) {
       const snapshot = this.options.feed.snapshot(post.game);
-      if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
+      if (post.messageId === null || this.ignored(post.id) || !this.owns(post.guildId)) continue;
       if (snapshot === undefined || snapshot.ended || isChessLive(snapshot)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
     }
@@ -461,7 +462,7 @@ export class Relay {
     if (this.closed) return;
     const key = gameKeyOf(snapshot);
     const posts = (await this.options.storage.livePosts.listLiveByGame(snapshot.game)).filter(
-      (p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id),
+      (p) => p.gameKey === key && p.messageId !== null && !this.ignored(p.id),
     );
     if (type === 'ended') {
       if (posts.length === 0) return;
@@ -474,7 +475,7 @@ export class Relay {
     const main = this.options.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
     for (const post of await this.options.storage.livePosts.listLiveByGame(main.game)) {
-      if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
+      if (post.gameKey === gameKeyOf(main) && post.messageId !== null && !this.ending.has(post.id)) {
         this.sender(post.id).push({ snapshot: main, files: null });
       }
     }
@@ -523,6 +524,11 @@ export class Relay {
     const message = await this.images.storedFinal(game, post.options.flip);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
+  }
+
+  /** A post no board goes to: its final edit is on its way, or its end is being written. */
+  private ignored(postId: number): boolean {
+    return this.quotas.isFinishing(postId) || this.ending.has(postId);
   }
 
   private owns(guildId: string): boolean {
@@ -615,7 +621,7 @@ export class Relay {
     );
     const wasLive = post.state === 'live' && !this.quotas.isFinishing(post.id);
     // No board is pushed to it while its end is being written.
-    if (wasLive) this.quotas.finishStarted(post.id, post.guildId);
+    this.ending.add(post.id);
     try {
       await this.options.storage.livePosts.end(
         post.id,
@@ -623,7 +629,7 @@ export class Relay {
         refusal.reason,
       );
     } finally {
-      if (wasLive) this.quotas.finishDone(post.id);
+      this.ending.delete(post.id);
     }
     // A final edit that was refused: finishPost ends the post as it does any other.
     if (!wasLive) return;

@@ -13,6 +13,7 @@ import type { PostPort } from '../../src/relay/ports.js';
 import { Relay } from '../../src/relay/relay.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
+import { postgresBackend } from '../storage/backends.js';
 
 class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   readonly tracker = new GameTracker();
@@ -86,8 +87,13 @@ const logger = pino({ level: 'silent' });
 let storage: Storage;
 afterEach(() => storage?.close());
 
-async function setup(scenario = 'fatics_takeback', file = 'obs_start.raw', renderer?: Renderer) {
-  const opened = await openStorage(':memory:');
+async function setup(
+  scenario = 'fatics_takeback',
+  file = 'obs_start.raw',
+  renderer?: Renderer,
+  database = ':memory:',
+) {
+  const opened = await openStorage(database);
   if (!opened.ok) throw new Error(opened.error);
   storage = opened.storage;
   const feed = new FakeFeed(eventsOf(scenario, file));
@@ -319,5 +325,45 @@ describe('Relay', () => {
     }
     const last = edits().at(-1)!;
     expect(width(last.message.image!.data)).toBeGreaterThan(single * 1.5);
+  });
+});
+
+// PostgreSQL answers after a round trip, not at once as SQLite does: what the relay checks and
+// then acts on must still come out right.
+describe('Relay on PostgreSQL', () => {
+  it('takes a guild cap of 2 with 2 posts out of 12 concurrent requests', async () => {
+    const { relay } = await setup(
+      'fatics_master_seq',
+      'obs_start.raw',
+      undefined,
+      await postgresBackend().fresh(),
+    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => relay.watch(request(`c${i}`, 2))));
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(results.filter((r) => !r.ok && r.error.includes('limit'))).toHaveLength(10);
+    expect(await storage.livePosts.countLiveInGuild('g1')).toBe(2);
+  });
+
+  it('shows the moves in order and ends on the final position, with the result, PGN and GIF', async () => {
+    const { feed, port, relay } = await setup(
+      undefined,
+      undefined,
+      undefined,
+      await postgresBackend().fresh(),
+    );
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    feed.playAll();
+    await relay.idle();
+    const edits = port.sent.filter((s) => s.kind === 'edit');
+    const truth = scenarios()
+      .find((s) => s.name === 'fatics_takeback')!
+      .truths.find((t) => t.white === 'GuestPTTF')!;
+    const last = edits.at(-1)!.message;
+    expect(last.live).toBe(false);
+    expect(last.footer).toBe(`0-1 · ${truth.server_end_reason}`);
+    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16.gif']);
+    expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
+    expect(await storage.livePosts.listLive()).toEqual([]);
+    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
   });
 });
