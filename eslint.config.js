@@ -10,7 +10,7 @@ export default defineConfig(
     languageOptions: {
       // Type-aware rules: each file is linted with the types tsconfig.json gives it.
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

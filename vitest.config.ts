@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One PostgreSQL server for the whole run (the storage tests run against it and SQLite).
+    globalSetup: ['test/support/postgres-setup.ts'],
     // Most test time is spent waiting on sockets and timers, not computing: three files at once even
     // on two cores (vitest's default there is one; the whole run took 194 s so, 107 s with three).
     maxWorkers: 3,

@@ -129,14 +129,14 @@ async function changeClub(
   interaction: ChatInputCommandInteraction,
   ctx: BotContext,
   guildId: string,
-  change: () => string,
+  change: () => Promise<string>,
 ): Promise<void> {
-  const before = ctx.storage.clubs.watchedHandles();
-  const said = change();
+  const before = await ctx.storage.clubs.watchedHandles();
+  const said = await change();
   // Following may wait for FICS: answer Discord within its 3 seconds first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const problems = await ctx.clubs.syncFollows(before);
-  const club = ctx.storage.clubs.get(guildId);
+  const club = await ctx.storage.clubs.get(guildId);
   const notes = [said];
   if (club.channelId === null)
     notes.push('Games are posted once the club has a channel: run `/club channel`.');
@@ -155,8 +155,8 @@ async function add(
     await answer(interaction, option.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, () =>
-    ctx.storage.clubs.addMember(guildId, option.handle, interaction.user.id)
+  await changeClub(interaction, ctx, guildId, async () =>
+    (await ctx.storage.clubs.addMember(guildId, option.handle, interaction.user.id))
       ? `${option.handle} is a club member now.`
       : `${option.handle} was a member already.`,
   );
@@ -172,12 +172,13 @@ async function remove(
     await answer(interaction, option.error);
     return;
   }
-  if (!ctx.storage.clubs.members(guildId).some((m) => m.toLowerCase() === option.handle.toLowerCase())) {
+  const members = await ctx.storage.clubs.members(guildId);
+  if (!members.some((m) => m.toLowerCase() === option.handle.toLowerCase())) {
     await answer(interaction, `${option.handle} is not a club member.`);
     return;
   }
-  await changeClub(interaction, ctx, guildId, () => {
-    ctx.storage.clubs.removeMember(guildId, option.handle);
+  await changeClub(interaction, ctx, guildId, async () => {
+    await ctx.storage.clubs.removeMember(guildId, option.handle);
     return `${option.handle} is no longer a club member. Games already live keep updating.`;
   });
 }
@@ -187,7 +188,7 @@ async function list(
   ctx: BotContext,
   guildId: string,
 ): Promise<void> {
-  await answer(interaction, describeClub(ctx.storage.clubs.get(guildId)));
+  await answer(interaction, describeClub(await ctx.storage.clubs.get(guildId)));
 }
 
 function describeClub(club: Club): string {
@@ -238,8 +239,8 @@ async function channel(
       return;
     }
   }
-  await changeClub(interaction, ctx, guildId, () => {
-    ctx.storage.clubs.update(guildId, { channelId, thread }, interaction.user.id);
+  await changeClub(interaction, ctx, guildId, async () => {
+    await ctx.storage.clubs.update(guildId, { channelId, thread }, interaction.user.id);
     return `Club games are posted in <#${channelId}>${thread ? ', each in its own thread' : ''}.`;
   });
 }
@@ -258,10 +259,10 @@ async function mode(
     );
     return;
   }
-  await changeClub(interaction, ctx, guildId, () => {
-    ctx.storage.clubs.update(guildId, { mode: chosen.value }, interaction.user.id);
+  await changeClub(interaction, ctx, guildId, async () => {
+    await ctx.storage.clubs.update(guildId, { mode: chosen.value }, interaction.user.id);
     const hint =
-      chosen.value === 'pairings' && ctx.storage.clubs.pairings(guildId).length === 0
+      chosen.value === 'pairings' && (await ctx.storage.clubs.pairings(guildId)).length === 0
         ? ' Now list them with `/club pairings`.'
         : '';
     return `Posting ${chosen.name}.${hint}`;
@@ -278,11 +279,11 @@ async function pairings(
     await answer(interaction, parsed.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, () => {
-    ctx.storage.clubs.setPairings(guildId, parsed.value);
+  await changeClub(interaction, ctx, guildId, async () => {
+    await ctx.storage.clubs.setPairings(guildId, parsed.value);
     if (parsed.value.length === 0) return 'Pairings cleared.';
     const hint =
-      ctx.storage.clubs.settings(guildId).mode === 'pairings'
+      (await ctx.storage.clubs.settings(guildId)).mode === 'pairings'
         ? ''
         : ' They count once the mode is "pairings" (`/club mode`).';
     return `Pairings: ${formatPairings(parsed.value)}.${hint}`;
@@ -308,8 +309,8 @@ async function filter(
     await answer(interaction, types.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, () => {
-    const next = ctx.storage.clubs.update(
+  await changeClub(interaction, ctx, guildId, async () => {
+    const next = await ctx.storage.clubs.update(
       guildId,
       { ...(rated === null ? {} : { ratedOnly: rated }), ...(types === null ? {} : { types: types.value }) },
       interaction.user.id,
@@ -324,7 +325,7 @@ async function results(
   guildId: string,
 ): Promise<void> {
   const days = interaction.options.getInteger('days') ?? 7;
-  const games = ctx.storage.clubs.results(guildId, Date.now() - days * 86_400_000);
+  const games = await ctx.storage.clubs.results(guildId, Date.now() - days * 86_400_000);
   const span = days === 1 ? 'the last day' : `the last ${days} days`;
   if (games.length === 0) {
     await answer(interaction, `No club games finished in ${span}.`);

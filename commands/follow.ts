@@ -25,7 +25,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, blocked);
     return;
   }
-  const added = ctx.storage.follows.add({
+  const added = await ctx.storage.follows.add({
     guildId: interaction.guildId!,
     channelId: interaction.channelId,
     handle,

@@ -3,6 +3,7 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
+import type { LivePost } from '../src/storage/index.js';
 import { LIVE_BUTTONS } from '../src/discord/live-port.js';
 import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle, type Handle } from '../src/fics/validate.js';
@@ -114,23 +115,23 @@ export async function autocomplete(interaction: AutocompleteInteraction, ctx: Bo
   );
 }
 
-function livePost(ctx: BotContext, args: string) {
+async function livePost(ctx: BotContext, args: string): Promise<LivePost | null> {
   const id = Number(args);
   return Number.isSafeInteger(id) ? ctx.storage.livePosts.get(id) : null;
 }
 
 export const buttons = {
   [LIVE_BUTTONS.flip]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = livePost(ctx, args);
+    const post = await livePost(ctx, args);
     if (post === null || post.state !== 'live') {
       await answer(interaction, 'This game is no longer live.');
       return;
     }
     await interaction.deferUpdate();
-    ctx.relay.flip(post.id);
+    await ctx.relay.flip(post.id);
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = livePost(ctx, args);
+    const post = await livePost(ctx, args);
     const snapshot = post === null ? undefined : ctx.relay.snapshot(post.game);
     if (post === null || snapshot === undefined) {
       await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
@@ -148,7 +149,7 @@ export const buttons = {
     await toggleEngine(interaction, args, ctx, (choice) => ({ eval: true, arrow: !choice.arrow }));
   },
   [LIVE_BUTTONS.stop]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = livePost(ctx, args);
+    const post = await livePost(ctx, args);
     if (post === null || post.state !== 'live') {
       await answer(interaction, 'This game is no longer live.');
       return;
@@ -164,7 +165,7 @@ async function toggleEngine(
   ctx: BotContext,
   next: (choice: PostEngineChoice) => PostEngineChoice,
 ): Promise<void> {
-  const post = livePost(ctx, args);
+  const post = await livePost(ctx, args);
   if (post === null || post.state !== 'live') {
     await answer(interaction, 'This game is no longer live.');
     return;
@@ -175,5 +176,5 @@ async function toggleEngine(
     return;
   }
   await interaction.deferUpdate();
-  ctx.relay.setEngine(post.id, next(ctx.relay.engineChoice(post.id)));
+  await ctx.relay.setEngine(post.id, next(ctx.relay.engineChoice(post.id)));
 }

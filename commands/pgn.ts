@@ -21,7 +21,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const game = interaction.options.getInteger('game', true);
   const format = interaction.options.getString('format') ?? 'pgn';
   const live = ctx.relay.snapshot(game);
-  const finished = ctx.storage.finishedGames.recent({ game: game, limit: 1 })[0];
+  const [finished] = await ctx.storage.finishedGames.recent({ game: game, limit: 1 });
   let text: string;
   if (live !== undefined && (!live.ended || finished === undefined)) {
     if (format === 'pgn') text = makeSnapshotPgn(live);

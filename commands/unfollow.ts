@@ -14,14 +14,17 @@ export const data = new SlashCommandBuilder()
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const handle = await managedHandle(interaction, 'Unfollowing players');
   if (handle === null) return;
-  if (!ctx.storage.follows.remove(interaction.channelId, handle)) {
+  if (!(await ctx.storage.follows.remove(interaction.channelId, handle))) {
     await answer(interaction, `${handle} is not followed in this channel.`);
     return;
   }
   // FICS may stall (30 s): Discord's 3 seconds are answered first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   // The FICS watch stays while another channel still follows the player, or a club has them.
-  if (ctx.storage.follows.listForHandle(handle).length === 0 && !ctx.storage.clubs.watches(handle))
+  if (
+    (await ctx.storage.follows.listForHandle(handle)).length === 0 &&
+    !(await ctx.storage.clubs.watches(handle))
+  )
     await ctx.fics
       .unfollow(handle)
       .catch((error: unknown) => ctx.logger.warn({ err: error, handle }, 'FICS unfollow failed'));

@@ -15,9 +15,9 @@ export const help =
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const game = interaction.options.getInteger('game', true);
-  const post = ctx.storage.livePosts
-    .listLiveByGame(game)
-    .find((p) => p.channelId === interaction.channelId || p.threadId === interaction.channelId);
+  const post = (await ctx.storage.livePosts.listLiveByGame(game)).find(
+    (p) => p.channelId === interaction.channelId || p.threadId === interaction.channelId,
+  );
   if (post === undefined) {
     await answer(interaction, `Game ${game} is not live in this channel.`);
     return;

@@ -130,13 +130,22 @@ export class RenderPool implements Renderer {
   }
 }
 
+/**
+ * A render thread's young generation (where V8 puts new objects) kept to 8 MB: V8 lets it grow to
+ * 32 MB or more per thread under allocation, yet drawing keeps few objects alive (the pixels live
+ * outside the JavaScript heap). Measured at 300 games: 20 MB less memory for the two threads.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 function startWorker(): Worker {
   const here = import.meta.url;
   const typescript = here.endsWith('.ts');
   const entry = new URL(`./render-worker.${typescript ? 'ts' : 'js'}`, here);
-  if (!typescript) return new Worker(entry);
+  if (!typescript) return new Worker(entry, { resourceLimits: RESOURCE_LIMITS });
   // Run from source (tsx: npm start, the tests), the thread needs the TypeScript loader as well.
   const loader = import.meta.resolve('tsx/esm/api');
   const code = `import { register } from ${JSON.stringify(loader)}; register(); await import(${JSON.stringify(entry.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
+    resourceLimits: RESOURCE_LIMITS,
+  });
 }

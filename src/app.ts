@@ -67,14 +67,14 @@ export type StartResult = { ok: true; bot: BotHandle } | { ok: false; error: str
 
 export async function startBot(config: Config, options: StartOptions): Promise<StartResult> {
   const { logger } = options;
-  const opened = openStorage(config.dbPath);
+  const opened = await openStorage(config.dbPath, { logger });
   if (!opened.ok) return { ok: false, error: opened.error };
   const storage = opened.storage;
   logger.info({ db: storage.path, schemaVersion: storage.schemaVersion }, 'storage open');
 
   const loaded = await loadCommands(options.commandsDir ?? DEFAULT_COMMANDS_DIR);
   if (!loaded.ok) {
-    storage.close();
+    await storage.close();
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
   const client = createClient(config.discord);
@@ -97,20 +97,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
     // followed player's new game is held by the servers of this shard that follow them or have
     // them in a club.
-    // Both are asked from FICS event handlers: a database that fails to answer must not throw there.
-    limitOf: (guildId) =>
-      readOr(logger, config.maxLivePerGuild, () =>
-        storage.guildSettings.maxLiveGames(guildId, config.maxLivePerGuild),
-      ),
-    wantedBy: (players) =>
-      readOr(logger, [], () => {
-        const [white = '', black = white] = players;
-        const guilds = [
-          ...players.flatMap((handle) => storage.follows.listForHandle(handle).map((f) => f.guildId)),
-          ...storage.clubs.clubsFor(white, black).map((club) => club.guildId),
-        ];
-        return [...new Set(guilds)].filter((guildId) => ownsGuild(scope, guildId));
-      }),
+    // Both are asked from FICS event handlers, in the step that checks and takes a place: they are
+    // answered from memory (src/storage/interest.ts), not by a database round trip.
+    limitOf: (guildId) => storage.interest.maxLiveGames(guildId, config.maxLivePerGuild),
+    wantedBy: (players) => storage.interest.wantedBy(players).filter((guildId) => ownsGuild(scope, guildId)),
     ...options.fics,
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
@@ -162,24 +152,31 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ...(engine === null ? {} : { engine: engine.evaluations }),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
-  const isRelayed = (snapshot: GameSnapshot): boolean =>
-    readOr(logger, false, () =>
-      storage.livePosts.listLiveByGame(snapshot.game).some((post) => post.gameKey === gameKeyOf(snapshot)),
-    );
+  // The page's registry asks on every update which games live posts show: it must not wait on the
+  // database, so they are read from it every 2 s and for each front page (which also tells
+  // /healthz whether the database answers).
+  const relayedNow = { games: new Map<string, number>(), database: 'ok' as 'ok' | 'failing' };
+  const readRelayed = async (): Promise<void> => {
+    try {
+      const posts = await storage.livePosts.listLive();
+      relayedNow.games = new Map(posts.map((post) => [post.gameKey, post.game]));
+      relayedNow.database = 'ok';
+    } catch (error) {
+      if (relayedNow.database === 'ok') logger.error({ err: error }, 'database read failed');
+      relayedNow.database = 'failing';
+    }
+  };
   if (config.web.port !== null && firstShard)
     games = new LiveGames({
       feed,
-      isRelayed,
-      relayed: () =>
-        readOr(logger, [], () => {
-          const shown = new Map<string, GameSnapshot>();
-          for (const post of storage.livePosts.listLive()) {
-            const snapshot = feed.snapshot(post.game);
-            if (snapshot !== undefined && gameKeyOf(snapshot) === post.gameKey)
-              shown.set(post.gameKey, snapshot);
-          }
-          return [...shown.values()];
-        }),
+      isRelayed: (snapshot) => relayedNow.games.has(gameKeyOf(snapshot)),
+      relayed: async () => {
+        await readRelayed();
+        return [...relayedNow.games].flatMap(([key, game]) => {
+          const snapshot = feed.snapshot(game);
+          return snapshot !== undefined && gameKeyOf(snapshot) === key ? [snapshot] : [];
+        });
+      },
       publicSources: config.web.publicSources,
       maxViewers: config.web.maxViewers,
       maxViewersPerGame: config.web.maxViewersPerGame,
@@ -201,7 +198,13 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   };
 
   // FICS out of reach for more than a few seconds: live boards say so until it is back.
-  const stopOutageWatch = watchOutage(fics, (down) => relay.setFicsDown(down));
+  const stopOutageWatch = watchOutage(
+    fics,
+    (down) =>
+      void relay
+        .setFicsDown(down)
+        .catch((error: unknown) => logger.error({ err: error }, 'database read failed')),
+  );
 
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
@@ -209,6 +212,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
 
   let stopped = false;
   let web: WebServer | null = null;
+  let relayedReads: NodeJS.Timeout | undefined;
   // Declared before stop() is, assigned just after: a fatal close may come while logging in.
   let fatal: (reason: string) => void = () => undefined;
   watchAccess(client, governor, (reason) => fatal(reason));
@@ -216,6 +220,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     if (stopped) return;
     stopped = true;
     stopOutageWatch();
+    clearInterval(relayedReads);
     games?.close();
     await web?.close();
     relay.close();
@@ -226,7 +231,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     chesslive.close();
     fics.close();
     await client.destroy();
-    storage.close();
+    await storage.close();
     logger.info('stopped');
   };
 
@@ -274,6 +279,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
 
   if (games !== null) {
     const liveGames = games;
+    await readRelayed();
+    relayedReads = setInterval(() => void readRelayed(), 2_000);
     try {
       web = await startWebServer(
         {
@@ -283,10 +290,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
           health: () => {
             const connections = fics.status();
             const online = connections.filter((c) => c.state === 'online').length;
-            const database = readOr(logger, 'failing', () => {
-              storage.livePosts.listLive();
-              return 'ok';
-            });
+            const database = relayedNow.database;
             // Status names: ready, connecting, reconnecting, idle, disconnected…
             const discord = (Status[client.ws.status] ?? 'unknown').toLowerCase();
             return {
@@ -347,7 +351,7 @@ async function resumeLiveGames(ctx: BotContext): Promise<void> {
   try {
     await ctx.fics.start();
     await ctx.relay.resume();
-    for (const handle of ctx.storage.follows.handles()) await ctx.fics.follow(handle);
+    for (const handle of await ctx.storage.follows.handles()) await ctx.fics.follow(handle);
     await ctx.clubs.followAll();
   } catch (error) {
     ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
@@ -377,16 +381,6 @@ function watchClient(client: Client, logger: Logger): void {
       'Discord rate limit: waiting',
     ),
   );
-}
-
-/** A database read, or `fallback` (logged) when the database fails. */
-function readOr<T>(logger: Logger, fallback: T, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    logger.error({ err: error }, 'database read failed');
-    return fallback;
-  }
 }
 
 /**

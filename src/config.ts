@@ -3,6 +3,7 @@
 import { DEFAULT_READ, parseChessLiveSources, type ChessLiveSource } from './chesslive/source.js';
 import { DEFAULT_MAX_PLIES } from './game/snapshot.js';
 import { MAX_LIST_PLIES } from './protocol/movelist.js';
+import { isPostgresUrl } from './storage/sql.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -246,7 +247,19 @@ export function formatConfigErrors(errors: readonly string[]): string {
 
 /** The secrets a log line must never contain. */
 export function configSecrets(config: Config): string[] {
-  return [config.discord.token, config.fics.password].filter((s): s is string => s !== null && s !== '');
+  return [config.discord.token, config.fics.password, databasePassword(config.dbPath)].filter(
+    (s): s is string => s !== null && s !== '',
+  );
+}
+
+/** The password in a postgres:// KIBITZ_DB, if any. */
+function databasePassword(db: string): string | null {
+  if (!isPostgresUrl(db)) return null;
+  try {
+    return decodeURIComponent(new URL(db).password);
+  } catch {
+    return null;
+  }
 }
 
 function isHttpUrl(text: string): boolean {

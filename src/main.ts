@@ -6,6 +6,27 @@ import { startup } from './startup.js';
 
 const { config, logger } = startup();
 
+// Signals are heard from the start: one that comes while the bot is still starting (its commands
+// may already answer) stops it as soon as it is up.
+let bot: { stop(): Promise<void> } | null = null;
+let stopAsked = false;
+const stop = (running: { stop(): Promise<void> }): void => {
+  running.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    logger.info({ signal }, 'shutting down');
+    if (bot === null) stopAsked = true;
+    else stop(bot);
+  });
+}
+
 // A revoked token or refused intents: exit with a status a supervisor (and the sharding manager)
 // reads as "do not start again as is".
 const started = await startBot(config, { logger, onFatal: () => process.exit(EXIT_FATAL) });
@@ -14,17 +35,5 @@ if (!started.ok) {
   process.stderr.write(`Kibitz could not start: ${started.error}\n`);
   process.exit(started.fatal === true ? EXIT_FATAL : 1);
 }
-const bot = started.bot;
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    logger.info({ signal }, 'shutting down');
-    bot.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+bot = started.bot;
+if (stopAsked) stop(bot);

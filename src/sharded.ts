@@ -19,12 +19,12 @@ if (!shards.ok) {
   process.stderr.write(`${shards.error}\n`);
   process.exit(1);
 }
-const migrated = openStorage(config.dbPath);
+const migrated = await openStorage(config.dbPath);
 if (!migrated.ok) {
   process.stderr.write(`Kibitz could not start: ${migrated.error}\n`);
   process.exit(1);
 }
-migrated.storage.close();
+await migrated.storage.close();
 
 const total = shards.value === 'auto' ? await recommendedShards(config) : shards.value;
 // Run from source (tsx), each shard needs the TypeScript loader; built, it runs main.js.
@@ -39,7 +39,8 @@ const manager = new ShardingManager(
     // Respawning is ours (below): discord.js would start a shard again at once, forever, even
     // one whose token Discord refuses.
     respawn: false,
-    execArgv: typescript ? ['--import', 'tsx'] : [],
+    // Built, each shard gets this process's node options (npm start's --max-semi-space-size).
+    execArgv: typescript ? ['--import', 'tsx'] : process.execArgv,
   },
 );
 let stopping = false;

@@ -116,6 +116,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes a postgres:// URL for KIBITZ_DB and keeps its password out of the log', () => {
+    const db = 'postgres://kibitz:s%40cret@db.example:5432/kibitz';
+    const result = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_DB: db });
+    expect(result.ok && result.config.dbPath).toBe(db);
+    if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 's@cret']);
+  });
+
   it('explains how to get a token when DISCORD_TOKEN is missing or blank', () => {
     for (const env of [{}, { DISCORD_TOKEN: '   ' }]) {
       const result = loadConfig(env);

@@ -61,11 +61,16 @@ export class ClubPoster {
   /** By game key, oldest first (a Map keeps insertion order). */
   private readonly waiting = new Map<string, Waiting>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
-  private readonly heldBack = (waiting: FicsWaiting): void => this.onHeldBack(waiting);
+  private readonly heldBack = (waiting: FicsWaiting): void =>
+    this.background('tell clubs a game waits', this.onHeldBack(waiting));
   /** Null once closed: nothing waiting is posted after that. */
   private relay: ClubRelay | null;
   /** Posting waiting games one at a time, so that two freed places do not both take one game. */
   private queue: Promise<void> = Promise.resolve();
+  /** Guilds whose "limit reached" notice is being decided. */
+  private readonly noticing = new Set<string>();
+  /** Database work started by events (a game's end, a post's end): idle() waits for it. */
+  private readonly pending = new Set<Promise<void>>();
 
   /**
    * Club targets join the relay's auto-posting after the sources it has (follows), and the
@@ -74,7 +79,7 @@ export class ClubPoster {
   constructor(private readonly options: ClubPosterOptions) {
     this.relay = options.relay;
     options.relay.addAutoPostSource(this.source);
-    options.relay.onPostEnded((post) => this.postEnded(post));
+    options.relay.onPostEnded((post) => this.background('note a club post that ended', this.postEnded(post)));
     options.feed.on('update', this.listener);
     options.feed.on('waiting', this.heldBack);
   }
@@ -85,26 +90,26 @@ export class ClubPoster {
    * out by the guild's cap (the game waits, and the club channel hears it once). Clubs that need
    * a rating or type not known yet make the game wait; a game no club wants is let go.
    */
-  readonly source: AutoPostSource = (snapshot, storage) => {
+  readonly source: AutoPostSource = async (snapshot, storage) => {
     if (isChessLive(snapshot) || snapshot.ended) return [];
-    this.closeStale(snapshot);
-    const targets = clubTargets(snapshot, storage).map((target) => ({
+    await this.closeStale(snapshot);
+    const targets = (await clubTargets(snapshot, storage)).map((target) => ({
       ...target,
-      onPosted: (post: LivePost) => {
-        this.record(post);
+      onPosted: async (post: LivePost) => {
+        await this.record(post);
         // It may have been the last game of this server waiting for a place.
-        this.resetNotices();
+        await this.resetNotices();
       },
       onCapReached: () => {
         this.wait(snapshot, target.guildId);
-        this.noticeFull(target.guildId, target.channelId);
+        this.background('say club games wait', this.noticeFull(target.guildId, target.channelId));
       },
     }));
-    for (const club of storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+    for (const club of await storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
       if (club.channelId !== null && decide(club, snapshot) === 'undecided')
         this.wait(snapshot, club.guildId);
     }
-    if (targets.length === 0) this.releaseIfClubGame(snapshot);
+    if (targets.length === 0) await this.releaseIfClubGame(snapshot);
     return targets;
   };
 
@@ -115,17 +120,17 @@ export class ClubPoster {
   }
 
   /** A live post ended: its place may go to a waiting game; a game gone while offline is closed. */
-  postEnded(post: LivePost): void {
-    const record = this.options.storage.clubs.gameOfPost(post.id);
-    if (record !== null && post.state === 'ended_offline') {
-      this.options.storage.clubs.closeGame(record.id, '*', ENDED_OFFLINE_REASON);
-    }
+  async postEnded(post: LivePost): Promise<void> {
     void this.postWaiting();
+    const record = await this.options.storage.clubs.gameOfPost(post.id);
+    if (record !== null && post.state === 'ended_offline') {
+      await this.options.storage.clubs.closeGame(record.id, '*', ENDED_OFFLINE_REASON);
+    }
   }
 
   /** Follows every handle a club watches (at start-up). */
   async followAll(): Promise<void> {
-    for (const handle of this.options.storage.clubs.watchedHandles()) await this.follow(handle);
+    for (const handle of await this.options.storage.clubs.watchedHandles()) await this.follow(handle);
   }
 
   /**
@@ -134,10 +139,10 @@ export class ClubPoster {
    */
   async syncFollows(watchedBefore: readonly Handle[]): Promise<{ handle: string; error: unknown }[]> {
     const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
-    const now = this.options.storage.clubs.watchedHandles();
+    const now = await this.options.storage.clubs.watchedHandles();
     const before = lower(watchedBefore);
     const after = lower(now);
-    const followed = lower(this.options.storage.follows.handles());
+    const followed = lower(await this.options.storage.follows.handles());
     const problems: { handle: string; error: unknown }[] = [];
     for (const handle of now) {
       if (before.has(handle.toLowerCase())) continue;
@@ -158,11 +163,11 @@ export class ClubPoster {
    * /club add, channel, mode, pairings or filter): they take their turn like waiting games.
    */
   async offerObserved(guildId: string): Promise<void> {
-    const club = this.options.storage.clubs.get(guildId);
+    const club = await this.options.storage.clubs.get(guildId);
     if (club.channelId === null) return;
     for (const snapshot of this.options.feed.games()) {
       if (snapshot.ended || isChessLive(snapshot) || decide(club, snapshot) === 'skip') continue;
-      if (this.options.storage.clubs.openGame(guildId, gameKeyOf(snapshot)) !== null) continue;
+      if ((await this.options.storage.clubs.openGame(guildId, gameKeyOf(snapshot))) !== null) continue;
       this.wait(snapshot, guildId);
     }
     await this.postWaiting();
@@ -170,7 +175,18 @@ export class ClubPoster {
 
   /** Waits until everything queued has been tried (tests, shutdown). */
   async idle(): Promise<void> {
+    await Promise.all(this.pending);
     await this.queue;
+  }
+
+  /** Runs event-started database work in view of idle(); a failure is logged. */
+  private background(what: string, task: Promise<unknown>): void {
+    const done = task.then(
+      () => undefined,
+      (error: unknown) => this.options.logger.error({ err: error, what }, 'club database work failed'),
+    );
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
   }
 
   private async follow(handle: Handle): Promise<void> {
@@ -187,13 +203,12 @@ export class ClubPoster {
     if (isChessLive(snapshot)) return;
     const key = gameKeyOf(snapshot);
     if (update.type === 'ended') {
-      try {
-        this.options.storage.clubs.finishGame(key, snapshot.result, snapshot.reason);
-      } catch (error) {
-        // Called from the FICS feed: a database that refuses must not break the feed.
-        this.options.logger.error({ err: error, game: snapshot.game }, 'database write failed: club result');
-      }
-      if (this.waiting.delete(key)) this.resetNotices();
+      // Called from the FICS feed: a database that refuses must not break the feed.
+      this.background(
+        'record a club result',
+        this.options.storage.clubs.finishGame(key, snapshot.result, snapshot.reason),
+      );
+      if (this.waiting.delete(key)) this.background('reset club notices', this.resetNotices());
       return;
     }
     // A rating or type the rules waited for may have come with this update.
@@ -204,12 +219,14 @@ export class ClubPoster {
    * A game observed because a club follows one of its players, and wanted by no club, follow or
    * post: unobserved, so that it takes no observe slot.
    */
-  private releaseIfClubGame(snapshot: GameSnapshot): void {
+  private async releaseIfClubGame(snapshot: GameSnapshot): Promise<void> {
     const { storage } = this.options;
-    if (storage.clubs.clubsFor(snapshot.white, snapshot.black).length === 0) return;
-    if (this.waiting.has(gameKeyOf(snapshot)) || followTargets(snapshot, storage).length > 0) return;
+    if ((await storage.clubs.clubsFor(snapshot.white, snapshot.black)).length === 0) return;
+    if (this.waiting.has(gameKeyOf(snapshot)) || (await followTargets(snapshot, storage)).length > 0) return;
     const partner = snapshot.partnerGame;
-    if (partner !== null && storage.livePosts.listLiveByGame(partner).length > 0) return;
+    if (partner !== null && (await storage.livePosts.listLiveByGame(partner)).length > 0) return;
+    // A club may have started waiting for it while the database was read.
+    if (this.waiting.has(gameKeyOf(snapshot))) return;
     this.options.logger.debug({ game: snapshot.game }, 'club game filtered out: unobserving');
     void this.relay?.releaseIfUnwanted(snapshot.game);
   }
@@ -222,17 +239,24 @@ export class ClubPoster {
   }
 
   /** Said once while club games wait for room, not for every game that has to wait. */
-  private noticeFull(guildId: string, channelId: string): void {
-    if (this.options.storage.clubs.settings(guildId).capNoticed) return;
-    this.options.storage.clubs.setCapNoticed(guildId, true);
+  private async noticeFull(guildId: string, channelId: string): Promise<void> {
+    // Claimed before the database is read, so that two games waiting at once say it once.
+    if (this.noticing.has(guildId)) return;
+    this.noticing.add(guildId);
+    try {
+      if ((await this.options.storage.clubs.settings(guildId)).capNoticed) return;
+      await this.options.storage.clubs.setCapNoticed(guildId, true);
+    } finally {
+      this.noticing.delete(guildId);
+    }
     void this.relay?.notice(
       channelId,
       'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
     );
   }
 
-  private record(post: LivePost): void {
-    this.options.storage.clubs.recordGame({
+  private async record(post: LivePost): Promise<void> {
+    await this.options.storage.clubs.recordGame({
       guildId: post.guildId,
       channelId: post.channelId,
       gameKey: post.gameKey,
@@ -250,15 +274,15 @@ export class ClubPoster {
    * same number and players starts from its first move, is a game that ended unseen (stopped, or
    * over while the connection was down). Close it, so the new game is not taken for the old one.
    */
-  private closeStale(snapshot: GameSnapshot): void {
+  private async closeStale(snapshot: GameSnapshot): Promise<void> {
     if (snapshot.san.length > 0 || !snapshot.complete || isChessLive(snapshot)) return;
     const key = gameKeyOf(snapshot);
-    for (const club of this.options.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
-      const open = this.options.storage.clubs.openGame(club.guildId, key);
+    for (const club of await this.options.storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+      const open = await this.options.storage.clubs.openGame(club.guildId, key);
       if (open === null) continue;
-      const post = open.postId === null ? null : this.options.storage.livePosts.get(open.postId);
+      const post = open.postId === null ? null : await this.options.storage.livePosts.get(open.postId);
       if (post?.state === 'live') continue;
-      this.options.storage.clubs.closeGame(open.id, '*', 'not seen to end');
+      await this.options.storage.clubs.closeGame(open.id, '*', 'not seen to end');
     }
   }
 
@@ -283,23 +307,27 @@ export class ClubPoster {
         continue;
       }
       for (const guildId of [...entry.guilds]) {
-        const club = storage.clubs.get(guildId);
+        const club = await storage.clubs.get(guildId);
         const decision = club.channelId === null ? 'skip' : decide(club, snapshot);
         if (decision === 'undecided') continue;
-        if (decision === 'post' && club.channelId !== null && !relay.hasRoom(guildId)) {
-          this.noticeFull(guildId, club.channelId);
+        if (decision === 'post' && club.channelId !== null && !(await relay.hasRoom(guildId))) {
+          await this.noticeFull(guildId, club.channelId);
           continue;
         }
         entry.guilds.delete(guildId);
-        if (decision === 'skip' || club.channelId === null || storage.clubs.openGame(guildId, key) !== null)
+        if (
+          decision === 'skip' ||
+          club.channelId === null ||
+          (await storage.clubs.openGame(guildId, key)) !== null
+        )
           continue;
         const target = clubTarget({ ...club, channelId: club.channelId }, snapshot);
         const result = await relay.watch({ ...target, game: snapshot.game });
-        if (result.ok) this.record(result.post);
+        if (result.ok) await this.record(result.post);
         else if (result.full === true) {
           // No room in the server's share of FICS after all: it waits for the next free place.
           entry.guilds.add(guildId);
-          this.noticeFull(guildId, club.channelId);
+          await this.noticeFull(guildId, club.channelId);
         } else
           this.options.logger.warn(
             { guildId, game: snapshot.game, error: result.error },
@@ -308,27 +336,27 @@ export class ClubPoster {
       }
       if (entry.guilds.size > 0) continue;
       this.waiting.delete(key);
-      this.releaseIfClubGame(snapshot);
+      await this.releaseIfClubGame(snapshot);
     }
-    this.resetNotices();
+    await this.resetNotices();
   }
 
   /** A club game waits unobserved for room in its server's share: the club channel hears it once. */
-  private onHeldBack({ created, holders }: FicsWaiting): void {
-    for (const club of this.options.storage.clubs.clubsFor(created.white, created.black)) {
+  private async onHeldBack({ created, holders }: FicsWaiting): Promise<void> {
+    for (const club of await this.options.storage.clubs.clubsFor(created.white, created.black)) {
       if (club.channelId !== null && holders.includes(club.guildId))
-        this.noticeFull(club.guildId, club.channelId);
+        await this.noticeFull(club.guildId, club.channelId);
     }
   }
 
   /** A guild with no waiting game may hear about the limit again next time. */
-  private resetNotices(): void {
+  private async resetNotices(): Promise<void> {
     const stillWaiting = new Set([
       ...[...this.waiting.values()].flatMap((w) => [...w.guilds]),
       ...this.options.feed.waitingHolders(),
     ]);
-    for (const guildId of this.options.storage.clubs.guildsWithCapNotice()) {
-      if (!stillWaiting.has(guildId)) this.options.storage.clubs.setCapNoticed(guildId, false);
+    for (const guildId of await this.options.storage.clubs.guildsWithCapNotice()) {
+      if (!stillWaiting.has(guildId)) await this.options.storage.clubs.setCapNoticed(guildId, false);
     }
   }
 }

@@ -24,17 +24,21 @@ export function clubTarget(club: Club & { channelId: string }, snapshot: GameSna
 }
 
 /** Clubs whose rules take the game and that have not posted it yet. */
-export function clubsWanting(snapshot: GameSnapshot, storage: Storage): (Club & { channelId: string })[] {
+export async function clubsWanting(
+  snapshot: GameSnapshot,
+  storage: Storage,
+): Promise<(Club & { channelId: string })[]> {
   // ChessLive! players are names from a file, not FICS handles.
   if (isChessLive(snapshot) || snapshot.ended) return [];
   const key = gameKeyOf(snapshot);
-  return storage.clubs
-    .clubsFor(snapshot.white, snapshot.black)
-    .filter((club): club is Club & { channelId: string } => club.channelId !== null)
-    .filter(
-      (club) => decide(club, snapshot) === 'post' && storage.clubs.openGame(club.guildId, key) === null,
-    );
+  const wanting: (Club & { channelId: string })[] = [];
+  for (const club of await storage.clubs.clubsFor(snapshot.white, snapshot.black)) {
+    if (club.channelId === null || decide(club, snapshot) !== 'post') continue;
+    if ((await storage.clubs.openGame(club.guildId, key)) === null)
+      wanting.push({ ...club, channelId: club.channelId });
+  }
+  return wanting;
 }
 
-export const clubTargets: AutoPostSource = (snapshot, storage) =>
-  clubsWanting(snapshot, storage).map((club) => clubTarget(club, snapshot));
+export const clubTargets: AutoPostSource = async (snapshot, storage) =>
+  (await clubsWanting(snapshot, storage)).map((club) => clubTarget(club, snapshot));

@@ -8,18 +8,18 @@ import type { BotContext } from './context.js';
 const REMOVED = 'Kibitz was removed from this server';
 
 /** Every handle a follow or a club needs FICS to watch, by lower-case name. */
-function watched(ctx: BotContext): Map<string, Handle> {
-  const handles = [...ctx.storage.follows.handles(), ...ctx.storage.clubs.watchedHandles()];
+async function watched(ctx: BotContext): Promise<Map<string, Handle>> {
+  const handles = [...(await ctx.storage.follows.handles()), ...(await ctx.storage.clubs.watchedHandles())];
   return new Map(handles.map((h) => [h.toLowerCase(), h]));
 }
 
 /** Ends a guild's live posts and makes its follows and club inactive; unfollows what no one needs. */
 export async function guildRemoved(ctx: BotContext, guildId: string): Promise<void> {
-  if (!ctx.storage.guildSettings.isActive(guildId)) return;
-  const before = watched(ctx);
-  ctx.storage.guildSettings.setInactive(guildId);
-  const after = watched(ctx);
-  const live = ctx.storage.livePosts.countLiveInGuild(guildId);
+  if (!(await ctx.storage.guildSettings.isActive(guildId))) return;
+  const before = await watched(ctx);
+  await ctx.storage.guildSettings.setInactive(guildId);
+  const after = await watched(ctx);
+  const live = await ctx.storage.livePosts.countLiveInGuild(guildId);
   ctx.logger.info(
     { guildId, livePosts: live },
     'removed from a guild: its live posts end, its set-up is kept inactive',
@@ -35,10 +35,10 @@ export async function guildRemoved(ctx: BotContext, guildId: string): Promise<vo
 
 /** Back in a guild it had been removed from: its follows and club apply again. */
 export async function guildAdded(ctx: BotContext, guildId: string): Promise<void> {
-  const before = watched(ctx);
-  if (!ctx.storage.guildSettings.setActive(guildId)) return;
+  const before = await watched(ctx);
+  if (!(await ctx.storage.guildSettings.setActive(guildId))) return;
   ctx.logger.info({ guildId }, 'added back to a guild: its follows and club apply again');
-  for (const [name, handle] of watched(ctx)) {
+  for (const [name, handle] of await watched(ctx)) {
     if (before.has(name)) continue;
     await ctx.fics
       .follow(handle)
@@ -56,7 +56,7 @@ export async function watchGuilds(client: Client<true>, ctx: BotContext, owns: (
   // discord.js emits GuildUnavailable, not GuildDelete, for an outage: this is a removal.
   client.on(Events.GuildDelete, (guild) => void guildRemoved(ctx, guild.id).catch(log));
   client.on(Events.GuildCreate, (guild) => void guildAdded(ctx, guild.id).catch(log));
-  for (const guildId of ctx.storage.guildSettings.guildsWithSetUp()) {
+  for (const guildId of await ctx.storage.guildSettings.guildsWithSetUp()) {
     if (owns(guildId) && !client.guilds.cache.has(guildId)) await guildRemoved(ctx, guildId);
   }
 }

@@ -17,22 +17,25 @@ export interface AutoPostTarget {
   /** Told when the guild's live-game cap kept the game out. */
   onCapReached?: (message: string) => void;
   /** Told once the game is posted (clubs record their games). */
-  onPosted?: (post: LivePost) => void;
+  onPosted?: (post: LivePost) => Promise<void>;
 }
 
 /** Which channels want a game that has just started. */
-export type AutoPostSource = (snapshot: GameSnapshot, storage: Storage) => AutoPostTarget[];
+export type AutoPostSource = (snapshot: GameSnapshot, storage: Storage) => Promise<AutoPostTarget[]>;
 
 /** Channels that follow either player; Black at the bottom when the followed player has Black. */
-export const followTargets: AutoPostSource = (snapshot, storage) =>
-  [...storage.follows.listForHandle(snapshot.white), ...storage.follows.listForHandle(snapshot.black)].map(
-    (follow) => ({
-      guildId: follow.guildId,
-      channelId: follow.channelId,
-      options: { flip: follow.handle.toLowerCase() === snapshot.black.toLowerCase(), thread: false },
-      requestedBy: follow.createdBy,
-    }),
-  );
+export const followTargets: AutoPostSource = async (snapshot, storage) => {
+  const [white, black] = await Promise.all([
+    storage.follows.listForHandle(snapshot.white),
+    storage.follows.listForHandle(snapshot.black),
+  ]);
+  return [...white, ...black].map((follow) => ({
+    guildId: follow.guildId,
+    channelId: follow.channelId,
+    options: { flip: follow.handle.toLowerCase() === snapshot.black.toLowerCase(), thread: false },
+    requestedBy: follow.createdBy,
+  }));
+};
 
 export interface AutoPosterOptions {
   storage: Storage;
@@ -45,7 +48,7 @@ export interface AutoPosterOptions {
   /** The relay has stopped (and closed storage). */
   closed(): boolean;
   /** Runs a database write; a refused one is logged and false. */
-  recorded(what: string, write: () => void): boolean;
+  recorded(what: string, write: () => Promise<unknown>): Promise<boolean>;
 }
 
 export class AutoPoster {
@@ -72,14 +75,18 @@ export class AutoPoster {
       if (this.options.closed()) return;
       let targets: AutoPostTarget[] = [];
       // A source reads (and clubs write) the database: one that fails posts nothing, the others go on.
-      this.options.recorded('find who wants a new game', () => (targets = source(snapshot, storage)));
+      await this.options.recorded(
+        'find who wants a new game',
+        async () => (targets = await source(snapshot, storage)),
+      );
       for (const target of targets) {
         if (this.options.closed()) return;
         if (seen.has(target.channelId) || !this.options.owns(target.guildId)) continue;
         seen.add(target.channelId);
-        if (storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot)) !== null) continue;
+        if ((await storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot))) !== null) continue;
         const result = await this.options.watch(target, snapshot.game);
-        if (result.ok) this.options.recorded('record a posted game', () => target.onPosted?.(result.post));
+        if (result.ok)
+          await this.options.recorded('record a posted game', async () => target.onPosted?.(result.post));
         else if (result.full === true) {
           target.onCapReached?.(result.error);
           this.options.logger.info(

@@ -1,6 +1,9 @@
 // How many live posts a guild has, counting those on their way: a watch in progress takes its
-// place before anything is awaited, so concurrent requests cannot all pass the check, and a post
-// whose final edit is on its way gives its place back at once.
+// place as it passes the check, so concurrent requests cannot all pass, and a post whose final
+// edit is on its way gives its place back at once. The check reads the database, so the checks
+// of one guild run one at a time, each taking its place before the next one reads, and a watch
+// gives its place back (its post recorded) only between checks.
+import { Serial } from '../serial.js';
 import type { Storage } from '../storage/index.js';
 
 export class Quotas {
@@ -13,6 +16,7 @@ export class Quotas {
    * for them, and they no longer count against their guild's cap.
    */
   private readonly finishing = new Map<number, string>();
+  private readonly checks = new Serial<string>();
 
   constructor(
     private readonly storage: Storage,
@@ -21,12 +25,27 @@ export class Quotas {
   ) {}
 
   /** Null when the guild has room for one more live post, else why not. */
-  overCap(guildId: string): string | null {
-    const cap = this.storage.guildSettings.maxLiveGames(guildId, this.maxLivePerGuild);
+  async overCap(guildId: string): Promise<string | null> {
+    const [cap, live] = await Promise.all([
+      this.storage.guildSettings.maxLiveGames(guildId, this.maxLivePerGuild),
+      this.storage.livePosts.countLiveInGuild(guildId),
+    ]);
     const over = [...this.finishing.values()].filter((guild) => guild === guildId).length;
     const coming = this.admitting.get(guildId) ?? 0;
-    if (this.storage.livePosts.countLiveInGuild(guildId) + coming - over < cap) return null;
+    if (live + coming - over < cap) return null;
     return `This server already relays ${cap} live games, its limit. Stop one with /unobserve first.`;
+  }
+
+  /**
+   * Checks the guild's cap and, when it has room, takes a place (admitStarted) in the same step;
+   * null when the place was taken, else why not.
+   */
+  admit(guildId: string): Promise<string | null> {
+    return this.checks.run(guildId, async () => {
+      const full = await this.overCap(guildId);
+      if (full === null) this.admitStarted(guildId);
+      return full;
+    });
   }
 
   watchStarted(game: number): void {
@@ -42,12 +61,17 @@ export class Quotas {
     return this.watching.has(game);
   }
 
-  admitStarted(guildId: string): void {
+  private admitStarted(guildId: string): void {
     count(this.admitting, guildId, 1);
   }
 
+  /**
+   * The watch's post is recorded (it counts among the live posts now) or failed. Queued behind the
+   * checks in progress: a check that read the live posts before this one was recorded must still
+   * count it as coming, or it would count it nowhere.
+   */
   admitDone(guildId: string): void {
-    count(this.admitting, guildId, -1);
+    void this.checks.run(guildId, () => Promise.resolve(count(this.admitting, guildId, -1)));
   }
 
   finishStarted(postId: number, guildId: string): void {

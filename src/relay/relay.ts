@@ -30,6 +30,7 @@ import type { LiveAttachment, LiveMessage } from './message.js';
 import type { GameFeed, PostPort } from './ports.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
+import { Serial } from '../serial.js';
 
 export interface WatchRequest {
   guildId: string;
@@ -97,6 +98,10 @@ export class Relay {
   private readonly autoPoster: AutoPoster;
   private readonly endedListeners: ((post: LivePost) => void)[] = [];
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  /** Each game's updates in order: each reads the game's posts before it edits them. */
+  private readonly updates = new Serial<number>();
+  /** Posts whose end is being written (stopped, refused, guild removed): no board goes to them. */
+  private readonly ending = new Set<number>();
   /** FICS out of reach for a while: live FICS boards say so in their footer. */
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
@@ -125,7 +130,7 @@ export class Relay {
       recorded: (what, write) => this.recorded(what, write),
     });
     options.feed.on('update', this.listener);
-    options.engine?.onEvaluated((game, fen) => this.evaluated(game, fen));
+    options.engine?.onEvaluated((game, fen) => void this.evaluated(game, fen));
   }
 
   /** Another source of channels that want new games, asked after the ones before it. */
@@ -155,8 +160,8 @@ export class Relay {
 
   /**
    * Starts relaying a game in a channel: observes it (once for all channels) and posts the board.
-   * The guild's cap and its share of FICS are checked and taken in one step before anything is
-   * awaited, so concurrent requests cannot all pass the check; a failure gives both back.
+   * The guild's cap and its share of FICS are each checked and taken in one step (quotas.ts,
+   * the pool's shares), so concurrent requests cannot all pass the check; a failure gives both back.
    */
   async watch(request: WatchRequest): Promise<WatchResult> {
     const { guildId, game } = request;
@@ -181,11 +186,10 @@ export class Relay {
   ): Promise<WatchResult> {
     const { guildId } = request;
     // A game waiting for room (clubs) may come up after the bot was removed from its guild.
-    if (!this.options.storage.guildSettings.isActive(guildId))
+    if (!(await this.options.storage.guildSettings.isActive(guildId)))
       return { ok: false, error: 'Kibitz is no longer in this server.' };
-    const full = this.quotas.overCap(guildId);
+    const full = await this.quotas.admit(guildId);
     if (full !== null) return { ok: false, error: full, full: true };
-    this.quotas.admitStarted(guildId);
     let admitting = true;
     // Once its post is recorded, the post counts against the cap instead.
     const recorded = (): void => {
@@ -218,14 +222,16 @@ export class Relay {
   }
 
   /** False when the guild has as many live posts as its cap allows. */
-  hasRoom(guildId: string): boolean {
-    return this.quotas.overCap(guildId) === null;
+  async hasRoom(guildId: string): Promise<boolean> {
+    return (await this.quotas.overCap(guildId)) === null;
   }
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
   async releaseIfUnwanted(game: number): Promise<void> {
-    if (this.quotas.isWatching(game) || this.options.storage.livePosts.listLiveByGame(game).length > 0)
-      return;
+    if (this.quotas.isWatching(game)) return;
+    const live = await this.options.storage.livePosts.listLiveByGame(game);
+    // A watch() may have started while the posts were read.
+    if (live.length > 0 || this.quotas.isWatching(game)) return;
     await this.unobserve(game);
   }
 
@@ -238,7 +244,7 @@ export class Relay {
     const { storage } = this.options;
     let created: CreateLivePostResult;
     try {
-      created = storage.livePosts.create({
+      created = await storage.livePosts.create({
         guildId: request.guildId,
         channelId: request.channelId,
         game: snapshot.game,
@@ -270,31 +276,35 @@ export class Relay {
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
+      await this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
       await this.release(snapshot.game, request.guildId, post.id);
       return { ok: false, error: `Could not post the board: ${errorMessage(error)}` };
     }
     // Stopped meanwhile: storage is closed.
     if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-    if (!this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where))) {
+    if (
+      !(await this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where)))
+    ) {
       // Out, but never to be edited: it says so, and the game is let go.
       const stopped = { ...(message as LiveMessage), live: false, footer: UNRECORDED_FOOTER };
       await this.options.port
         .edit(post.id, where.messageChannelId, where.messageId, stopped)
         .catch(() => undefined);
-      this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
+      await this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
       await this.release(snapshot.game, request.guildId, post.id);
       return { ok: false, error: UNRECORDED };
     }
-    this.catchUp(post.id, snapshot);
+    const shown = await storage.livePosts.get(post.id);
+    if (shown === null) return { ok: false, error: UNRECORDED };
+    this.catchUp(shown, snapshot);
     this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
-    return { ok: true, post: storage.livePosts.get(post.id)!, snapshot };
+    return { ok: true, post: shown, snapshot };
   }
 
   /** Runs a database write; a refused one is logged and false, and the caller goes on. */
-  private recorded(what: string, write: () => void): boolean {
+  private async recorded(what: string, write: () => Promise<unknown>): Promise<boolean> {
     try {
-      write();
+      await write();
       return true;
     } catch (error) {
       this.writeFailed(what, error);
@@ -307,10 +317,9 @@ export class Relay {
   }
 
   /** Updates that came while a post's first message was on its way had no message to edit. */
-  private catchUp(postId: number, posted: GameSnapshot): void {
+  private catchUp(post: LivePost, posted: GameSnapshot): void {
     const now = this.options.feed.snapshot(posted.game);
-    const post = this.options.storage.livePosts.get(postId);
-    if (now === undefined || post === null || gameKeyOf(now) !== gameKeyOf(posted)) return;
+    if (now === undefined || gameKeyOf(now) !== gameKeyOf(posted)) return;
     if (now.ended) void this.finish(now, [post]);
     else if (
       now.fen !== posted.fen ||
@@ -319,18 +328,21 @@ export class Relay {
       // A bughouse post shows the partner board too, often found while the first message was out.
       now.partnerGame !== null
     ) {
-      this.sender(postId).push({ snapshot: now, files: null });
+      this.sender(post.id).push({ snapshot: now, files: null });
     }
   }
 
   /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
   async stop(postId: number): Promise<void> {
-    const post = this.options.storage.livePosts.get(postId);
+    const post = await this.options.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live' || this.quotas.isFinishing(post.id)) return;
-    // Not recorded, it is still stopped now: the edit goes out and the game is let go.
-    this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
+    // Taken out of the edits now: no board is pushed to it while its end is being written.
     const sender = this.sender(post.id);
     this.senders.delete(post.id);
+    this.ending.add(post.id);
+    // Not recorded, it is still stopped now: the edit goes out and the game is let go.
+    await this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
+    this.ending.delete(post.id);
     const snapshot = this.options.feed.snapshot(post.game);
     // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
     if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
@@ -339,10 +351,10 @@ export class Relay {
   }
 
   /** Turns the board of one post around and redraws it now. */
-  flip(postId: number): boolean {
-    const post = this.options.storage.livePosts.get(postId);
+  async flip(postId: number): Promise<boolean> {
+    const post = await this.options.storage.livePosts.get(postId);
     if (post === null) return false;
-    this.options.storage.livePosts.setFlip(post.id, !post.options.flip);
+    await this.options.storage.livePosts.setFlip(post.id, !post.options.flip);
     const snapshot = this.options.feed.snapshot(post.game);
     if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
     return true;
@@ -368,9 +380,9 @@ export class Relay {
    * Sets what a live post shows of the engine and redraws it now; its evaluation follows in a
    * later edit. False when the post is not live.
    */
-  setEngine(postId: number, choice: PostEngineChoice): boolean {
+  async setEngine(postId: number, choice: PostEngineChoice): Promise<boolean> {
     const engine = this.options.engine;
-    const post = this.options.storage.livePosts.get(postId);
+    const post = await this.options.storage.livePosts.get(postId);
     if (engine === undefined || post === null || post.state !== 'live') return false;
     engine.setChoice(post.id, choice);
     const snapshot = this.options.feed.snapshot(post.game);
@@ -381,16 +393,21 @@ export class Relay {
   }
 
   /** A game's newest position has its evaluation: the posts that show it are edited. */
-  private evaluated(game: number, fen: string): void {
-    for (const post of this.options.storage.livePosts.listLiveByGame(game)) this.showEvaluation(post.id, fen);
+  private async evaluated(game: number, fen: string): Promise<void> {
+    try {
+      for (const post of await this.options.storage.livePosts.listLiveByGame(game))
+        await this.showEvaluation(post.id, fen);
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'database read failed: an evaluation is not shown');
+    }
   }
 
   /**
    * One post's evaluation edit, for the position it was made for while the post still shows it;
    * it waits while the post's recent edits leave no room (EditRoom), then looks again.
    */
-  private showEvaluation(postId: number, fen: string): void {
-    const post = this.options.storage.livePosts.get(postId);
+  private async showEvaluation(postId: number, fen: string): Promise<void> {
+    const post = await this.options.storage.livePosts.get(postId);
     if (this.closed || post === null || post.state !== 'live' || post.messageId === null) return;
     const snapshot = this.options.feed.snapshot(post.game);
     if (
@@ -409,7 +426,9 @@ export class Relay {
     }
     const wait = setTimeout(() => {
       this.evaluationWaits.delete(post.id);
-      this.showEvaluation(post.id, fen);
+      this.showEvaluation(post.id, fen).catch((error: unknown) =>
+        this.options.logger.error({ err: error }, 'database read failed: an evaluation is not shown'),
+      );
     }, waitMs);
     this.evaluationWaits.set(post.id, wait);
   }
@@ -444,6 +463,7 @@ export class Relay {
 
   /** Waits for everything queued to reach Discord (tests, shutdown). */
   async idle(): Promise<void> {
+    await this.updates.idle();
     await Promise.all([...this.senders.values()].map((s) => s.idle()));
     await Promise.all(this.endings);
   }
@@ -453,13 +473,20 @@ export class Relay {
    * (none would pass), and their games are unobserved when no other post shows them.
    */
   endGuild(guildId: string, reason: string): Promise<void> {
-    const posts = this.options.storage.livePosts.listLiveInGuild(guildId);
-    for (const post of posts) {
-      this.senders.get(post.id)?.close();
-      this.senders.delete(post.id);
-      this.options.storage.livePosts.end(post.id, 'ended', reason);
-    }
     const ending = (async () => {
+      const posts = await this.options.storage.livePosts.listLiveInGuild(guildId);
+      // No board is pushed to them while their ends are being written.
+      for (const post of posts) {
+        this.senders.get(post.id)?.close();
+        this.senders.delete(post.id);
+        this.ending.add(post.id);
+      }
+      for (const post of posts) {
+        await this.recorded("end a removed guild's post", () =>
+          this.options.storage.livePosts.end(post.id, 'ended', reason),
+        );
+        this.ending.delete(post.id);
+      }
       for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
       // Only games the feed has: right after a restart nothing is observed yet.
       for (const game of new Set(posts.map((p) => p.game)))
@@ -473,16 +500,16 @@ export class Relay {
    * FICS went out of reach (for a while) or came back: every live FICS board is redrawn, with
    * WAITING_FOOTER while it is out of reach, without once it is back.
    */
-  setFicsDown(down: boolean): void {
+  async setFicsDown(down: boolean): Promise<void> {
     if (this.closed || down === this.ficsDown) return;
     this.ficsDown = down;
     this.options.logger.info(
       { down },
       down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
     );
-    for (const post of this.options.storage.livePosts.listLive()) {
+    for (const post of await this.options.storage.livePosts.listLive()) {
       const snapshot = this.options.feed.snapshot(post.game);
-      if (post.messageId === null || this.quotas.isFinishing(post.id) || !this.owns(post.guildId)) continue;
+      if (post.messageId === null || this.ignored(post.id) || !this.owns(post.guildId)) continue;
       if (snapshot === undefined || snapshot.ended || isChessLive(snapshot)) continue;
       if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
     }
@@ -524,11 +551,22 @@ export class Relay {
     const snapshot = update.snapshot;
     // The tracker announces a game at its first board.
     if (update.type === 'started' && !snapshot.ended) void this.autoPoster.post(snapshot);
+    this.updates
+      .run(snapshot.game, () => this.showUpdate(update.type, snapshot))
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, game: snapshot.game }, 'database read failed'),
+      );
+  }
+
+  /** Pushes an update to the posts that show its game. */
+  private async showUpdate(type: TrackerUpdate['type'], snapshot: GameSnapshot): Promise<void> {
+    // Queued before close(): the storage may be closed by now.
+    if (this.closed) return;
     const key = gameKeyOf(snapshot);
-    const posts = this.options.storage.livePosts
-      .listLiveByGame(snapshot.game)
-      .filter((p) => p.gameKey === key && p.messageId !== null && !this.quotas.isFinishing(p.id));
-    if (update.type === 'ended') {
+    const posts = (await this.options.storage.livePosts.listLiveByGame(snapshot.game)).filter(
+      (p) => p.gameKey === key && p.messageId !== null && !this.ignored(p.id),
+    );
+    if (type === 'ended') {
       this.options.engine?.release(snapshot);
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
@@ -544,8 +582,8 @@ export class Relay {
     if (snapshot.partnerGame === null) return;
     const main = this.options.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
-    for (const post of this.options.storage.livePosts.listLiveByGame(main.game)) {
-      if (post.gameKey === gameKeyOf(main) && post.messageId !== null) {
+    for (const post of await this.options.storage.livePosts.listLiveByGame(main.game)) {
+      if (post.gameKey === gameKeyOf(main) && post.messageId !== null && !this.ending.has(post.id)) {
         this.sender(post.id).push({ snapshot: main, files: null });
       }
     }
@@ -558,7 +596,7 @@ export class Relay {
     for (const post of posts) this.quotas.finishStarted(post.id, post.guildId);
     const pgn = makeSnapshotPgn(snapshot);
     // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
-    this.recorded('save a finished game', () =>
+    await this.recorded('save a finished game', () =>
       this.options.storage.finishedGames.save({
         gameKey: gameKeyOf(snapshot),
         game: snapshot.game,
@@ -586,7 +624,7 @@ export class Relay {
     await sender.finish(edit);
     this.quotas.finishDone(post.id);
     if (this.closed) return;
-    this.recorded('end a finished post', () => this.options.storage.livePosts.end(post.id, 'ended'));
+    await this.recorded('end a finished post', () => this.options.storage.livePosts.end(post.id, 'ended'));
     this.ended({ ...post, state: 'ended' });
   }
 
@@ -595,6 +633,11 @@ export class Relay {
     const message = await this.images.storedFinal(game, post.options.flip);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
+  }
+
+  /** A post no board goes to: its final edit is on its way, or its end is being written. */
+  private ignored(postId: number): boolean {
+    return this.quotas.isFinishing(postId) || this.ending.has(postId);
   }
 
   private owns(guildId: string): boolean {
@@ -617,7 +660,7 @@ export class Relay {
   private async send(postId: number, edit: Edit): Promise<void> {
     // A final edit that waited out a rate limit may wake after close().
     if (this.closed) return;
-    const post = this.options.storage.livePosts.get(postId);
+    const post = await this.options.storage.livePosts.get(postId);
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
     // Refused for good (refused()): not even a final edit goes, it would be refused again.
     if (post.endReason !== null) return;
@@ -641,7 +684,7 @@ export class Relay {
     await this.editFitting(post, shown);
     this.options.onEdited?.(performance.now() - started);
     this.editRoom.note(post.id, Date.now());
-    this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
+    await this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 
   /**
@@ -655,7 +698,7 @@ export class Relay {
       try {
         const moved = await this.options.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
         if (moved)
-          this.options.storage.livePosts.setMessage(post.id, {
+          await this.options.storage.livePosts.setMessage(post.id, {
             messageChannelId: post.messageChannelId!,
             messageId: moved.continuedIn,
             threadId: post.threadId,
@@ -682,7 +725,7 @@ export class Relay {
   private async refused(postId: number, refusal: Refused): Promise<void> {
     this.senders.delete(postId);
     if (this.closed) return;
-    const post = this.options.storage.livePosts.get(postId);
+    const post = await this.options.storage.livePosts.get(postId);
     if (post === null) return;
     this.options.logger.warn(
       {
@@ -695,7 +738,17 @@ export class Relay {
       'Discord refused a live post for good: it ends',
     );
     const wasLive = post.state === 'live' && !this.quotas.isFinishing(post.id);
-    this.options.storage.livePosts.end(post.id, post.state === 'live' ? 'ended' : post.state, refusal.reason);
+    // No board is pushed to it while its end is being written.
+    this.ending.add(post.id);
+    try {
+      await this.options.storage.livePosts.end(
+        post.id,
+        post.state === 'live' ? 'ended' : post.state,
+        refusal.reason,
+      );
+    } finally {
+      this.ending.delete(post.id);
+    }
     // A final edit that was refused: finishPost ends the post as it does any other.
     if (!wasLive) return;
     this.ended({ ...post, state: 'ended', endReason: refusal.reason });
@@ -711,7 +764,7 @@ export class Relay {
   }
 
   private async endedOffline(post: LivePost): Promise<void> {
-    this.recorded('end a post gone offline', () =>
+    await this.recorded('end a post gone offline', () =>
       this.options.storage.livePosts.end(post.id, 'ended_offline'),
     );
     this.ended({ ...post, state: 'ended_offline' });
@@ -740,7 +793,7 @@ export class Relay {
     let live: LivePost[] = [];
     try {
       // `except`: a post that is over but could not be recorded as such.
-      live = this.options.storage.livePosts.listLiveByGame(game).filter((post) => post.id !== except);
+      live = (await this.options.storage.livePosts.listLiveByGame(game)).filter((post) => post.id !== except);
     } catch (error) {
       // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
       this.options.logger.error({ err: error, game }, 'database read failed');

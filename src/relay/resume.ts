@@ -24,7 +24,7 @@ export interface ResumeSteps {
 }
 
 export async function resumeLivePosts(steps: ResumeSteps): Promise<void> {
-  const posts = steps.storage.livePosts.listLive().filter((post) => steps.owns(post.guildId));
+  const posts = (await steps.storage.livePosts.listLive()).filter((post) => steps.owns(post.guildId));
   const games = new Map<number, LivePost[]>();
   for (const post of posts) games.set(post.game, [...(games.get(post.game) ?? []), post]);
   // All games at once: one slow or vanished game must not hold up the others' posts.
@@ -41,7 +41,7 @@ async function resumeGame(steps: ResumeSteps, game: number, waiting: LivePost[])
     steps.logger.info({ game, error: errorMessage(error) }, 'game gone after restart');
   }
   for (const post of waiting) {
-    const finished = steps.storage.finishedGames.get(post.gameKey);
+    const finished = await steps.storage.finishedGames.get(post.gameKey);
     if (snapshot !== null && gameKeyOf(snapshot) === post.gameKey) {
       steps.show(post, snapshot);
     } else if (finished !== null && finished.endedAt >= post.createdAt) {

@@ -1,8 +1,7 @@
 // Clubs: one per Discord server. Its settings, its members (FICS handles, compared without case
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
-import type { Database } from 'better-sqlite3';
 import { storedHandles, type Handle } from '../fics/validate.js';
-import { ACTIVE, statementCache, type Prepare } from './statements.js';
+import { ACTIVE, type Sql, type SqlValue } from './sql.js';
 import {
   watchedHandles,
   type ClubGameType,
@@ -110,122 +109,147 @@ function toClubGame(row: ClubGameRow): ClubGame {
 }
 
 export class ClubRepository {
-  readonly #db: Database;
-  readonly #prepare: Prepare;
+  readonly #sql: Sql;
   readonly #now: () => number;
+  /** Reloads the interest index (interest.ts) after a write that changes it. */
+  readonly #changed: () => Promise<void>;
 
-  constructor(db: Database, now: () => number) {
-    this.#db = db;
-    this.#prepare = statementCache(db);
+  constructor(sql: Sql, now: () => number, changed: () => Promise<void>) {
+    this.#sql = sql;
     this.#now = now;
+    this.#changed = changed;
   }
 
   /** The guild's settings; defaults for a guild that never set any. */
-  settings(guildId: string): ClubSettings {
-    const row = this.#prepare('SELECT * FROM clubs WHERE guild_id = ?').get(guildId) as ClubRow | undefined;
-    return toSettings(guildId, row);
+  async settings(guildId: string): Promise<ClubSettings> {
+    return toSettings(
+      guildId,
+      await this.#sql.get<ClubRow>('SELECT * FROM clubs WHERE guild_id = ?', guildId),
+    );
   }
 
   /** Settings, members and pairings of one guild. */
-  get(guildId: string): Club {
-    return { ...this.settings(guildId), members: this.members(guildId), pairings: this.pairings(guildId) };
+  async get(guildId: string): Promise<Club> {
+    const [settings, members, pairings] = await Promise.all([
+      this.settings(guildId),
+      this.members(guildId),
+      this.pairings(guildId),
+    ]);
+    return { ...settings, members, pairings };
   }
 
   /** Changes the given settings, keeps the others; `by` is the Discord user who changed them. */
-  update(guildId: string, patch: ClubSettingsPatch, by: string): ClubSettings {
-    const next: ClubSettings = { ...this.settings(guildId), ...patch, guildId };
-    this.#prepare(
+  async update(guildId: string, patch: ClubSettingsPatch, by: string): Promise<ClubSettings> {
+    const next: ClubSettings = { ...(await this.settings(guildId)), ...patch, guildId };
+    await this.#sql.run(
       `INSERT INTO clubs (guild_id, channel_id, thread, mode, rated_only, types, updated_by, updated_at)
-         VALUES (@guildId, @channelId, @thread, @mode, @ratedOnly, @types, @by, @at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, thread = excluded.thread,
            mode = excluded.mode, rated_only = excluded.rated_only, types = excluded.types,
            updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-    ).run({
       guildId,
-      channelId: next.channelId,
-      thread: next.thread ? 1 : 0,
-      mode: next.mode,
-      ratedOnly: next.ratedOnly ? 1 : 0,
-      types: next.types === null ? null : next.types.join(','),
+      next.channelId,
+      next.thread ? 1 : 0,
+      next.mode,
+      next.ratedOnly ? 1 : 0,
+      next.types === null ? null : next.types.join(','),
       by,
-      at: this.#now(),
-    });
+      this.#now(),
+    );
+    await this.#changed();
     return next;
   }
 
   /** Remembers that the "limit reached" notice went out (or may go out again). */
-  setCapNoticed(guildId: string, noticed: boolean): void {
-    this.#prepare('UPDATE clubs SET cap_noticed = ? WHERE guild_id = ?').run(noticed ? 1 : 0, guildId);
+  async setCapNoticed(guildId: string, noticed: boolean): Promise<void> {
+    await this.#sql.run('UPDATE clubs SET cap_noticed = ? WHERE guild_id = ?', noticed ? 1 : 0, guildId);
   }
 
-  guildsWithCapNotice(): string[] {
-    const rows = this.#prepare('SELECT guild_id FROM clubs WHERE cap_noticed = 1').all() as {
-      guild_id: string;
-    }[];
+  async guildsWithCapNotice(): Promise<string[]> {
+    const rows = await this.#sql.all<{ guild_id: string }>(
+      'SELECT guild_id FROM clubs WHERE cap_noticed = 1',
+    );
     return rows.map((r) => r.guild_id);
   }
 
   /** True when the handle was not a member yet. */
-  addMember(guildId: string, handle: string, by: string): boolean {
-    return (
-      this.#prepare(
-        'INSERT INTO club_members (guild_id, handle, added_by, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      ).run(guildId, handle, by, this.#now()).changes === 1
+  async addMember(guildId: string, handle: string, by: string): Promise<boolean> {
+    const added = await this.#sql.run(
+      'INSERT INTO club_members (guild_id, handle, added_by, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      guildId,
+      handle,
+      by,
+      this.#now(),
     );
+    await this.#changed();
+    return added === 1;
   }
 
   /** True when the handle was a member. */
-  removeMember(guildId: string, handle: string): boolean {
-    return (
-      this.#prepare('DELETE FROM club_members WHERE guild_id = ? AND handle = ?').run(guildId, handle)
-        .changes === 1
+  async removeMember(guildId: string, handle: string): Promise<boolean> {
+    const removed = await this.#sql.run(
+      'DELETE FROM club_members WHERE guild_id = ? AND handle = ?',
+      guildId,
+      handle,
     );
+    await this.#changed();
+    return removed === 1;
   }
 
-  members(guildId: string): string[] {
-    const rows = this.#prepare('SELECT handle FROM club_members WHERE guild_id = ? ORDER BY handle').all(
+  async members(guildId: string): Promise<string[]> {
+    const rows = await this.#sql.all<{ handle: string }>(
+      'SELECT handle FROM club_members WHERE guild_id = ? ORDER BY handle',
       guildId,
-    ) as { handle: string }[];
+    );
     return rows.map((r) => r.handle);
   }
 
   /** Replaces the guild's pairings (an empty list clears them). */
-  setPairings(guildId: string, pairings: readonly Pairing[]): void {
-    this.#db.transaction(() => {
-      this.#prepare('DELETE FROM club_pairings WHERE guild_id = ?').run(guildId);
-      const insert = this.#prepare(
-        'INSERT INTO club_pairings (guild_id, board, first, second) VALUES (?, ?, ?, ?)',
-      );
-      pairings.forEach((p, i) => insert.run(guildId, i + 1, p.first, p.second));
-    })();
+  async setPairings(guildId: string, pairings: readonly Pairing[]): Promise<void> {
+    await this.#sql.transaction([
+      { sql: 'DELETE FROM club_pairings WHERE guild_id = ?', params: [guildId] },
+      ...pairings.map((p, i) => ({
+        sql: 'INSERT INTO club_pairings (guild_id, board, first, second) VALUES (?, ?, ?, ?)',
+        params: [guildId, i + 1, p.first, p.second],
+      })),
+    ]);
+    await this.#changed();
   }
 
-  pairings(guildId: string): Pairing[] {
-    return this.#prepare('SELECT first, second FROM club_pairings WHERE guild_id = ? ORDER BY board').all(
+  async pairings(guildId: string): Promise<Pairing[]> {
+    return this.#sql.all<Pairing>(
+      'SELECT first, second FROM club_pairings WHERE guild_id = ? ORDER BY board',
       guildId,
-    ) as Pairing[];
+    );
   }
 
   /** Clubs with a channel whose members or pairings name either player. */
-  clubsFor(white: string, black: string): Club[] {
-    const rows = this.#prepare(
+  async clubsFor(white: string, black: string): Promise<Club[]> {
+    const rows = await this.#sql.all<{ guild_id: string }>(
       `SELECT guild_id FROM clubs WHERE channel_id IS NOT NULL AND ${ACTIVE} AND guild_id IN (
            SELECT guild_id FROM club_members WHERE handle IN (?, ?)
            UNION SELECT guild_id FROM club_pairings WHERE first IN (?, ?) OR second IN (?, ?))
          ORDER BY guild_id`,
-    ).all(white, black, white, black, white, black) as { guild_id: string }[];
-    return rows.map((r) => this.get(r.guild_id));
+      white,
+      black,
+      white,
+      black,
+      white,
+      black,
+    );
+    return Promise.all(rows.map((r) => this.get(r.guild_id)));
   }
 
   /** Every handle some club needs to hear about, once (see `watchedHandles`). */
-  watchedHandles(): Handle[] {
-    const rows = this.#prepare(
+  async watchedHandles(): Promise<Handle[]> {
+    const rows = await this.#sql.all<{ guild_id: string }>(
       `SELECT guild_id FROM clubs WHERE ${ACTIVE}
          UNION SELECT guild_id FROM club_members WHERE ${ACTIVE} ORDER BY guild_id`,
-    ).all() as { guild_id: string }[];
+    );
+    const clubs = await Promise.all(rows.map(({ guild_id }) => this.get(guild_id)));
     const seen = new Map<string, string>();
-    for (const { guild_id } of rows) {
-      for (const handle of watchedHandles(this.get(guild_id))) {
+    for (const club of clubs) {
+      for (const handle of watchedHandles(club)) {
         if (!seen.has(handle.toLowerCase())) seen.set(handle.toLowerCase(), handle);
       }
     }
@@ -233,25 +257,33 @@ export class ClubRepository {
   }
 
   /** True when some club needs to hear about this handle's games. */
-  watches(handle: string): boolean {
-    return this.watchedHandles().some((h) => h.toLowerCase() === handle.toLowerCase());
+  async watches(handle: string): Promise<boolean> {
+    return (await this.watchedHandles()).some((h) => h.toLowerCase() === handle.toLowerCase());
   }
 
   /** Records a posted game; null when the club already has this game open (posted before). */
-  recordGame(game: NewClubGame): ClubGame | null {
-    const { changes, lastInsertRowid } = this.#prepare(
+  async recordGame(game: NewClubGame): Promise<ClubGame | null> {
+    const row = await this.#sql.get<ClubGameRow>(
       `INSERT INTO club_games (guild_id, channel_id, game_key, game_number, white, black, post_id,
            message_channel_id, message_id, started_at)
-         VALUES (@guildId, @channelId, @gameKey, @game, @white, @black, @postId, @messageChannelId,
-           @messageId, @at)
-         ON CONFLICT DO NOTHING`,
-    ).run({ ...game, at: this.#now() });
-    if (changes === 0) return null;
-    return this.#game('SELECT * FROM club_games WHERE id = ?', Number(lastInsertRowid));
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING RETURNING *`,
+      game.guildId,
+      game.channelId,
+      game.gameKey,
+      game.game,
+      game.white,
+      game.black,
+      game.postId,
+      game.messageChannelId,
+      game.messageId,
+      this.#now(),
+    );
+    return row === undefined ? null : toClubGame(row);
   }
 
   /** The club's record of a game still running (or last seen running). */
-  openGame(guildId: string, gameKey: string): ClubGame | null {
+  async openGame(guildId: string, gameKey: string): Promise<ClubGame | null> {
     return this.#game(
       'SELECT * FROM club_games WHERE guild_id = ? AND game_key = ? AND ended_at IS NULL',
       guildId,
@@ -259,38 +291,47 @@ export class ClubRepository {
     );
   }
 
-  gameOfPost(postId: number): ClubGame | null {
+  async gameOfPost(postId: number): Promise<ClubGame | null> {
     return this.#game('SELECT * FROM club_games WHERE post_id = ?', postId);
   }
 
   /** Notes the end of a game in every club that posted it; returns how many records changed. */
-  finishGame(gameKey: string, result: GameResult, reason: string | null): number {
-    return this.#prepare(
+  async finishGame(gameKey: string, result: GameResult, reason: string | null): Promise<number> {
+    return this.#sql.run(
       'UPDATE club_games SET result = ?, reason = ?, ended_at = ? WHERE game_key = ? AND ended_at IS NULL',
-    ).run(result, reason, this.#now(), gameKey).changes;
-  }
-
-  /** Closes one record (its game is gone, or a new game took its number and players). */
-  closeGame(id: number, result: GameResult, reason: string | null): boolean {
-    return (
-      this.#prepare(
-        'UPDATE club_games SET result = ?, reason = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL',
-      ).run(result, reason, this.#now(), id).changes === 1
+      result,
+      reason,
+      this.#now(),
+      gameKey,
     );
   }
 
-  /** Finished games of a club since `since` (ms), most recent first. */
-  results(guildId: string, since: number, limit = 50): ClubGame[] {
-    return (
-      this.#prepare(
-        `SELECT * FROM club_games WHERE guild_id = ? AND ended_at IS NOT NULL AND ended_at >= ?
-           ORDER BY ended_at DESC, id DESC LIMIT ?`,
-      ).all(guildId, since, limit) as ClubGameRow[]
-    ).map(toClubGame);
+  /** Closes one record (its game is gone, or a new game took its number and players). */
+  async closeGame(id: number, result: GameResult, reason: string | null): Promise<boolean> {
+    const closed = await this.#sql.run(
+      'UPDATE club_games SET result = ?, reason = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL',
+      result,
+      reason,
+      this.#now(),
+      id,
+    );
+    return closed === 1;
   }
 
-  #game(sql: string, ...params: (string | number)[]): ClubGame | null {
-    const row = this.#prepare(sql).get(...params) as ClubGameRow | undefined;
+  /** Finished games of a club since `since` (ms), most recent first. */
+  async results(guildId: string, since: number, limit = 50): Promise<ClubGame[]> {
+    const rows = await this.#sql.all<ClubGameRow>(
+      `SELECT * FROM club_games WHERE guild_id = ? AND ended_at IS NOT NULL AND ended_at >= ?
+         ORDER BY ended_at DESC, id DESC LIMIT ?`,
+      guildId,
+      since,
+      limit,
+    );
+    return rows.map(toClubGame);
+  }
+
+  async #game(sql: string, ...params: SqlValue[]): Promise<ClubGame | null> {
+    const row = await this.#sql.get<ClubGameRow>(sql, ...params);
     return row === undefined ? null : toClubGame(row);
   }
 }

@@ -1,6 +1,5 @@
 // Finished games kept as PGN so /pgn can hand out a game that just ended.
-import type { Database } from 'better-sqlite3';
-import { statementCache, type Prepare } from './statements.js';
+import type { Sql, SqlValue } from './sql.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface FinishedGame {
@@ -47,33 +46,43 @@ function toFinishedGame(row: FinishedGameRow): FinishedGame {
 }
 
 export class FinishedGameRepository {
-  readonly #prepare: Prepare;
+  readonly #sql: Sql;
 
-  constructor(db: Database) {
-    this.#prepare = statementCache(db);
+  constructor(sql: Sql) {
+    this.#sql = sql;
   }
 
   /** Stores the game; saving the same key again replaces it (a corrected PGN wins). */
-  save(game: FinishedGame): void {
-    this.#prepare(
+  async save(game: FinishedGame): Promise<void> {
+    await this.#sql.run(
       `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
-         VALUES (@gameKey, @game, @white, @black, @pgn, @result, @reason, @endedAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (game_key) DO UPDATE SET game_number = excluded.game_number, white = excluded.white,
            black = excluded.black, pgn = excluded.pgn, result = excluded.result, reason = excluded.reason,
            ended_at = excluded.ended_at`,
-    ).run(game);
+      game.gameKey,
+      game.game,
+      game.white,
+      game.black,
+      game.pgn,
+      game.result,
+      game.reason,
+      game.endedAt,
+    );
   }
 
-  get(gameKey: string): FinishedGame | null {
-    const row = this.#prepare('SELECT * FROM finished_games WHERE game_key = ?').get(gameKey) as
-      FinishedGameRow | undefined;
+  async get(gameKey: string): Promise<FinishedGame | null> {
+    const row = await this.#sql.get<FinishedGameRow>(
+      'SELECT * FROM finished_games WHERE game_key = ?',
+      gameKey,
+    );
     return row === undefined ? null : toFinishedGame(row);
   }
 
   /** Most recent first, filtered by game number and/or player. */
-  recent(query: FinishedGameQuery = {}): FinishedGame[] {
+  async recent(query: FinishedGameQuery = {}): Promise<FinishedGame[]> {
     const where: string[] = [];
-    const params: (string | number)[] = [];
+    const params: SqlValue[] = [];
     if (query.game !== undefined) {
       where.push('game_number = ?');
       params.push(query.game);
@@ -82,14 +91,15 @@ export class FinishedGameRepository {
       where.push('(white = ? OR black = ?)');
       params.push(query.player, query.player);
     }
+    // rowid: the order games were first saved in (PostgreSQL's table has a column of that name).
     const sql = `SELECT * FROM finished_games ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ended_at DESC, rowid DESC LIMIT ?`;
-    const rows = this.#prepare(sql).all(...params, query.limit ?? 10) as FinishedGameRow[];
+    const rows = await this.#sql.all<FinishedGameRow>(sql, ...params, query.limit ?? 10);
     return rows.map(toFinishedGame);
   }
 
   /** Deletes games that ended before `endedBefore` (ms); returns how many went. */
-  prune(endedBefore: number): number {
-    return this.#prepare('DELETE FROM finished_games WHERE ended_at < ?').run(endedBefore).changes;
+  async prune(endedBefore: number): Promise<number> {
+    return this.#sql.run('DELETE FROM finished_games WHERE ended_at < ?', endedBefore);
   }
 }

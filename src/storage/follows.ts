@@ -1,8 +1,7 @@
 // Follows: a channel asks to see every game a FICS handle plays. Handles compare without case,
 // as FICS does.
-import type { Database } from 'better-sqlite3';
 import { storedHandles, type Handle } from '../fics/validate.js';
-import { ACTIVE, statementCache, type Prepare } from './statements.js';
+import { ACTIVE, type Sql } from './sql.js';
 
 export interface Follow {
   id: number;
@@ -43,63 +42,75 @@ function toFollow(row: FollowRow): Follow {
 }
 
 export class FollowRepository {
-  readonly #prepare: Prepare;
+  readonly #sql: Sql;
   readonly #now: () => number;
+  /** Reloads the interest index (interest.ts) after a write that changes it. */
+  readonly #changed: () => Promise<void>;
 
-  constructor(db: Database, now: () => number) {
-    this.#prepare = statementCache(db);
+  constructor(sql: Sql, now: () => number, changed: () => Promise<void>) {
+    this.#sql = sql;
     this.#now = now;
+    this.#changed = changed;
   }
 
   /** Adds the follow, or returns the existing one for the same channel and handle. */
-  add(input: NewFollow): AddFollowResult {
-    const existing = this.#find(input.channelId, input.handle);
-    if (existing !== null) return { added: false, follow: existing };
-    const { lastInsertRowid } = this.#prepare(
-      'INSERT INTO follows (guild_id, channel_id, handle, created_by, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(input.guildId, input.channelId, input.handle, input.createdBy, this.#now());
-    const row = this.#prepare('SELECT * FROM follows WHERE id = ?').get(lastInsertRowid) as FollowRow;
-    return { added: true, follow: toFollow(row) };
+  async add(input: NewFollow): Promise<AddFollowResult> {
+    // One statement: the unique (channel, handle) refuses a second add made at the same time.
+    const row = await this.#sql.get<FollowRow>(
+      `INSERT INTO follows (guild_id, channel_id, handle, created_by, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING RETURNING *`,
+      input.guildId,
+      input.channelId,
+      input.handle,
+      input.createdBy,
+      this.#now(),
+    );
+    if (row !== undefined) {
+      await this.#changed();
+      return { added: true, follow: toFollow(row) };
+    }
+    const existing = await this.#sql.get<FollowRow>(
+      'SELECT * FROM follows WHERE channel_id = ? AND handle = ?',
+      input.channelId,
+      input.handle,
+    );
+    if (existing === undefined) throw new Error(`follow of ${input.handle} neither added nor found`);
+    return { added: false, follow: toFollow(existing) };
   }
 
   /** True when a follow was removed. */
-  remove(channelId: string, handle: string): boolean {
-    return (
-      this.#prepare('DELETE FROM follows WHERE channel_id = ? AND handle = ?').run(channelId, handle)
-        .changes > 0
+  async remove(channelId: string, handle: string): Promise<boolean> {
+    const removed = await this.#sql.run(
+      'DELETE FROM follows WHERE channel_id = ? AND handle = ?',
+      channelId,
+      handle,
     );
+    await this.#changed();
+    return removed > 0;
   }
 
-  listForChannel(channelId: string): Follow[] {
+  async listForChannel(channelId: string): Promise<Follow[]> {
     return this.#all('SELECT * FROM follows WHERE channel_id = ? ORDER BY handle', channelId);
   }
 
-  listForGuild(guildId: string): Follow[] {
+  async listForGuild(guildId: string): Promise<Follow[]> {
     return this.#all('SELECT * FROM follows WHERE guild_id = ? ORDER BY channel_id, handle', guildId);
   }
 
   /** Channels to tell when `handle` starts a game (of guilds the bot is in). */
-  listForHandle(handle: string): Follow[] {
+  async listForHandle(handle: string): Promise<Follow[]> {
     return this.#all(`SELECT * FROM follows WHERE handle = ? AND ${ACTIVE} ORDER BY id`, handle);
   }
 
   /** Every followed handle once (as first written), for subscribing on FICS; inactive guilds' left out. */
-  handles(): Handle[] {
-    const rows = this.#prepare(
+  async handles(): Promise<Handle[]> {
+    const rows = await this.#sql.all<{ handle: string }>(
       `SELECT MIN(handle) AS handle FROM follows WHERE ${ACTIVE} GROUP BY handle ORDER BY handle`,
-    ).all() as { handle: string }[];
+    );
     return storedHandles(rows.map((row) => row.handle));
   }
 
-  #find(channelId: string, handle: string): Follow | null {
-    const row = this.#prepare('SELECT * FROM follows WHERE channel_id = ? AND handle = ?').get(
-      channelId,
-      handle,
-    ) as FollowRow | undefined;
-    return row === undefined ? null : toFollow(row);
-  }
-
-  #all(sql: string, ...params: string[]): Follow[] {
-    return (this.#prepare(sql).all(...params) as FollowRow[]).map(toFollow);
+  async #all(sql: string, ...params: string[]): Promise<Follow[]> {
+    return (await this.#sql.all<FollowRow>(sql, ...params)).map(toFollow);
   }
 }

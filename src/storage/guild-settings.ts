@@ -1,6 +1,5 @@
 // Per-guild settings. A null field means "use the bot-wide default from the configuration".
-import type { Database } from 'better-sqlite3';
-import { statementCache, type Prepare } from './statements.js';
+import type { Sql } from './sql.js';
 
 export interface GuildSettings {
   guildId: string;
@@ -16,62 +15,75 @@ interface GuildSettingsRow {
 }
 
 export class GuildSettingsRepository {
-  readonly #prepare: Prepare;
+  readonly #sql: Sql;
   readonly #now: () => number;
+  /** Reloads the interest index (interest.ts) after a write that changes it. */
+  readonly #changed: () => Promise<void>;
 
-  constructor(db: Database, now: () => number) {
-    this.#prepare = statementCache(db);
+  constructor(sql: Sql, now: () => number, changed: () => Promise<void>) {
+    this.#sql = sql;
     this.#now = now;
+    this.#changed = changed;
   }
 
   /** The guild's settings; all defaults (nulls) for a guild that never changed any. */
-  get(guildId: string): GuildSettings {
-    const row = this.#prepare('SELECT * FROM guild_settings WHERE guild_id = ?').get(guildId) as
-      GuildSettingsRow | undefined;
+  async get(guildId: string): Promise<GuildSettings> {
+    const row = await this.#sql.get<GuildSettingsRow>(
+      'SELECT * FROM guild_settings WHERE guild_id = ?',
+      guildId,
+    );
     return { guildId, maxLiveGames: row?.max_live_games ?? null };
   }
 
   /** Changes the given fields, keeps the others, and returns the result. */
-  update(guildId: string, patch: GuildSettingsPatch): GuildSettings {
-    const current = this.get(guildId);
+  async update(guildId: string, patch: GuildSettingsPatch): Promise<GuildSettings> {
+    const current = await this.get(guildId);
     const next: GuildSettings = { ...current, ...patch, guildId };
-    this.#prepare(
+    await this.#sql.run(
       `INSERT INTO guild_settings (guild_id, max_live_games, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (guild_id) DO UPDATE SET max_live_games = excluded.max_live_games, updated_at = excluded.updated_at`,
-    ).run(guildId, next.maxLiveGames, this.#now());
+      guildId,
+      next.maxLiveGames,
+      this.#now(),
+    );
+    await this.#changed();
     return next;
   }
 
   /** The bot was removed from the guild: its follows and club stay stored but are not acted on. */
-  setInactive(guildId: string): void {
-    this.#prepare('INSERT OR IGNORE INTO inactive_guilds (guild_id, since) VALUES (?, ?)').run(
+  async setInactive(guildId: string): Promise<void> {
+    await this.#sql.run(
+      'INSERT INTO inactive_guilds (guild_id, since) VALUES (?, ?) ON CONFLICT DO NOTHING',
       guildId,
       this.#now(),
     );
+    await this.#changed();
   }
 
   /** The bot is in the guild (again); true when it had been removed. */
-  setActive(guildId: string): boolean {
-    return this.#prepare('DELETE FROM inactive_guilds WHERE guild_id = ?').run(guildId).changes > 0;
+  async setActive(guildId: string): Promise<boolean> {
+    const removed = await this.#sql.run('DELETE FROM inactive_guilds WHERE guild_id = ?', guildId);
+    await this.#changed();
+    return removed > 0;
   }
 
-  isActive(guildId: string): boolean {
-    return this.#prepare('SELECT 1 FROM inactive_guilds WHERE guild_id = ?').get(guildId) === undefined;
+  async isActive(guildId: string): Promise<boolean> {
+    return (await this.#sql.get('SELECT 1 FROM inactive_guilds WHERE guild_id = ?', guildId)) === undefined;
   }
 
   /** Active guilds with something stored: follows, a club, live posts or settings. */
-  guildsWithSetUp(): string[] {
-    const rows = this.#prepare(
+  async guildsWithSetUp(): Promise<string[]> {
+    const rows = await this.#sql.all<{ guild_id: string }>(
       `SELECT guild_id FROM follows UNION SELECT guild_id FROM clubs
          UNION SELECT guild_id FROM club_members UNION SELECT guild_id FROM guild_settings
          UNION SELECT guild_id FROM live_posts WHERE state = 'live'
        EXCEPT SELECT guild_id FROM inactive_guilds`,
-    ).all() as { guild_id: string }[];
+    );
     return rows.map((row) => row.guild_id);
   }
 
   /** The cap that applies to the guild: its own setting, else `fallback`. */
-  maxLiveGames(guildId: string, fallback: number): number {
-    return this.get(guildId).maxLiveGames ?? fallback;
+  async maxLiveGames(guildId: string, fallback: number): Promise<number> {
+    return (await this.get(guildId)).maxLiveGames ?? fallback;
   }
 }

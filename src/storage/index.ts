@@ -1,6 +1,9 @@
-export { openStorage, IN_MEMORY } from './storage.js';
+export { openStorage } from './storage.js';
 export type { Storage, StorageOptions, OpenStorageResult } from './storage.js';
-export { migrate, migrations } from './migrations.js';
+export { IN_MEMORY, migrateSqlite } from './sqlite.js';
+export { migratePostgres } from './postgres.js';
+export { isPostgresUrl } from './sql.js';
+export { migrations } from './migrations.js';
 export type { Migration, MigrateResult } from './migrations.js';
 export type {
   LivePost,

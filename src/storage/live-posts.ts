@@ -1,7 +1,6 @@
 // Live posts: one Discord message per relayed game per channel, edited as the game goes on.
 // Rows outlive the process so that a restart resumes editing the same messages.
-import type { Database } from 'better-sqlite3';
-import { statementCache, type Prepare } from './statements.js';
+import type { Sql, SqlValue } from './sql.js';
 
 export type LivePostState = 'live' | 'ended' | 'ended_offline';
 
@@ -84,11 +83,11 @@ function toLivePost(row: LivePostRow): LivePost {
 }
 
 export class LivePostRepository {
-  readonly #prepare: Prepare;
+  readonly #sql: Sql;
   readonly #now: () => number;
 
-  constructor(db: Database, now: () => number) {
-    this.#prepare = statementCache(db);
+  constructor(sql: Sql, now: () => number) {
+    this.#sql = sql;
     this.#now = now;
   }
 
@@ -96,15 +95,15 @@ export class LivePostRepository {
    * Records a post before its message exists (its id goes into the message's button ids).
    * Refuses a second live post of the same game in the same channel and returns that one.
    */
-  create(input: NewLivePost): CreateLivePostResult {
-    const existing = this.findLive(input.channelId, input.gameKey);
-    if (existing !== null) return { ok: false, existing };
+  async create(input: NewLivePost): Promise<CreateLivePostResult> {
     const now = this.#now();
-    const { lastInsertRowid } = this.#prepare(
+    // One statement, so that two requests at once cannot both pass a check made before it: the
+    // unique index on live posts refuses the second.
+    const row = await this.#sql.get<LivePostRow>(
       `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
            requested_by, state, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)`,
-    ).run(
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)
+         ON CONFLICT DO NOTHING RETURNING *`,
       input.guildId,
       input.channelId,
       input.game,
@@ -117,59 +116,52 @@ export class LivePostRepository {
       now,
       now,
     );
-    const post = this.get(Number(lastInsertRowid));
-    if (post === null) throw new Error(`live post ${String(lastInsertRowid)} vanished after insert`);
-    return { ok: true, post };
+    if (row !== undefined) return { ok: true, post: toLivePost(row) };
+    const existing = await this.findLive(input.channelId, input.gameKey);
+    if (existing === null) throw new Error(`live post of ${input.gameKey} neither created nor found`);
+    return { ok: false, existing };
   }
 
-  get(id: number): LivePost | null {
-    const row = this.#prepare('SELECT * FROM live_posts WHERE id = ?').get(id) as LivePostRow | undefined;
-    return row === undefined ? null : toLivePost(row);
+  async get(id: number): Promise<LivePost | null> {
+    return this.#one('SELECT * FROM live_posts WHERE id = ?', id);
   }
 
   /** The live post of this game in this channel, if any. */
-  findLive(channelId: string, gameKey: string): LivePost | null {
-    const row = this.#prepare(
+  async findLive(channelId: string, gameKey: string): Promise<LivePost | null> {
+    return this.#one(
       `SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`,
-    ).get(channelId, gameKey) as LivePostRow | undefined;
-    return row === undefined ? null : toLivePost(row);
+      channelId,
+      gameKey,
+    );
   }
 
   /** Every live post, oldest first: what a restart resumes. */
-  listLive(): LivePost[] {
-    const rows = this.#prepare(
-      `SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`,
-    ).all() as LivePostRow[];
-    return rows.map(toLivePost);
+  async listLive(): Promise<LivePost[]> {
+    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`);
   }
 
   /** Live posts showing one FICS game number (several channels may watch the same game). */
-  listLiveByGame(game: number): LivePost[] {
-    const rows = this.#prepare(
-      `SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`,
-    ).all(game) as LivePostRow[];
-    return rows.map(toLivePost);
+  async listLiveByGame(game: number): Promise<LivePost[]> {
+    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`, game);
   }
 
-  listLiveInGuild(guildId: string): LivePost[] {
-    const rows = this.#prepare(
-      `SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`,
-    ).all(guildId) as LivePostRow[];
-    return rows.map(toLivePost);
+  async listLiveInGuild(guildId: string): Promise<LivePost[]> {
+    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`, guildId);
   }
 
-  countLiveInGuild(guildId: string): number {
-    const row = this.#prepare(
+  async countLiveInGuild(guildId: string): Promise<number> {
+    const row = await this.#sql.get<{ n: number }>(
       `SELECT COUNT(*) AS n FROM live_posts WHERE state = 'live' AND guild_id = ?`,
-    ).get(guildId) as { n: number };
-    return row.n;
+      guildId,
+    );
+    return row?.n ?? 0;
   }
 
   /** Records where the board message was posted. False when the post does not exist. */
-  setMessage(
+  async setMessage(
     id: number,
     where: { messageChannelId: string; messageId: string; threadId?: string | null },
-  ): boolean {
+  ): Promise<boolean> {
     return this.#update(
       id,
       'message_channel_id = ?, message_id = ?, thread_id = ?',
@@ -179,32 +171,46 @@ export class LivePostRepository {
     );
   }
 
-  setFlip(id: number, flip: boolean): boolean {
+  async setFlip(id: number, flip: boolean): Promise<boolean> {
     return this.#update(id, 'flip = ?', flip ? 1 : 0);
   }
 
   /** Marks the post finished; it stays stored so its message is not taken over later. */
-  end(id: number, state: Exclude<LivePostState, 'live'>, reason: string | null = null): boolean {
+  async end(
+    id: number,
+    state: Exclude<LivePostState, 'live'>,
+    reason: string | null = null,
+  ): Promise<boolean> {
     // A reason given once (the refusal that ended it) is kept by a later end without one.
     return this.#update(id, 'state = ?, end_reason = COALESCE(?, end_reason)', state, reason);
   }
 
   /** Notes that the post was just edited (for staleness checks after a restart). */
-  touch(id: number): boolean {
+  async touch(id: number): Promise<boolean> {
     return this.#update(id, 'id = id');
   }
 
   /** Removes a post whose message could not be created (nothing left to edit). */
-  delete(id: number): boolean {
-    return this.#prepare('DELETE FROM live_posts WHERE id = ?').run(id).changes === 1;
+  async delete(id: number): Promise<boolean> {
+    return (await this.#sql.run('DELETE FROM live_posts WHERE id = ?', id)) === 1;
   }
 
-  #update(id: number, assignments: string, ...values: (string | number | null)[]): boolean {
-    const result = this.#prepare(`UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`).run(
+  async #update(id: number, assignments: string, ...values: SqlValue[]): Promise<boolean> {
+    const changed = await this.#sql.run(
+      `UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`,
       ...values,
       this.#now(),
       id,
     );
-    return result.changes === 1;
+    return changed === 1;
+  }
+
+  async #one(sql: string, ...params: SqlValue[]): Promise<LivePost | null> {
+    const row = await this.#sql.get<LivePostRow>(sql, ...params);
+    return row === undefined ? null : toLivePost(row);
+  }
+
+  async #all(sql: string, ...params: SqlValue[]): Promise<LivePost[]> {
+    return (await this.#sql.all<LivePostRow>(sql, ...params)).map(toLivePost);
   }
 }

@@ -15,8 +15,8 @@ export interface LiveGamesOptions {
   feed: Pick<GameFeed, 'on' | 'off' | 'snapshot'>;
   /** Whether a live post shows this game now. */
   isRelayed(snapshot: GameSnapshot): boolean;
-  /** The games live posts show now. */
-  relayed(): GameSnapshot[];
+  /** The games live posts show now (read from the database). */
+  relayed(): Promise<GameSnapshot[]>;
   /** ChessLive! sources the front page lists (FICS games are always listed). */
   publicSources: readonly string[];
   maxViewers: number;
@@ -67,18 +67,21 @@ export class LiveGames {
   /** The game's full state now, or undefined for an id not (or no longer) known. */
   view(id: string): GameView | undefined {
     const entry = this.byId.get(id);
-    return entry === undefined ? undefined : gameView(entry.id, entry.last, this.partnerOf(entry.last));
+    if (entry === undefined) return undefined;
+    const last = this.current(entry);
+    return gameView(entry.id, last, this.partnerOf(last));
   }
 
   snapshot(id: string): GameSnapshot | undefined {
-    return this.byId.get(id)?.last;
+    const entry = this.byId.get(id);
+    return entry === undefined ? undefined : this.current(entry);
   }
 
   /** The front page: relayed games running now, FICS and public ChessLive! ones, strongest first. */
-  list(): { id: string; snapshot: GameSnapshot }[] {
-    const shown = this.options
-      .relayed()
-      .filter((s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)));
+  async list(): Promise<{ id: string; snapshot: GameSnapshot }[]> {
+    const shown = (await this.options.relayed()).filter(
+      (s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)),
+    );
     return shown
       .sort((a, b) => strength(b) - strength(a))
       .map((snapshot) => ({ id: this.idFor(snapshot), snapshot }));
@@ -99,7 +102,8 @@ export class LiveGames {
     if (entry === undefined) return stream.close();
     entry.viewers.add(stream);
     this.viewerCount++;
-    stream.send(makeEventText({ type: 'state', data: gameView(id, entry.last, this.partnerOf(entry.last)) }));
+    const last = this.current(entry);
+    stream.send(makeEventText({ type: 'state', data: gameView(id, last, this.partnerOf(last)) }));
   }
 
   /** A viewer's stream closed (or was dropped). */
@@ -152,6 +156,15 @@ export class LiveGames {
     return entry;
   }
 
+  /**
+   * The game as the feed has it now: an entry made from a post's first message may predate what
+   * the feed learnt since without an update of the game itself (the name of a bughouse partner board).
+   */
+  private current(entry: Entry): GameSnapshot {
+    const now = this.options.feed.snapshot(entry.last.game);
+    return now !== undefined && gameKeyOf(now) === entry.key ? now : entry.last;
+  }
+
   private partnerOf(snapshot: GameSnapshot): GameSnapshot | undefined {
     return snapshot.partnerGame === null ? undefined : this.options.feed.snapshot(snapshot.partnerGame);
   }
@@ -171,7 +184,8 @@ export class LiveGames {
     }
     // A bughouse page shows both boards: a move on the partner board goes to its viewers too.
     for (const main of this.byId.values()) {
-      if (main.last.partnerGame !== snapshot.game || main.viewers.size === 0 || main === entry) continue;
+      if (main.viewers.size === 0 || main === entry || main.last.variant !== 'bughouse') continue;
+      if ((main.last.partnerGame ?? this.current(main).partnerGame) !== snapshot.game) continue;
       this.broadcast(
         main,
         makeEventText({ type: 'partner', data: gameView(main.id, snapshot, undefined).board }),

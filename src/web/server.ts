@@ -106,7 +106,9 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     return reply.code(500).type('text/plain; charset=utf-8').send('Internal error');
   });
 
-  app.get('/', (_request, reply) => html(reply.header('cache-control', 'no-store'), frontPage(games.list())));
+  app.get('/', async (_request, reply) =>
+    html(reply.header('cache-control', 'no-store'), frontPage(await games.list())),
+  );
 
   app.get<{ Params: { name: string } }>('/g/:name', (request, reply) => {
     const match = PAGE.exec(request.params.name);

@@ -252,6 +252,6 @@ describe('club posting', () => {
     const reply = await world.command('club add', { handle: 'Alice' }).reply();
     expect(reply.ephemeral).toBe(true);
     expect(reply.content).toBe('Running the club needs the Manage Server permission.');
-    expect(world.running.context.storage.clubs.members(world.guildId)).toEqual([]);
+    expect(await world.running.context.storage.clubs.members(world.guildId)).toEqual([]);
   });
 });

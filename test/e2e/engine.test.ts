@@ -81,7 +81,7 @@ describe.skipIf(!installed)('engine on', () => {
 
     // Every position shown was evaluated, kept by ply for the end-of-game chart.
     const relay = world.running.context.relay;
-    const [livePost] = world.running.context.storage.livePosts.listLive();
+    const [livePost] = await world.running.context.storage.livePosts.listLive();
     const byPly = relay.evaluations(livePost!.gameKey);
     expect([...byPly.keys()].sort()).toEqual([0, 1, 2, 3]);
     expect([...byPly.values()].every((e) => 'cp' in e.score || 'mate' in e.score)).toBe(true);

@@ -69,12 +69,12 @@ describe('bad arguments', () => {
     expect(await say('unobserve', { game }, { user: stranger })).toMatch(
       /^Only the member who posted this game, or someone with Manage Messages, can stop it\./,
     );
-    expect(world.running.context.storage.livePosts.listLive()).toHaveLength(1);
+    expect(await world.running.context.storage.livePosts.listLive()).toHaveLength(1);
     expect(await say('unobserve', { game: game + 1 })).toBe(`Game ${game + 1} is not live in this channel.`);
     expect(await say('follow', { player: 'Magnus' })).toBe(
       'Following players needs the Manage Server permission.',
     );
-    expect(world.running.context.storage.follows.handles()).toEqual([]);
+    expect(await world.running.context.storage.follows.handles()).toEqual([]);
     const moderator = { user: stranger, permissions: PermissionFlagsBits.ManageMessages };
     expect(await say('unobserve', { game }, moderator)).toBe(`Stopped relaying game ${game}.`);
 
@@ -126,7 +126,7 @@ describe('FICS unreachable', () => {
     expect((await follow.reply()).content).toMatch(
       /^Following Magnus here once FICS answers again\. Kibitz cannot reach FICS/,
     );
-    expect(world.running.context.storage.follows.handles()).toEqual(['Magnus']);
+    expect(await world.running.context.storage.follows.handles()).toEqual(['Magnus']);
     expect(world.livePosts()).toHaveLength(0);
   });
 });

@@ -111,7 +111,7 @@ describe('refusals for good', () => {
     expect(notices(world)).toEqual([
       `The live board of game ${game} (Shuffler vs Mirror) stopped: the board message was deleted.`,
     ]);
-    expect(world.running.context.storage.livePosts.get(1)).toMatchObject({
+    expect(await world.running.context.storage.livePosts.get(1)).toMatchObject({
       state: 'ended',
       endReason: 'the board message was deleted',
     });
@@ -150,9 +150,9 @@ describe('refusals for good', () => {
       );
       await world.relayIdle();
       expect(requestsFor(world, post.id, refused.seq), `requests after ${c.code}`).toEqual([]);
-      const stored = world.running.context.storage.livePosts.listLiveByGame(game);
+      const stored = await world.running.context.storage.livePosts.listLiveByGame(game);
       expect(stored, `live posts after ${c.code}`).toEqual([]);
-      const ended = world.running.context.storage.livePosts.get(i + 1);
+      const ended = await world.running.context.storage.livePosts.get(i + 1);
       expect(ended).toMatchObject({ state: 'ended', endReason: c.reason });
       expect(notices(world).length - told, `notices after ${c.code}`).toBe(c.told ? 1 : 0);
     }
@@ -173,7 +173,7 @@ describe('the bot removed from a guild', () => {
     );
     // Commands are registered in the world's guild only: the other guild's follow goes in directly.
     const { storage, fics } = world.running.context;
-    storage.follows.add({
+    await storage.follows.add({
       guildId: other.id,
       channelId: otherChannel.id,
       handle: 'Marker',
@@ -204,19 +204,19 @@ describe('the bot removed from a guild', () => {
     );
     expect(toRemoved).toEqual([]);
     expect(world.fics.commands().filter((c) => c.endsWith(`observe ${next}`))).toEqual([]);
-    expect(storage.livePosts.listLiveInGuild(world.guildId)).toEqual([]);
-    expect(storage.livePosts.get(1)).toMatchObject({
+    expect(await storage.livePosts.listLiveInGuild(world.guildId)).toEqual([]);
+    expect(await storage.livePosts.get(1)).toMatchObject({
       state: 'ended',
       endReason: 'Kibitz was removed from this server',
     });
     // Kept, inactive.
-    expect(storage.follows.listForGuild(world.guildId).map((f) => f.handle)).toEqual(['Carlsen']);
-    expect(storage.follows.handles()).toEqual(['Marker']);
+    expect((await storage.follows.listForGuild(world.guildId)).map((f) => f.handle)).toEqual(['Carlsen']);
+    expect(await storage.follows.handles()).toEqual(['Marker']);
 
     // Added back: the follow applies again.
     fake.addBot(world.guildId);
     await fake.waitFor(
-      () => (storage.follows.handles().length === 2 ? true : undefined),
+      () => (storage.interest.wantedBy(['Carlsen']).length === 1 ? true : undefined),
       'the follow back',
       5_000,
     );
@@ -242,7 +242,7 @@ describe('the bot removed from a guild', () => {
     await world.startBot();
     await world.relayIdle();
     const storage = world.running.context.storage;
-    expect(storage.livePosts.get(1)).toMatchObject({
+    expect(await storage.livePosts.get(1)).toMatchObject({
       state: 'ended',
       endReason: 'Kibitz was removed from this server',
     });

@@ -68,5 +68,5 @@ it('resumes editing the same message after a restart; a game that ended meanwhil
   expect(world.fake.requestsTo('POST', '/channels/:channel_id/messages')).toHaveLength(postRequests);
   expect(world.livePosts().map((m) => m.id)).toEqual([postA.id, postB.id, postD.id]);
   const storage = world.running.context.storage;
-  expect(storage.livePosts.listLive().map((p) => p.messageId)).toEqual([postA.id]);
+  expect((await storage.livePosts.listLive()).map((p) => p.messageId)).toEqual([postA.id]);
 });

@@ -17,9 +17,8 @@ afterEach(async () => {
 
 /** Every write the relay makes to live posts and finished games now fails as on a read-only file. */
 function refuseWrites(storage: Storage): void {
-  const refuse = (): never => {
-    throw new BetterSqlite3.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY');
-  };
+  const refuse = (): Promise<never> =>
+    Promise.reject(new BetterSqlite3.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY'));
   const posts = storage.livePosts as unknown as Record<string, unknown>;
   for (const name of ['create', 'setMessage', 'setFlip', 'touch', 'end', 'delete']) posts[name] = refuse;
   (storage.finishedGames as unknown as Record<string, unknown>).save = refuse;
@@ -29,10 +28,10 @@ describe('a damaged database at start', () => {
   it('stops the bot before it logs in, saying what is wrong and what to do', async () => {
     world = await World.start({ dbFile: true });
     const w = world;
-    const made = openStorage(w.dbPath);
+    const made = await openStorage(w.dbPath);
     if (!made.ok) throw new Error(made.error);
     for (let i = 0; i < 50; i++) {
-      made.storage.livePosts.create({
+      await made.storage.livePosts.create({
         guildId: w.guildId,
         channelId: `20000000000000${String(i).padStart(4, '0')}`,
         game: 12,
@@ -43,7 +42,7 @@ describe('a damaged database at start', () => {
         requestedBy: '300000000000000001',
       });
     }
-    made.storage.close();
+    await made.storage.close();
     const bytes = readFileSync(w.dbPath);
     const pageSize = bytes.readUInt16BE(16);
     bytes.fill(0x5a, bytes.length - pageSize + 8);

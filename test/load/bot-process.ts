@@ -3,8 +3,10 @@
 // delay, and the time from a board reaching the FICS pool to its edit request leaving for Discord.
 // Started by bot-child.ts; KIBITZ_LOAD_FICS may hold pool settings as JSON (short back-offs).
 import diagnostics from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
+import BetterSqlite3 from 'better-sqlite3';
 import { configSecrets, formatConfigErrors, loadConfig } from '../../src/config.js';
 import { startBot } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
@@ -23,6 +25,13 @@ export interface BotMetrics {
   rssBytes: number;
   rssMaxBytes: number;
   heapUsedBytes: number;
+  /**
+   * Where the resident memory is, now: the main thread's JavaScript heap (total reserved), memory
+   * outside it held by JavaScript objects (buffers), and the kernel's split of the resident set
+   * into anonymous memory (every heap: V8's, the render threads', malloc's) and mapped files (the
+   * node binary, native modules, fonts).
+   */
+  memory: { heapTotalBytes: number; externalBytes: number; rssAnonBytes: number; rssFileBytes: number };
   /** Event-loop delay, ms: how late a 10 ms timer fired. */
   loop: { p50: number; p99: number; max: number; mean: number };
   /** Board reached the pool -> its PATCH headers went out, ms, one per edit that showed a new board. */
@@ -112,13 +121,19 @@ bot.context.fics.on('update', () => {
   // Bounded as the other meters are, by the window the parent resets.
   if (updateTurns.length < 1_000_000) updateTurns.push(performance.now() - turnStart);
 });
+// The meter answers inside undici's callbacks, synchronously: it reads the bot's SQLite file
+// through a read-only connection of its own (WAL lets it read alongside the bot's writes).
+const meterDb = new BetterSqlite3(loaded.config.dbPath, { readonly: true, fileMustExist: true });
+const livePostMessages = meterDb.prepare(
+  `SELECT message_id, game_number FROM live_posts WHERE state = 'live' AND message_id IS NOT NULL`,
+);
 const messageGame = new Map<string, number>();
 const gameOfMessage = (messageId: string): number | undefined => {
   if (!messageGame.has(messageId)) {
     // Bounded: a day-long run must not see the meter's own map grow.
     if (messageGame.size > 1_000) messageGame.clear();
-    for (const post of storage.livePosts.listLive())
-      if (post.messageId !== null) messageGame.set(post.messageId, post.game);
+    for (const row of livePostMessages.all() as { message_id: string; game_number: number }[])
+      messageGame.set(row.message_id, row.game_number);
   }
   return messageGame.get(messageId);
 };
@@ -159,7 +174,7 @@ bot.client.rest.on('rateLimited', (info) => {
   if (edit !== null) heldBack.add(edit[1]!);
 });
 
-function metrics(): BotMetrics {
+async function metrics(): Promise<BotMetrics> {
   const ms = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
   const cpu = process.cpuUsage(cpuSince);
   const memory = process.memoryUsage();
@@ -170,6 +185,12 @@ function metrics(): BotMetrics {
     rssBytes: memory.rss,
     rssMaxBytes: Math.max(rssMax, memory.rss),
     heapUsedBytes: memory.heapUsed,
+    memory: {
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+      rssAnonBytes: procStatusBytes('RssAnon'),
+      rssFileBytes: procStatusBytes('RssFile'),
+    },
     loop: {
       p50: ms(loop.percentile(50)),
       p99: ms(loop.percentile(99)),
@@ -187,13 +208,25 @@ function metrics(): BotMetrics {
       connections: status.length,
       games: status.reduce((n, c) => n + c.games.length, 0),
     },
-    livePosts: storage.livePosts.listLive().length,
+    livePosts: (await storage.livePosts.listLive()).length,
     restHandlers: bot.client.rest.handlers.size,
     cachedMessages: bot.client.channels.cache.reduce(
       (n, channel) => n + ('messages' in channel ? channel.messages.cache.size : 0),
       0,
     ),
   };
+}
+
+/** A "kB" line of /proc/self/status (Linux), in bytes; 0 elsewhere. */
+function procStatusBytes(field: string): number {
+  try {
+    const line = readFileSync('/proc/self/status', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`${field}:`));
+    return line === undefined ? 0 : Number(/(\d+)/.exec(line)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 function reset(): void {
@@ -221,7 +254,7 @@ async function answer(message: ParentMessage): Promise<void> {
   if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
   // For finding what grows: compare two snapshots (Chrome DevTools, Memory tab).
   if (message.heapSnapshot !== undefined) writeHeapSnapshot(message.heapSnapshot);
-  send({ type: 'metrics', metrics: metrics() });
+  send({ type: 'metrics', metrics: await metrics() });
   if (message.reset === true) reset();
 }
 

@@ -172,7 +172,7 @@ export async function fuzzCommands(runs: number, seed: number): Promise<CommandF
       }
       logSeen = running.logLines.length;
       // Live posts made by lucky values: stop them so the guild's cap never turns commands away.
-      for (const post of running.bot.context.storage.livePosts.listLive())
+      for (const post of await running.bot.context.storage.livePosts.listLive())
         await running.bot.context.relay.stop(post.id);
     }
     return { findings, commands: commands.map((c) => c.name) };

@@ -1,4 +1,5 @@
 // npm run loadtest [-- --games 300 --ply-ms 8000 --warmup-s 30 --measure-s 120 --engine --json] [-- --faults]
+// [-- --compiled]: the bot compiled (as `npm start` runs it) instead of under tsx.
 // The whole bot (its own process, as main.ts runs it) against a fake FICS server playing `games`
 // simultaneous games over as many connections as the 30-game limit needs, each game observed by
 // its own channel of the fake Discord through /observe, moves at blitz pace. Finished games are
@@ -10,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { BotChild } from './bot-child.js';
+import { BotChild, buildCompiledBot } from './bot-child.js';
 import { runFaultLoad } from './fault-load.js';
 import { logCounts, machine, MB, round, summarize, table } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     faults: { type: 'boolean', default: false },
     /** KIBITZ_ENGINE=on and every game observed with `eval:` and `arrow:`. */
     engine: { type: 'boolean', default: false },
+    /** The bot compiled into dist/, as `npm start` runs it, instead of the sources under tsx. */
+    compiled: { type: 'boolean', default: false },
   },
 });
 const games = Number(args.games);
@@ -48,6 +51,7 @@ if (args.faults) {
   process.exit(0);
 }
 
+if (args.compiled) buildCompiledBot();
 const dir = mkdtempSync(join(tmpdir(), 'kibitz-load-'));
 const logFile = join(dir, 'bot.log');
 const world = await LoadWorld.start({
@@ -63,6 +67,7 @@ const child = await BotChild.start({
   env: world.botEnv(join(dir, 'kibitz.db'), args.engine ? { KIBITZ_ENGINE: 'on' } : {}),
   logFile,
   nodeOptions: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [],
+  compiled: args.compiled,
 });
 try {
   await world.commandsRegistered();
@@ -123,6 +128,10 @@ try {
     rssMB: round(bot.rssBytes / MB),
     rssMaxMB: round(bot.rssMaxBytes / MB),
     heapUsedMB: round(bot.heapUsedBytes / MB),
+    heapTotalMB: round(bot.memory.heapTotalBytes / MB),
+    externalMB: round(bot.memory.externalBytes / MB),
+    rssAnonMB: round(bot.memory.rssAnonBytes / MB),
+    rssFileMB: round(bot.memory.rssFileBytes / MB),
     loopDelayP50Ms: round(bot.loop.p50),
     loopDelayP99Ms: round(bot.loop.p99),
     loopDelayMaxMs: round(bot.loop.max),
@@ -160,6 +169,11 @@ try {
         ['figure', 'measured', 'goal'],
         [
           ['machine', figures.machine, ''],
+          [
+            'bot run',
+            args.compiled ? 'compiled (dist/), as npm start runs it' : 'under tsx (npm run dev)',
+            '',
+          ],
           ['load average before / during', `${figures.loadAverageBefore} / ${figures.loadAverageDuring}`, ''],
           ['live games (channels)', games, '300'],
           ['board edits per second', figures.boardsPerSecond, ''],
@@ -167,6 +181,11 @@ try {
           ['fakes CPU (% of one core)', figures.driverCpuPercent, ''],
           ['resident memory (max) MB', figures.rssMaxMB, `< 400: ${goal(figures.rssMaxMB < 400)}`],
           ['heap used MB', figures.heapUsedMB, ''],
+          [
+            'at the end: resident anonymous / file-backed MB; main heap reserved / outside the heap MB',
+            `${figures.rssAnonMB} / ${figures.rssFileMB}; ${figures.heapTotalMB} / ${figures.externalMB}`,
+            '',
+          ],
           [
             'event-loop delay p50 / p99 / max ms',
             `${figures.loopDelayP50Ms} / ${figures.loopDelayP99Ms} / ${figures.loopDelayMaxMs}`,

@@ -13,6 +13,7 @@ import type { PostPort } from '../../src/relay/ports.js';
 import { Relay } from '../../src/relay/relay.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
+import { postgresBackend } from '../storage/backends.js';
 
 class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   readonly tracker = new GameTracker();
@@ -86,8 +87,13 @@ const logger = pino({ level: 'silent' });
 let storage: Storage;
 afterEach(() => storage?.close());
 
-function setup(scenario = 'fatics_takeback', file = 'obs_start.raw', renderer?: Renderer) {
-  const opened = openStorage(':memory:');
+async function setup(
+  scenario = 'fatics_takeback',
+  file = 'obs_start.raw',
+  renderer?: Renderer,
+  database = ':memory:',
+) {
+  const opened = await openStorage(database);
   if (!opened.ok) throw new Error(opened.error);
   storage = opened.storage;
   const feed = new FakeFeed(eventsOf(scenario, file));
@@ -113,7 +119,7 @@ const request = (channelId: string, game = 16) => ({
 
 describe('Relay', () => {
   it('posts the board, edits it as moves come, and ends with result, PGN and GIF', async () => {
-    const { feed, port, relay } = setup();
+    const { feed, port, relay } = await setup();
     const watched = await relay.watch(request('c1'));
     expect(watched.ok).toBe(true);
     expect(port.sent).toHaveLength(1);
@@ -136,14 +142,14 @@ describe('Relay', () => {
     );
     expect(last.files[1]!.data.subarray(1, 4).toString()).toBe('PNG');
     expect(last.files[2]!.data.subarray(0, 6).toString()).toBe('GIF89a');
-    expect(storage.livePosts.listLive()).toEqual([]);
-    expect(storage.finishedGames.recent({ game: 16 })[0]!.result).toBe('0-1');
+    expect(await storage.livePosts.listLive()).toEqual([]);
+    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
     // No edit after the final one.
     expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
   });
 
   it('shares one observation and one render between channels', async () => {
-    const { feed, port, relay } = setup();
+    const { feed, port, relay } = await setup();
     expect((await relay.watch(request('c1'))).ok).toBe(true);
     expect((await relay.watch(request('c2'))).ok).toBe(true);
     expect(feed.observed.get(16)).toBe(1);
@@ -175,7 +181,7 @@ describe('Relay', () => {
         return inlineRenderer.chart(scene);
       },
     };
-    const { feed, port, relay } = setup('fatics_takeback', 'obs_start.raw', renderer);
+    const { feed, port, relay } = await setup('fatics_takeback', 'obs_start.raw', renderer);
     expect((await relay.watch(request('c1'))).ok).toBe(true);
     expect(asked).toEqual(['png']);
     failNext = true;
@@ -193,7 +199,7 @@ describe('Relay', () => {
   });
 
   it('refuses a second post of the same game in a channel, and the guild cap', async () => {
-    const { relay } = setup('fatics_master_seq', 'obs_start.raw');
+    const { relay } = await setup('fatics_master_seq', 'obs_start.raw');
     expect((await relay.watch(request('c1', 2))).ok).toBe(true);
     expect(await relay.watch(request('c1', 2))).toMatchObject({
       ok: false,
@@ -207,7 +213,7 @@ describe('Relay', () => {
   });
 
   it('stops a post and unobserves once nobody watches', async () => {
-    const { feed, relay } = setup();
+    const { feed, relay } = await setup();
     const a = await relay.watch(request('c1'));
     const b = await relay.watch(request('c2'));
     if (!a.ok || !b.ok) throw new Error('watch failed');
@@ -218,7 +224,7 @@ describe('Relay', () => {
   });
 
   it('gives the game back when its first board never comes', async () => {
-    setup();
+    await setup();
     const silent = new FakeFeed([]);
     silent.observeGame = async (game: unknown) => game as number;
     const relay = new Relay({
@@ -235,7 +241,7 @@ describe('Relay', () => {
   });
 
   it('a post sent but not recorded says it does not update, and its game is let go', async () => {
-    const { feed, port, relay } = setup();
+    const { feed, port, relay } = await setup();
     storage.livePosts.setMessage = () => {
       throw new Error('attempt to write a readonly database');
     };
@@ -250,12 +256,12 @@ describe('Relay', () => {
       live: false,
       footer: 'Kibitz could not record this post: this board does not update.',
     });
-    expect(storage.livePosts.listLive()).toEqual([]);
+    expect(await storage.livePosts.listLive()).toEqual([]);
     expect(feed.unobserved).toEqual([16]);
   });
 
   it('after a restart keeps editing the same message', async () => {
-    const { feed, port, relay } = setup();
+    const { feed, port, relay } = await setup();
     const watched = await relay.watch(request('c1'));
     if (!watched.ok) throw new Error(watched.error);
     relay.close();
@@ -273,26 +279,26 @@ describe('Relay', () => {
   });
 
   it('marks a post whose game vanished while offline', async () => {
-    const { relay } = setup();
+    const { relay } = await setup();
     const watched = await relay.watch(request('c1'));
     if (!watched.ok) throw new Error(watched.error);
     const port2 = new RecordingPort();
     const relay2 = new Relay({ feed: new FakeFeed([]), port: port2, storage, logger, maxLivePerGuild: 2 });
     await relay2.resume();
-    expect(storage.livePosts.get(watched.post.id)!.state).toBe('ended_offline');
+    expect((await storage.livePosts.get(watched.post.id))!.state).toBe('ended_offline');
     expect(port2.sent[0]!.message.footer).toBe('ended while offline');
   });
 
   it("posts a followed player's new game in the following channel, Black at the bottom for Black", async () => {
-    const { feed, port } = setup();
-    storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
+    const { feed, port } = await setup();
+    await storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
     await feed.observeGame(16);
     // The game is posted at its first board, which follows the header (the pool delivers both).
-    for (let i = 0; i < 5 && storage.livePosts.listLive().length === 0; i++) feed.step();
+    for (let i = 0; i < 5 && (await storage.livePosts.listLive()).length === 0; i++) feed.step();
     await new Promise((r) => setImmediate(r));
     const posts = port.sent.filter((s) => s.kind === 'post');
     expect(posts.map((p) => p.channelId)).toEqual(['club']);
-    const post = storage.livePosts.listLive()[0]!;
+    const post = (await storage.livePosts.listLive())[0]!;
     expect(post).toMatchObject({
       requestedBy: 'u9',
       options: { flip: post.black.toLowerCase() === 'guestcdcr' },
@@ -300,7 +306,7 @@ describe('Relay', () => {
   });
 
   it('shows both bughouse boards in one image and redraws it when the partner board moves', async () => {
-    const { feed, port, relay } = setup('fatics_bughouse', 'obs_both.raw');
+    const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
     const watched = await relay.watch(request('c1', 20));
     if (!watched.ok) throw new Error(watched.error);
     const width = (png: Buffer) => png.readUInt32BE(16);
@@ -325,5 +331,45 @@ describe('Relay', () => {
     }
     const last = edits().at(-1)!;
     expect(width(last.message.image!.data)).toBeGreaterThan(single * 1.5);
+  });
+});
+
+// PostgreSQL answers after a round trip, not at once as SQLite does: what the relay checks and
+// then acts on must still come out right.
+describe('Relay on PostgreSQL', () => {
+  it('takes a guild cap of 2 with 2 posts out of 12 concurrent requests', async () => {
+    const { relay } = await setup(
+      'fatics_master_seq',
+      'obs_start.raw',
+      undefined,
+      await postgresBackend().fresh(),
+    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => relay.watch(request(`c${i}`, 2))));
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(results.filter((r) => !r.ok && r.error.includes('limit'))).toHaveLength(10);
+    expect(await storage.livePosts.countLiveInGuild('g1')).toBe(2);
+  });
+
+  it('shows the moves in order and ends on the final position, with the result, PGN and GIF', async () => {
+    const { feed, port, relay } = await setup(
+      undefined,
+      undefined,
+      undefined,
+      await postgresBackend().fresh(),
+    );
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    feed.playAll();
+    await relay.idle();
+    const edits = port.sent.filter((s) => s.kind === 'edit');
+    const truth = scenarios()
+      .find((s) => s.name === 'fatics_takeback')!
+      .truths.find((t) => t.white === 'GuestPTTF')!;
+    const last = edits.at(-1)!.message;
+    expect(last.live).toBe(false);
+    expect(last.footer).toBe(`0-1 · ${truth.server_end_reason}`);
+    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
+    expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
+    expect(await storage.livePosts.listLive()).toEqual([]);
+    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
   });
 });

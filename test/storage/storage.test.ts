@@ -1,20 +1,27 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The repositories against both stores (backends.ts): every behaviour the bot relies on, the
+// same on SQLite and on PostgreSQL; then what only one of them has (a file, a server).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IN_MEMORY, migrate, migrations, openStorage } from '../../src/storage/index.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IN_MEMORY, migrateSqlite, migrations, openStorage } from '../../src/storage/index.js';
 import type { Migration, NewLivePost, Storage } from '../../src/storage/index.js';
+import { backends, postgresBackend, postgresUrl, query, sqliteBackend } from './backends.js';
 
-let dir: string;
 let opened: Storage[];
 let clock: number;
 
-function open(
-  path = join(dir, 'data', 'kibitz.db'),
-  extra: { migrations?: readonly Migration[] } = {},
-): Storage {
-  const result = openStorage(path, { now: () => clock, ...extra });
+beforeEach(() => {
+  opened = [];
+  clock = 1_700_000_000_000;
+});
+
+afterEach(async () => {
+  for (const storage of opened) await storage.close();
+});
+
+async function openAt(where: string, extra: { migrations?: readonly Migration[] } = {}): Promise<Storage> {
+  const result = await openStorage(where, { now: () => clock, ...extra });
   if (!result.ok) throw new Error(result.error);
   opened.push(result.storage);
   return result.storage;
@@ -31,68 +38,377 @@ const game12: NewLivePost = {
   requestedBy: '300000000000000001',
 };
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kibitz-storage-'));
-  opened = [];
-  clock = 1_700_000_000_000;
+/** A migration of test tables, written for both dialects. */
+const table = (name: string, sql = `CREATE TABLE ${name} (x INTEGER)`): Migration => ({
+  description: name,
+  sqlite: sql,
+  postgres: sql,
 });
 
-afterEach(() => {
-  for (const storage of opened) storage.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+for (const backend of backends) {
+  describe(backend.name, () => {
+    afterAll(() => backend.cleanUp());
 
-describe('openStorage', () => {
-  it('creates the folder and a WAL database at the latest schema version', () => {
-    const path = join(dir, 'nested', 'deeper', 'kibitz.db');
-    const storage = open(path);
-    expect(existsSync(path)).toBe(true);
+    /** Opens the database at `where`, a fresh one when omitted. */
+    const open = async (
+      where?: string,
+      extra: { migrations?: readonly Migration[] } = {},
+    ): Promise<Storage> => openAt(where ?? (await backend.fresh()), extra);
+
+    describe('migrations', () => {
+      it('apply at open up to the latest schema version, once each, in order', async () => {
+        const where = await backend.fresh();
+        const v1 = await open(where, { migrations: [...migrations, table('a')] });
+        expect(v1.schemaVersion).toBe(migrations.length + 1);
+        await v1.close();
+        const v2 = await open(where, { migrations: [...migrations, table('a'), table('b')] });
+        expect(v2.schemaVersion).toBe(migrations.length + 2);
+        await v2.close();
+        // Run again, 'a' would fail (the table exists): nothing runs twice.
+        const v3 = await open(where, { migrations: [...migrations, table('a'), table('b')] });
+        expect(v3.schemaVersion).toBe(migrations.length + 2);
+        expect(await backend.tables(where)).toEqual(expect.arrayContaining(['a', 'b']));
+      });
+
+      it('roll a failing migration back and keep the previous version', async () => {
+        const where = await backend.fresh();
+        const broken: Migration = {
+          description: 'broken',
+          sqlite: 'CREATE TABLE half_done (x INTEGER); THIS IS NOT SQL',
+          postgres: 'CREATE TABLE half_done (x INTEGER); THIS IS NOT SQL',
+        };
+        const result = await openStorage(where, { migrations: [...migrations, table('a'), broken] });
+        expect(result.ok).toBe(false);
+        if (!result.ok)
+          expect(result.error).toMatch(new RegExp(`migration ${migrations.length + 2} \\(broken\\) failed`));
+        expect(await backend.tables(where)).not.toContain('half_done');
+        const kept = await open(where, { migrations: [...migrations, table('a')] });
+        expect(kept.schemaVersion).toBe(migrations.length + 1);
+      });
+
+      it('upgrade a database made by an older release, keeping its rows', async () => {
+        const where = await backend.fresh();
+        const v1 = await open(where);
+        await v1.follows.add({ guildId: 'g', channelId: 'c', handle: 'Alice', createdBy: 'u' });
+        await v1.close();
+        const next = table('note', 'ALTER TABLE follows ADD COLUMN note TEXT');
+        const v2 = await open(where, { migrations: [...migrations, next] });
+        expect(v2.schemaVersion).toBe(migrations.length + 1);
+        expect((await v2.follows.listForChannel('c')).map((f) => f.handle)).toEqual(['Alice']);
+      });
+
+      it('refuse a database written by a newer schema, as a value', async () => {
+        const where = await backend.fresh();
+        await (await open(where)).close();
+        const result = await openStorage(where, { migrations: migrations.slice(0, -1) });
+        expect(result.ok).toBe(false);
+        if (!result.ok)
+          expect(result.error).toMatch(/schema version 3 but this Kibitz knows only 2.*newer version/);
+      });
+    });
+
+    describe('live posts', () => {
+      it('creates a post without a message, then records the message, flip, touch and end', async () => {
+        const storage = await open();
+        const created = await storage.livePosts.create(game12);
+        expect(created.ok).toBe(true);
+        if (!created.ok) return;
+        const post = created.post;
+        expect(post).toMatchObject({
+          ...game12,
+          messageId: null,
+          messageChannelId: null,
+          threadId: null,
+          state: 'live',
+          createdAt: clock,
+          updatedAt: clock,
+        });
+
+        clock += 1000;
+        expect(
+          await storage.livePosts.setMessage(post.id, {
+            messageChannelId: '400',
+            messageId: '500',
+            threadId: '400',
+          }),
+        ).toBe(true);
+        clock += 1000;
+        expect(await storage.livePosts.setFlip(post.id, true)).toBe(true);
+        clock += 1000;
+        expect(await storage.livePosts.touch(post.id)).toBe(true);
+        expect(await storage.livePosts.get(post.id)).toMatchObject({
+          messageChannelId: '400',
+          messageId: '500',
+          threadId: '400',
+          options: { flip: true, thread: true },
+          createdAt: 1_700_000_000_000,
+          updatedAt: clock,
+        });
+
+        expect(await storage.livePosts.end(post.id, 'ended')).toBe(true);
+        expect((await storage.livePosts.get(post.id))?.state).toBe('ended');
+        expect(await storage.livePosts.listLive()).toEqual([]);
+        expect(await storage.livePosts.setFlip(9999, true)).toBe(false);
+        expect(await storage.livePosts.get(9999)).toBeNull();
+      });
+
+      it('refuses the same game twice in one channel while live, but not once it ended', async () => {
+        const storage = await open();
+        const first = await storage.livePosts.create(game12);
+        const again = await storage.livePosts.create(game12);
+        expect(again.ok).toBe(false);
+        if (!first.ok || again.ok) return;
+        expect(again.existing.id).toBe(first.post.id);
+
+        // Same number, other players: a different game (FICS reuses numbers).
+        const reused = await storage.livePosts.create({
+          ...game12,
+          gameKey: '12:Carol:Dave:1700000500',
+          white: 'Carol',
+        });
+        expect(reused.ok).toBe(true);
+        // Same game in another channel is fine.
+        expect((await storage.livePosts.create({ ...game12, channelId: '200000000000000002' })).ok).toBe(
+          true,
+        );
+
+        await storage.livePosts.end(first.post.id, 'ended_offline');
+        expect((await storage.livePosts.create(game12)).ok).toBe(true);
+      });
+
+      it('lists and counts live posts by guild and by game number, and deletes', async () => {
+        const storage = await open();
+        const a = await storage.livePosts.create(game12);
+        const b = await storage.livePosts.create({ ...game12, channelId: 'c2', game: 40, gameKey: '40:x' });
+        const other = await storage.livePosts.create({ ...game12, guildId: 'g2', channelId: 'c3' });
+        if (!a.ok || !b.ok || !other.ok) throw new Error('setup failed');
+        expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(2);
+        expect((await storage.livePosts.listLiveInGuild(game12.guildId)).map((p) => p.id)).toEqual([
+          a.post.id,
+          b.post.id,
+        ]);
+        expect((await storage.livePosts.listLiveByGame(12)).map((p) => p.id)).toEqual([
+          a.post.id,
+          other.post.id,
+        ]);
+        expect((await storage.livePosts.findLive('c2', '40:x'))?.id).toBe(b.post.id);
+        expect(await storage.livePosts.findLive('c2', '12:nope')).toBeNull();
+        expect(await storage.livePosts.delete(b.post.id)).toBe(true);
+        expect(await storage.livePosts.delete(b.post.id)).toBe(false);
+        expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(1);
+      });
+
+      it('survives a restart: live posts are there to resume after reopening the file', async () => {
+        const where = await backend.fresh();
+        const before = await open(where);
+        const created = await before.livePosts.create(game12);
+        if (!created.ok) throw new Error('setup failed');
+        await before.livePosts.setMessage(created.post.id, {
+          messageChannelId: game12.channelId,
+          messageId: '777',
+        });
+        await before.close();
+
+        const after = await open(where);
+        const live = await after.livePosts.listLive();
+        expect(live).toHaveLength(1);
+        expect(live[0]).toMatchObject({ id: created.post.id, messageId: '777', gameKey: game12.gameKey });
+      });
+    });
+
+    describe('follows', () => {
+      it('adds once per channel and handle, ignoring case, lists and removes', async () => {
+        const storage = await open();
+        const added = await storage.follows.add({
+          guildId: 'g',
+          channelId: 'c1',
+          handle: 'Alice',
+          createdBy: 'u1',
+        });
+        expect(added).toMatchObject({
+          added: true,
+          follow: { handle: 'Alice', createdBy: 'u1', createdAt: clock },
+        });
+        const twice = await storage.follows.add({
+          guildId: 'g',
+          channelId: 'c1',
+          handle: 'ALICE',
+          createdBy: 'u2',
+        });
+        expect(twice).toMatchObject({ added: false, follow: { handle: 'Alice', createdBy: 'u1' } });
+        await storage.follows.add({ guildId: 'g', channelId: 'c2', handle: 'alice', createdBy: 'u2' });
+        await storage.follows.add({ guildId: 'g', channelId: 'c1', handle: 'Bob', createdBy: 'u1' });
+        await storage.follows.add({ guildId: 'h', channelId: 'c9', handle: 'Carol', createdBy: 'u3' });
+
+        expect((await storage.follows.listForChannel('c1')).map((f) => f.handle)).toEqual(['Alice', 'Bob']);
+        expect(await storage.follows.listForGuild('g')).toHaveLength(3);
+        expect((await storage.follows.listForHandle('aLiCe')).map((f) => f.channelId)).toEqual(['c1', 'c2']);
+        expect((await storage.follows.handles()).map((h) => h.toLowerCase())).toEqual([
+          'alice',
+          'bob',
+          'carol',
+        ]);
+
+        expect(await storage.follows.remove('c1', 'alice')).toBe(true);
+        expect(await storage.follows.remove('c1', 'alice')).toBe(false);
+        expect((await storage.follows.listForHandle('Alice')).map((f) => f.channelId)).toEqual(['c2']);
+      });
+
+      it('survives a restart', async () => {
+        const where = await backend.fresh();
+        await (
+          await open(where)
+        ).follows.add({ guildId: 'g', channelId: 'c1', handle: 'Alice', createdBy: 'u1' });
+        await opened.pop()?.close();
+        expect((await (await open(where)).follows.listForChannel('c1')).map((f) => f.handle)).toEqual([
+          'Alice',
+        ]);
+      });
+    });
+
+    describe('guild settings', () => {
+      it('defaults to nulls, updates fields, falls back to the configured cap, and persists', async () => {
+        const where = await backend.fresh();
+        const storage = await open(where);
+        expect(await storage.guildSettings.get('g')).toEqual({ guildId: 'g', maxLiveGames: null });
+        expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(10);
+        expect(await storage.guildSettings.update('g', { maxLiveGames: 3 })).toEqual({
+          guildId: 'g',
+          maxLiveGames: 3,
+        });
+        expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(3);
+        // The same cap, from memory, for the FICS pool's shares.
+        expect(storage.interest.maxLiveGames('g', 10)).toBe(3);
+        expect(storage.interest.maxLiveGames('other', 10)).toBe(10);
+        expect(await storage.guildSettings.update('g', {})).toEqual({ guildId: 'g', maxLiveGames: 3 });
+        await storage.close();
+
+        const reopened = await open(where);
+        expect((await reopened.guildSettings.get('g')).maxLiveGames).toBe(3);
+        expect((await reopened.guildSettings.update('g', { maxLiveGames: null })).maxLiveGames).toBeNull();
+        expect(await reopened.guildSettings.maxLiveGames('g', 7)).toBe(7);
+        expect(reopened.interest.maxLiveGames('g', 7)).toBe(7);
+        await expect(reopened.guildSettings.update('g', { maxLiveGames: 0 })).rejects.toThrow(/check/i);
+      });
+    });
+
+    describe('finished games', () => {
+      const pgn =
+        '[Event "FICS rated blitz game"]\n[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n';
+
+      it('saves, replaces by key, queries by number and player, prunes, and persists', async () => {
+        const where = await backend.fresh();
+        const storage = await open(where);
+        const base = {
+          game: 12,
+          white: 'Alice',
+          black: 'Bob',
+          pgn,
+          result: '1-0' as const,
+          reason: 'Bob checkmated',
+        };
+        await storage.finishedGames.save({ ...base, gameKey: 'k1', endedAt: 1000 });
+        await storage.finishedGames.save({
+          ...base,
+          gameKey: 'k2',
+          white: 'Carol',
+          black: 'Alice',
+          result: '1/2-1/2',
+          endedAt: 2000,
+        });
+        await storage.finishedGames.save({
+          ...base,
+          gameKey: 'k3',
+          game: 40,
+          white: 'Dave',
+          black: 'Erin',
+          endedAt: 3000,
+        });
+        await storage.finishedGames.save({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
+
+        expect(await storage.finishedGames.get('k1')).toEqual({
+          ...base,
+          gameKey: 'k1',
+          reason: null,
+          endedAt: 1500,
+        });
+        expect(await storage.finishedGames.get('nope')).toBeNull();
+        expect((await storage.finishedGames.recent()).map((g) => g.gameKey)).toEqual(['k3', 'k2', 'k1']);
+        expect((await storage.finishedGames.recent({ game: 12 })).map((g) => g.gameKey)).toEqual([
+          'k2',
+          'k1',
+        ]);
+        expect((await storage.finishedGames.recent({ player: 'alice' })).map((g) => g.gameKey)).toEqual([
+          'k2',
+          'k1',
+        ]);
+        expect(
+          (await storage.finishedGames.recent({ player: 'ALICE', game: 12, limit: 1 })).map((g) => g.gameKey),
+        ).toEqual(['k2']);
+        await storage.close();
+
+        const reopened = await open(where);
+        expect((await reopened.finishedGames.get('k3'))?.pgn).toBe(pgn);
+        expect(await reopened.finishedGames.prune(2000)).toBe(1);
+        expect((await reopened.finishedGames.recent()).map((g) => g.gameKey)).toEqual(['k3', 'k2']);
+      });
+    });
+  });
+}
+
+describe('sqlite only', () => {
+  const files = sqliteBackend();
+  afterAll(() => files.cleanUp());
+
+  it('creates the folder and a WAL database at the latest schema version', async () => {
+    const path = join(await files.fresh(), '..', 'nested', 'deeper', 'kibitz.db');
+    const storage = await openAt(path);
     expect(storage.schemaVersion).toBe(migrations.length);
-    storage.close();
+    await storage.close();
     const raw = new BetterSqlite3(path, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(raw.pragma('user_version', { simple: true })).toBe(migrations.length);
     raw.close();
   });
 
-  it('accepts :memory:', () => {
-    const storage = open(IN_MEMORY);
-    expect(storage.follows.add({ guildId: 'g', channelId: 'c', handle: 'Alice', createdBy: 'u' }).added).toBe(
-      true,
-    );
+  it('accepts :memory:', async () => {
+    const storage = await openAt(IN_MEMORY);
+    const added = await storage.follows.add({
+      guildId: 'g',
+      channelId: 'c',
+      handle: 'Alice',
+      createdBy: 'u',
+    });
+    expect(added.added).toBe(true);
   });
 
-  it('refuses a database written by a newer schema, as a value', () => {
-    const path = join(dir, 'future.db');
-    const raw = new BetterSqlite3(path);
-    raw.pragma(`user_version = ${migrations.length + 5}`);
-    raw.close();
-    const result = openStorage(path);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatch(/newer version/);
-  });
-
-  it('reports a path it cannot create, as a value', () => {
-    const blocker = join(dir, 'file');
-    open(blocker).close(); // a file where a folder would have to be
-    const result = openStorage(join(blocker, 'sub', 'kibitz.db'));
+  it('reports a path it cannot create, as a value', async () => {
+    const blocker = await files.fresh();
+    await (await openAt(blocker)).close(); // a file where a folder would have to be
+    const result = await openStorage(join(blocker, 'sub', 'kibitz.db'));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/cannot open the database/);
   });
-});
 
-describe('openStorage checks the database before the bot starts', () => {
-  it('refuses a damaged file with what to do', () => {
-    const path = join(dir, 'kibitz.db');
-    const storage = open(path);
-    for (let i = 0; i < 50; i++) storage.livePosts.create({ ...game12, channelId: `2000000000000${i}` });
-    storage.close();
+  it('migrateSqlite records the version in PRAGMA user_version', async () => {
+    const db = new BetterSqlite3(await files.fresh().then((p) => join(p, '..', '..', 'm.db')));
+    expect(migrateSqlite(db, [table('a')])).toEqual({ ok: true, from: 0, to: 1 });
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('refuses a damaged file with what to do', async () => {
+    const path = await files.fresh();
+    const storage = await openAt(path);
+    for (let i = 0; i < 50; i++)
+      await storage.livePosts.create({ ...game12, channelId: `2000000000000${i}` });
+    await storage.close();
     // The last page (an index or table page) overwritten; the header and schema still read.
     const bytes = readFileSync(path);
     const pageSize = bytes.readUInt16BE(16);
     bytes.fill(0x5a, bytes.length - pageSize + 8);
     writeFileSync(path, bytes);
-    const result = openStorage(path);
+    const result = await openStorage(path);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatch(
@@ -102,13 +418,13 @@ describe('openStorage checks the database before the bot starts', () => {
     );
   });
 
-  it('refuses a database it cannot write to (another program holds it locked)', () => {
-    const path = join(dir, 'kibitz.db');
-    open(path).close();
+  it('refuses a database it cannot write to (another program holds it locked)', async () => {
+    const path = await files.fresh();
+    await (await openAt(path)).close();
     const other = new BetterSqlite3(path);
     other.exec('BEGIN EXCLUSIVE');
     try {
-      const result = openStorage(path);
+      const result = await openStorage(path);
       expect(result.ok).toBe(false);
       if (result.ok) return;
       expect(result.error).toBe(
@@ -118,259 +434,55 @@ describe('openStorage checks the database before the bot starts', () => {
       other.exec('ROLLBACK');
       other.close();
     }
-    expect(openStorage(path).ok).toBe(true);
+    expect((await openStorage(path)).ok).toBe(true);
   }, 20_000);
 });
 
-describe('migrate', () => {
-  it('applies only the migrations not yet applied, in order, and records the version', () => {
-    const db = new BetterSqlite3(join(dir, 'm.db'));
-    const ran: string[] = [];
-    const list: Migration[] = [
-      { description: 'one', up: (d) => (ran.push('one'), d.exec('CREATE TABLE a (x)')) },
-      { description: 'two', up: (d) => (ran.push('two'), d.exec('CREATE TABLE b (y)')) },
-    ];
-    expect(migrate(db, list.slice(0, 1))).toEqual({ ok: true, from: 0, to: 1 });
-    expect(migrate(db, list)).toEqual({ ok: true, from: 1, to: 2 });
-    expect(migrate(db, list)).toEqual({ ok: true, from: 2, to: 2 });
-    expect(ran).toEqual(['one', 'two']);
-    db.close();
+describe('postgres only', () => {
+  const server = postgresBackend();
+
+  it('is chosen by a postgres:// or postgresql:// URL, and logs the URL without its password', async () => {
+    const where = await server.fresh();
+    expect(where).toMatch(/^postgres:\/\//);
+    const storage = await openAt(where.replace(/^postgres:/, 'postgresql:'));
+    expect(storage.path).toMatch(/^postgresql:\/\/kibitz:\*\*\*@127\.0\.0\.1:\d+\/kibitz_/);
+    expect(await server.tables(where)).toEqual(expect.arrayContaining(['live_posts', 'schema_version']));
+    const [row] = await query<{ version: number }>(where, 'SELECT version FROM schema_version');
+    expect(row?.version).toBe(migrations.length);
   });
 
-  it('rolls a failing migration back and keeps the previous version', () => {
-    const db = new BetterSqlite3(join(dir, 'm.db'));
-    const list: Migration[] = [
-      { description: 'fine', up: (d) => d.exec('CREATE TABLE a (x)') },
-      {
-        description: 'broken',
-        up: (d) => {
-          d.exec('CREATE TABLE half_done (x)');
-          d.exec('THIS IS NOT SQL');
-        },
-      },
-    ];
-    const result = migrate(db, list);
+  it('reports a server it cannot reach, as a value', async () => {
+    const url = new URL(postgresUrl());
+    url.port = '1';
+    const result = await openStorage(url.toString());
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatch(/migration 2 \(broken\) failed/);
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
-    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'half_done'`).get()).toBeUndefined();
-    db.close();
+    if (!result.ok)
+      expect(result.error).toMatch(
+        /^cannot open the database postgres:\/\/kibitz:\*\*\*@127\.0\.0\.1:1\/postgres: .*ECONNREFUSED/,
+      );
   });
 
-  it('upgrades a database made by an older release, keeping its rows', () => {
-    const path = join(dir, 'old.db');
-    const v1 = open(path);
-    v1.follows.add({ guildId: 'g', channelId: 'c', handle: 'Alice', createdBy: 'u' });
-    v1.close();
-    const next: Migration = {
-      description: 'add a column',
-      up: (d) => d.exec('ALTER TABLE follows ADD COLUMN note TEXT'),
-    };
-    const v2 = open(path, { migrations: [...migrations, next] });
-    expect(v2.schemaVersion).toBe(migrations.length + 1);
-    expect(v2.follows.listForChannel('c').map((f) => f.handle)).toEqual(['Alice']);
-  });
-});
-
-describe('live posts', () => {
-  it('creates a post without a message, then records the message, flip, touch and end', () => {
-    const storage = open();
-    const created = storage.livePosts.create(game12);
-    expect(created.ok).toBe(true);
-    if (!created.ok) return;
-    const post = created.post;
-    expect(post).toMatchObject({
-      ...game12,
-      messageId: null,
-      messageChannelId: null,
-      threadId: null,
-      state: 'live',
-      createdAt: clock,
-      updatedAt: clock,
-    });
-
-    clock += 1000;
-    expect(
-      storage.livePosts.setMessage(post.id, { messageChannelId: '400', messageId: '500', threadId: '400' }),
-    ).toBe(true);
-    clock += 1000;
-    expect(storage.livePosts.setFlip(post.id, true)).toBe(true);
-    clock += 1000;
-    expect(storage.livePosts.touch(post.id)).toBe(true);
-    expect(storage.livePosts.get(post.id)).toMatchObject({
-      messageChannelId: '400',
-      messageId: '500',
-      threadId: '400',
-      options: { flip: true, thread: true },
-      createdAt: 1_700_000_000_000,
-      updatedAt: clock,
-    });
-
-    expect(storage.livePosts.end(post.id, 'ended')).toBe(true);
-    expect(storage.livePosts.get(post.id)?.state).toBe('ended');
-    expect(storage.livePosts.listLive()).toEqual([]);
-    expect(storage.livePosts.setFlip(9999, true)).toBe(false);
-    expect(storage.livePosts.get(9999)).toBeNull();
-  });
-
-  it('refuses the same game twice in one channel while live, but not once it ended', () => {
-    const storage = open();
-    const first = storage.livePosts.create(game12);
-    const again = storage.livePosts.create(game12);
-    expect(again.ok).toBe(false);
-    if (!first.ok || again.ok) return;
-    expect(again.existing.id).toBe(first.post.id);
-
-    // Same number, other players: a different game (FICS reuses numbers).
-    const reused = storage.livePosts.create({
-      ...game12,
-      gameKey: '12:Carol:Dave:1700000500',
-      white: 'Carol',
-    });
-    expect(reused.ok).toBe(true);
-    // Same game in another channel is fine.
-    expect(storage.livePosts.create({ ...game12, channelId: '200000000000000002' }).ok).toBe(true);
-
-    storage.livePosts.end(first.post.id, 'ended_offline');
-    expect(storage.livePosts.create(game12).ok).toBe(true);
-  });
-
-  it('lists and counts live posts by guild and by game number, and deletes', () => {
-    const storage = open();
-    const a = storage.livePosts.create(game12);
-    const b = storage.livePosts.create({ ...game12, channelId: 'c2', game: 40, gameKey: '40:x' });
-    const other = storage.livePosts.create({ ...game12, guildId: 'g2', channelId: 'c3' });
-    if (!a.ok || !b.ok || !other.ok) throw new Error('setup failed');
-    expect(storage.livePosts.countLiveInGuild(game12.guildId)).toBe(2);
-    expect(storage.livePosts.listLiveInGuild(game12.guildId).map((p) => p.id)).toEqual([
-      a.post.id,
-      b.post.id,
+  it('migrates once when several machines open a new database at the same moment', async () => {
+    const where = await server.fresh();
+    const all = await Promise.all([openAt(where), openAt(where), openAt(where)]);
+    expect(all.map((s) => s.schemaVersion)).toEqual([
+      migrations.length,
+      migrations.length,
+      migrations.length,
     ]);
-    expect(storage.livePosts.listLiveByGame(12).map((p) => p.id)).toEqual([a.post.id, other.post.id]);
-    expect(storage.livePosts.findLive('c2', '40:x')?.id).toBe(b.post.id);
-    expect(storage.livePosts.findLive('c2', '12:nope')).toBeNull();
-    expect(storage.livePosts.delete(b.post.id)).toBe(true);
-    expect(storage.livePosts.delete(b.post.id)).toBe(false);
-    expect(storage.livePosts.countLiveInGuild(game12.guildId)).toBe(1);
+    expect(await query(where, 'SELECT version FROM schema_version')).toEqual([
+      { version: migrations.length },
+    ]);
   });
 
-  it('survives a restart: live posts are there to resume after reopening the file', () => {
-    const path = join(dir, 'restart.db');
-    const before = open(path);
-    const created = before.livePosts.create(game12);
-    if (!created.ok) throw new Error('setup failed');
-    before.livePosts.setMessage(created.post.id, { messageChannelId: game12.channelId, messageId: '777' });
-    before.close();
-
-    const after = open(path);
-    const live = after.livePosts.listLive();
-    expect(live).toHaveLength(1);
-    expect(live[0]).toMatchObject({ id: created.post.id, messageId: '777', gameKey: game12.gameKey });
-  });
-});
-
-describe('follows', () => {
-  it('adds once per channel and handle, ignoring case, lists and removes', () => {
-    const storage = open();
-    const added = storage.follows.add({ guildId: 'g', channelId: 'c1', handle: 'Alice', createdBy: 'u1' });
-    expect(added).toMatchObject({
-      added: true,
-      follow: { handle: 'Alice', createdBy: 'u1', createdAt: clock },
-    });
-    const twice = storage.follows.add({ guildId: 'g', channelId: 'c1', handle: 'ALICE', createdBy: 'u2' });
-    expect(twice).toMatchObject({ added: false, follow: { handle: 'Alice', createdBy: 'u1' } });
-    storage.follows.add({ guildId: 'g', channelId: 'c2', handle: 'alice', createdBy: 'u2' });
-    storage.follows.add({ guildId: 'g', channelId: 'c1', handle: 'Bob', createdBy: 'u1' });
-    storage.follows.add({ guildId: 'h', channelId: 'c9', handle: 'Carol', createdBy: 'u3' });
-
-    expect(storage.follows.listForChannel('c1').map((f) => f.handle)).toEqual(['Alice', 'Bob']);
-    expect(storage.follows.listForGuild('g')).toHaveLength(3);
-    expect(storage.follows.listForHandle('aLiCe').map((f) => f.channelId)).toEqual(['c1', 'c2']);
-    expect(storage.follows.handles().map((h) => h.toLowerCase())).toEqual(['alice', 'bob', 'carol']);
-
-    expect(storage.follows.remove('c1', 'alice')).toBe(true);
-    expect(storage.follows.remove('c1', 'alice')).toBe(false);
-    expect(storage.follows.listForHandle('Alice').map((f) => f.channelId)).toEqual(['c2']);
-  });
-
-  it('survives a restart', () => {
-    const path = join(dir, 'follows.db');
-    open(path).follows.add({ guildId: 'g', channelId: 'c1', handle: 'Alice', createdBy: 'u1' });
-    opened.pop()?.close();
-    expect(
-      open(path)
-        .follows.listForChannel('c1')
-        .map((f) => f.handle),
-    ).toEqual(['Alice']);
-  });
-});
-
-describe('guild settings', () => {
-  it('defaults to nulls, updates fields, falls back to the configured cap, and persists', () => {
-    const path = join(dir, 'settings.db');
-    const storage = open(path);
-    expect(storage.guildSettings.get('g')).toEqual({ guildId: 'g', maxLiveGames: null });
-    expect(storage.guildSettings.maxLiveGames('g', 10)).toBe(10);
-    expect(storage.guildSettings.update('g', { maxLiveGames: 3 })).toEqual({ guildId: 'g', maxLiveGames: 3 });
-    expect(storage.guildSettings.maxLiveGames('g', 10)).toBe(3);
-    expect(storage.guildSettings.update('g', {})).toEqual({ guildId: 'g', maxLiveGames: 3 });
-    storage.close();
-
-    const reopened = open(path);
-    expect(reopened.guildSettings.get('g').maxLiveGames).toBe(3);
-    expect(reopened.guildSettings.update('g', { maxLiveGames: null }).maxLiveGames).toBeNull();
-    expect(reopened.guildSettings.maxLiveGames('g', 7)).toBe(7);
-    expect(() => reopened.guildSettings.update('g', { maxLiveGames: 0 })).toThrow(/CHECK/);
-  });
-});
-
-describe('finished games', () => {
-  const pgn =
-    '[Event "FICS rated blitz game"]\n[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n';
-
-  it('saves, replaces by key, queries by number and player, prunes, and persists', () => {
-    const path = join(dir, 'games.db');
-    const storage = open(path);
-    const base = {
-      game: 12,
-      white: 'Alice',
-      black: 'Bob',
-      pgn,
-      result: '1-0' as const,
-      reason: 'Bob checkmated',
-    };
-    storage.finishedGames.save({ ...base, gameKey: 'k1', endedAt: 1000 });
-    storage.finishedGames.save({
-      ...base,
-      gameKey: 'k2',
-      white: 'Carol',
-      black: 'Alice',
-      result: '1/2-1/2',
-      endedAt: 2000,
-    });
-    storage.finishedGames.save({
-      ...base,
-      gameKey: 'k3',
-      game: 40,
-      white: 'Dave',
-      black: 'Erin',
-      endedAt: 3000,
-    });
-    storage.finishedGames.save({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
-
-    expect(storage.finishedGames.get('k1')).toEqual({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
-    expect(storage.finishedGames.get('nope')).toBeNull();
-    expect(storage.finishedGames.recent().map((g) => g.gameKey)).toEqual(['k3', 'k2', 'k1']);
-    expect(storage.finishedGames.recent({ game: 12 }).map((g) => g.gameKey)).toEqual(['k2', 'k1']);
-    expect(storage.finishedGames.recent({ player: 'alice' }).map((g) => g.gameKey)).toEqual(['k2', 'k1']);
-    expect(
-      storage.finishedGames.recent({ player: 'ALICE', game: 12, limit: 1 }).map((g) => g.gameKey),
-    ).toEqual(['k2']);
-    storage.close();
-
-    const reopened = open(path);
-    expect(reopened.finishedGames.get('k3')?.pgn).toBe(pgn);
-    expect(reopened.finishedGames.prune(2000)).toBe(1);
-    expect(reopened.finishedGames.recent().map((g) => g.gameKey)).toEqual(['k3', 'k2']);
+  it('keeps two adds of one follow at the same moment to one row', async () => {
+    const storage = await openAt(await server.fresh());
+    const follow = { guildId: 'g', channelId: 'c1', handle: 'Alice', createdBy: 'u1' };
+    const results = await Promise.all([1, 2, 3, 4].map(() => storage.follows.add(follow)));
+    expect(results.filter((r) => r.added)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.follow.id)).size).toBe(1);
+    const posts = await Promise.all([1, 2, 3].map(() => storage.livePosts.create(game12)));
+    expect(posts.filter((r) => r.ok)).toHaveLength(1);
+    expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(1);
   });
 });

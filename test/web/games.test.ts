@@ -37,7 +37,7 @@ function world(relayed: GameSnapshot[] = []) {
   const games = new LiveGames({
     feed: { on: feed.on.bind(feed), off: feed.off.bind(feed), snapshot: () => undefined },
     isRelayed: (s) => shown.has(gameKeyOf(s)),
-    relayed: () => [...shown.values()],
+    relayed: () => Promise.resolve([...shown.values()]),
     publicSources: ['open'],
     maxViewers: 10,
     maxViewersPerGame: 5,
@@ -88,14 +88,14 @@ describe('LiveGames', () => {
     expect(w.games.idFor(a)).not.toBe(id);
   });
 
-  it('lists running FICS games and public ChessLive! sources, strongest first', () => {
+  it('lists running FICS games and public ChessLive! sources, strongest first', async () => {
     const weak = game(1, 1, { whiteRating: '1200', blackRating: '1300' });
     const strong = game(2, 1, { whiteRating: '2400', blackRating: '++++' }, 'Carol', 'Dave');
     const open = game(3, 1, { source: 'open' }, 'Eve', 'Frank');
     const hidden = game(4, 1, { source: 'private' }, 'Gina', 'Hal');
     const over = game(5, 1, { ended: true, result: '1-0' }, 'Ivy', 'Jon');
     const w = world([weak, strong, open, hidden, over]);
-    expect(w.games.list().map((g) => g.snapshot.game)).toEqual([2, 1, 3]);
+    expect((await w.games.list()).map((g) => g.snapshot.game)).toEqual([2, 1, 3]);
   });
 });
 

@@ -1,0 +1,44 @@
+// What the repositories need of a database, the same for SQLite and PostgreSQL: SQL written once
+// with `?` placeholders in the subset both dialects read (upserts with ON CONFLICT, RETURNING),
+// every call a promise. SQLite answers at once (its promises are settled when returned);
+// PostgreSQL answers after a round trip.
+
+export type SqlValue = string | number | null;
+
+export interface SqlStatement {
+  sql: string;
+  params: readonly SqlValue[];
+}
+
+export interface Sql {
+  /** Every row the statement returns. */
+  all<Row>(sql: string, ...params: SqlValue[]): Promise<Row[]>;
+  /** The first row, or undefined. */
+  get<Row>(sql: string, ...params: SqlValue[]): Promise<Row | undefined>;
+  /** Runs a write; resolves to the number of rows it changed. */
+  run(sql: string, ...params: SqlValue[]): Promise<number>;
+  /** Runs the statements in one transaction: all or none. */
+  transaction(statements: readonly SqlStatement[]): Promise<void>;
+}
+
+/** `postgres://` and `postgresql://` URLs select PostgreSQL; anything else is a SQLite file. */
+export function isPostgresUrl(where: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(where);
+}
+
+/** An open database of either dialect, checked and migrated. */
+export interface OpenedDatabase {
+  /** The SQLite file, or the PostgreSQL URL without its password: for logs. */
+  location: string;
+  schemaVersion: number;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+export type OpenDatabaseResult = { ok: true; database: OpenedDatabase } | { ok: false; error: string };
+
+/**
+ * SQL condition on a `guild_id` column: the bot is in that guild. The set-up of a guild the bot
+ * was removed from stays stored (adding the bot back restores it) but is not acted on.
+ */
+export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';

@@ -1,0 +1,133 @@
+// The embedded store: one SQLite file (better-sqlite3) in WAL mode, checked and migrated on open.
+// Its schema version is PRAGMA user_version.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import { cleanText, truncate } from '../text.js';
+import { migrationFailed, pending, tooNew, type MigrateResult, type Migration } from './migrations.js';
+import { errorMessage } from '../result.js';
+import { type OpenedDatabase, type OpenDatabaseResult, type Sql } from './sql.js';
+
+export const IN_MEMORY = ':memory:';
+
+/** Opens (creating the file and its folder if needed), checks and migrates the database at `path`. */
+export function openSqlite(path: string, list: readonly Migration[]): OpenDatabaseResult {
+  let db: Database;
+  try {
+    if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+    db = new BetterSqlite3(path);
+  } catch (error) {
+    return { ok: false, error: `cannot open the database ${path}: ${errorMessage(error)}` };
+  }
+  try {
+    if (path !== IN_MEMORY) db.pragma('journal_mode = WAL');
+    // WAL with NORMAL sync loses at most the last commits on power loss, never consistency.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+  } catch (error) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${errorMessage(error)}` };
+  }
+  const sound = checkSound(db);
+  if (sound !== null) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${sound}` };
+  }
+  const migrated = migrateSqlite(db, list);
+  if (!migrated.ok) {
+    db.close();
+    return { ok: false, error: `cannot use the database ${path}: ${migrated.error}` };
+  }
+  const database: OpenedDatabase = {
+    location: path,
+    schemaVersion: migrated.to,
+    sql: sqliteSql(db),
+    close: () => {
+      if (db.open) db.close();
+      return Promise.resolve();
+    },
+  };
+  return { ok: true, database };
+}
+
+/** Brings the schema up to date with `list`, each migration in its own transaction. */
+export function migrateSqlite(db: Database, list: readonly Migration[]): MigrateResult {
+  const from = db.pragma('user_version', { simple: true });
+  if (typeof from !== 'number') return { ok: false, error: 'could not read the schema version' };
+  const newer = tooNew(from, list);
+  if (newer !== null) return newer;
+  for (const [version, migration] of pending(list, from)) {
+    try {
+      db.transaction(() => {
+        db.exec(migration.sqlite);
+        // PRAGMA takes no bound parameters; `version` is an integer we computed.
+        db.pragma(`user_version = ${version}`);
+      })();
+    } catch (error) {
+      return migrationFailed(version, migration, error);
+    }
+  }
+  return { ok: true, from, to: list.length };
+}
+
+/**
+ * The repositories' SQL on better-sqlite3. Every call runs at once (the promise it returns is
+ * settled already), so calls take effect in the order they are made.
+ */
+function sqliteSql(db: Database): Sql {
+  // better-sqlite3 compiles the SQL on every prepare(): at a few hundred queries a second (every
+  // board looks up its posts) that compiling was most of the storage's time. Statements are
+  // prepared once, keyed by their text (each repository has a fixed set of texts).
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  return {
+    async all<Row>(sql: string, ...params: (string | number | null)[]) {
+      return prepare(sql).all(...params) as Row[];
+    },
+    async get<Row>(sql: string, ...params: (string | number | null)[]) {
+      return prepare(sql).get(...params) as Row | undefined;
+    },
+    async run(sql, ...params) {
+      return prepare(sql).run(...params).changes;
+    },
+    async transaction(list) {
+      db.transaction(() => {
+        for (const { sql, params } of list) prepare(sql).run(...params);
+      })();
+    },
+  };
+}
+
+/**
+ * Null when the file reads back whole and takes a write, else what is wrong: a damaged or
+ * unwritable database is found at start, not halfway through a game.
+ */
+function checkSound(db: Database): string | null {
+  try {
+    const problems = (db.pragma('quick_check') as { quick_check: string }[])
+      .map((row) => row.quick_check)
+      .filter((said) => said !== 'ok');
+    if (problems.length > 0) {
+      return `it is damaged (${truncate(cleanText(problems.join('; ')), 300)}). Restore a backup, or move the file away to start with an empty one.`;
+    }
+  } catch (error) {
+    return `it cannot be read whole (${errorMessage(error)}). Restore a backup, or move the file away to start with an empty one.`;
+  }
+  try {
+    // Writing the schema version back as it is: a real write, and a harmless one.
+    const version = Number(db.pragma('user_version', { simple: true }));
+    db.transaction(() => db.pragma(`user_version = ${version}`)).immediate();
+  } catch (error) {
+    return `it cannot be written (${errorMessage(error)}). Check the file's and its folder's permissions and the free disk space, and that no other program holds the database.`;
+  }
+  return null;
+}

