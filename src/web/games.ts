@@ -116,9 +116,9 @@ export class LiveGames {
   evaluated(game: number, fen: string): void {
     for (const entry of this.byId.values()) {
       if (entry.last.game !== game || entry.last.fen !== fen || entry.viewers.size === 0) continue;
-      const view = evaluationView(entry.last, this.opinionOf(entry.last));
-      if (view !== null && view.ply === entry.last.san.length)
-        this.broadcast(entry, makeEventText({ type: 'evaluation', data: view }));
+      const opinion = this.opinionOf(entry.last);
+      const view = opinion?.fen === fen ? evaluationView(entry.last, opinion) : null;
+      if (view !== null) this.broadcast(entry, makeEventText({ type: 'evaluation', data: view }));
     }
   }
 

@@ -301,16 +301,20 @@ describe.skipIf(CHROMIUM === null || !STOCKFISH)('the live page with the engine 
 
     const bar = page.locator('.game.main .eval-bar');
     const line = page.locator('.game.main .eval-text');
-    /** The post's evaluation once its embed has one for the position after `ply` plies. */
-    const embedEvaluation = async (ply: number): Promise<string> => {
-      const last = script.san[ply - 1]!;
+    /** The post's evaluation of the position after `ply` plies, from its edits since revision `since`. */
+    const embedEvaluation = async (ply: number, since: number): Promise<string> => {
+      const evaluated = (r: { embeds: unknown[] }): boolean => {
+        const text = embedOf(r).description;
+        return text.includes(script.san[ply - 1]!) && EMBED_EVALUATION.test(text);
+      };
       const message = await w.waitForMessage(
         post.id,
-        (m) => embedOf(m).description.includes(last) && EMBED_EVALUATION.test(embedOf(m).description),
+        (m) => m.revisions.slice(since).some(evaluated),
         `the post's evaluation after ply ${ply}`,
         15_000,
       );
-      return EMBED_EVALUATION.exec(embedOf(message).description)![1]!;
+      const revision = message.revisions.slice(since).findLast(evaluated)!;
+      return EMBED_EVALUATION.exec(embedOf(revision).description)![1]!;
     };
     /** White's share of the bar as drawn: the light part's height over the bar's. */
     const drawnShare = async (): Promise<number> => {
@@ -320,8 +324,9 @@ describe.skipIf(CHROMIUM === null || !STOCKFISH)('the live page with the engine 
     };
 
     for (const ply of [11, 12]) {
+      const since = w.fake.message(post.id)!.revisions.length;
       if (ply > 11) w.fics.playMove(game);
-      const expected = await embedEvaluation(ply);
+      const expected = await embedEvaluation(ply, ply > 11 ? since : 0);
       await expect.poll(() => line.textContent(), { timeout: 15_000 }).toBe(`Engine: ${expected}`);
       expect(await line.textContent()).toMatch(PAGE_EVALUATION);
       expect(await bar.isVisible()).toBe(true);

@@ -207,6 +207,8 @@ describe('engine evaluations on the page', () => {
     w.update(three);
     // The engine finishes the old position after the move: the page has left it, nothing is sent.
     w.games.evaluated(1, two.fen);
+    // Told of the new position before the engine's word on it is there: nothing yet.
+    w.games.evaluated(1, three.fen);
     opinion = { fen: three.fen, ply: 3, score: { cp: -120 } };
     w.games.evaluated(1, three.fen);
     // Another game's evaluation is not this page's.
