@@ -349,6 +349,16 @@ describe.skipIf(CHROMIUM === null || !STOCKFISH)('the live page with the engine 
       .poll(async () => (await page.locator('.game.main .eval-white').boundingBox())!.y)
       .toBeCloseTo(barBox.y, 0);
 
+    // A phone: the bar and the board fit the screen's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phoneBar = (await bar.boundingBox())!;
+    const phoneBoard = (await page.locator('.game.main .board-wrap').boundingBox())!;
+    expect(phoneBar.x).toBeGreaterThanOrEqual(0);
+    expect(phoneBoard.width).toBeGreaterThan(300);
+    expect(phoneBoard.x + phoneBoard.width).toBeLessThanOrEqual(390);
+    expect(phoneBar.height).toBeCloseTo(phoneBoard.height, 0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-evaluation-phone.png') });
+
     // The engine turned off on the post: after the next move the page has no bar either.
     const revisions = w.fake.message(post.id)!.revisions.length;
     expect((await w.fake.button(post.id, 'engine:1').callback()).type).toBe(6);

@@ -43,6 +43,8 @@ function makeBoard(slot) {
   const row = element('div', 'board-row', el);
   const bar = element('div', 'eval-bar', row);
   bar.hidden = true;
+  // The line below says it in words: screen readers skip the bar.
+  bar.setAttribute('aria-hidden', 'true');
   const fill = element('div', 'eval-white', bar);
   const wrap = element('div', 'board-wrap', row);
   const bottom = playerBar(el);
