@@ -13,6 +13,6 @@ export type {
   SceneScore,
   RenderResult,
 } from './scene.js';
-export { LOW_CLOCK_MS } from './compose.js';
+export { LOW_CLOCK_MS, whiteShare } from './compose.js';
 export { MIN_SIZE, MAX_SIZE, DEFAULT_SIZE } from './layout.js';
 export { THEME_NAMES, DEFAULT_THEME, isThemeName, type ThemeName } from './theme.js';

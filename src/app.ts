@@ -180,7 +180,12 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       publicSources: config.web.publicSources,
       maxViewers: config.web.maxViewers,
       maxViewersPerGame: config.web.maxViewersPerGame,
+      ...(engine === null
+        ? {}
+        : { evaluation: (snapshot: GameSnapshot) => engine.evaluations.latest(snapshot) }),
     });
+  // The pages show the engine's evaluations too, as they arrive.
+  if (games !== null) engine?.evaluations.onEvaluated((game, fen) => games?.evaluated(game, fen));
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {

@@ -4,7 +4,7 @@
 // its position went out and is shown with a later edit. Choices live in memory: after a restart
 // a post shows no evaluation until someone turns it on again.
 import type { SceneEvaluation } from '../../render/scene.js';
-import { makeEvaluationText, type Evaluation } from '../engine/uci.js';
+import { makeEvaluationText, type Evaluation, type Score } from '../engine/uci.js';
 import type { EngineJob, EnginePool } from '../engine/pool.js';
 import { parseUciMove, sanOf, startReplay, uciOf } from '../game/moves.js';
 import type { GameSnapshot } from '../game/snapshot.js';
@@ -117,6 +117,19 @@ export class LiveEvaluations {
   /** A game's evaluations by ply (0: the start position), White's point of view; empty if none. */
   evaluations(gameKey: string): ReadonlyMap<number, Evaluation> {
     return this.games.get(gameKey)?.byPly ?? new Map();
+  }
+
+  /**
+   * The game's newest evaluation while its current position is asked for (a post wants it now):
+   * of that position, or of an earlier one while the engine thinks; null otherwise. `ply` counts
+   * from the game's start position (0).
+   */
+  latest(snapshot: GameSnapshot): { fen: string; ply: number; score: Score } | null {
+    const game = this.games.get(gameKeyOf(snapshot));
+    if (game === undefined || game.latest === null || game.fen !== snapshot.fen || snapshot.ended)
+      return null;
+    const { fen, evaluation } = game.latest;
+    return { fen, ply: plyOfFen(fen) - plyOfFen(snapshot.startFen), score: evaluation.score };
   }
 
   view(snapshot: GameSnapshot, postId: number): EngineView {

@@ -1,7 +1,8 @@
 // The games the live page shows: every relayed game gets an unguessable id (random, kept in memory,
 // the same while the game is relayed), its latest state, and its viewers' push streams. It follows
 // the feed's updates after the relay (which only queues its edit), turns each into one event, and
-// writes that event's text once to every viewer of the game.
+// writes that event's text once to every viewer of the game. Told of engine evaluations, it sends
+// those of the position a page shows.
 import { randomBytes } from 'node:crypto';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { isChessLive } from '../game/game-id.js';
@@ -9,7 +10,14 @@ import type { TrackerUpdate } from '../game/tracker.js';
 import { gameKeyOf } from '../relay/game-key.js';
 import type { GameFeed } from '../relay/ports.js';
 import type { EventStream } from './stream.js';
-import { changeEvent, gameView, makeEventText, type GameView } from './view.js';
+import {
+  changeEvent,
+  evaluationView,
+  gameView,
+  makeEventText,
+  type EngineOpinion,
+  type GameView,
+} from './view.js';
 
 export interface LiveGamesOptions {
   feed: Pick<GameFeed, 'on' | 'off' | 'snapshot'>;
@@ -24,6 +32,8 @@ export interface LiveGamesOptions {
   /** How long a game no longer relayed keeps its page (its result stays readable for a while). */
   lingerMs?: number;
   now?: () => number;
+  /** The engine's newest evaluation of a game while a post asks for one; absent without an engine. */
+  evaluation?: (snapshot: GameSnapshot) => EngineOpinion | null;
 }
 
 export type Admission = 'ok' | 'unknown' | 'game full' | 'full';
@@ -67,9 +77,7 @@ export class LiveGames {
   /** The game's full state now, or undefined for an id not (or no longer) known. */
   view(id: string): GameView | undefined {
     const entry = this.byId.get(id);
-    if (entry === undefined) return undefined;
-    const last = this.current(entry);
-    return gameView(entry.id, last, this.partnerOf(last));
+    return entry === undefined ? undefined : this.fullView(entry);
   }
 
   snapshot(id: string): GameSnapshot | undefined {
@@ -102,8 +110,17 @@ export class LiveGames {
     if (entry === undefined) return stream.close();
     entry.viewers.add(stream);
     this.viewerCount++;
-    const last = this.current(entry);
-    stream.send(makeEventText({ type: 'state', data: gameView(id, last, this.partnerOf(last)) }));
+    stream.send(makeEventText({ type: 'state', data: this.fullView(entry) }));
+  }
+
+  /** The engine evaluated a game's position: the pages that show that position now get it. */
+  evaluated(game: number, fen: string): void {
+    for (const entry of this.byId.values()) {
+      if (entry.last.game !== game || entry.last.fen !== fen || entry.viewers.size === 0) continue;
+      const opinion = this.opinionOf(entry.last);
+      const view = opinion?.fen === fen ? evaluationView(entry.last, opinion) : null;
+      if (view !== null) this.broadcast(entry, makeEventText({ type: 'evaluation', data: view }));
+    }
   }
 
   /** A viewer's stream closed (or was dropped). */
@@ -165,6 +182,15 @@ export class LiveGames {
     return now !== undefined && gameKeyOf(now) === entry.key ? now : entry.last;
   }
 
+  private fullView(entry: Entry): GameView {
+    const last = this.current(entry);
+    return gameView(entry.id, last, this.partnerOf(last), this.opinionOf(last));
+  }
+
+  private opinionOf(snapshot: GameSnapshot): EngineOpinion | null {
+    return this.options.evaluation?.(snapshot) ?? null;
+  }
+
   private partnerOf(snapshot: GameSnapshot): GameSnapshot | undefined {
     return snapshot.partnerGame === null ? undefined : this.options.feed.snapshot(snapshot.partnerGame);
   }
@@ -178,7 +204,13 @@ export class LiveGames {
       const before = entry.last;
       entry.last = snapshot;
       if (entry.viewers.size > 0) {
-        const event = changeEvent(entry.id, before, snapshot, this.partnerOf(snapshot));
+        const event = changeEvent(
+          entry.id,
+          before,
+          snapshot,
+          this.partnerOf(snapshot),
+          this.opinionOf(snapshot),
+        );
         if (event !== null) this.broadcast(entry, makeEventText(event));
       }
     }
@@ -188,7 +220,7 @@ export class LiveGames {
       if ((main.last.partnerGame ?? this.current(main).partnerGame) !== snapshot.game) continue;
       this.broadcast(
         main,
-        makeEventText({ type: 'partner', data: gameView(main.id, snapshot, undefined).board }),
+        makeEventText({ type: 'partner', data: gameView(main.id, snapshot, undefined, null).board }),
       );
     }
   }

@@ -1,8 +1,11 @@
 // What the live page is told about a game, as plain JSON: the full state a new viewer starts from,
 // and the changes after it. A change that is one more move travels as that move (SAN, UCI, the FEN
 // after it and both clocks); anything else (a takeback, a resync, the end) as the full state again.
+// An engine evaluation of the position shown travels on its own, when it arrives.
+import { whiteShare } from '../../render/index.js';
 import type { Holdings } from '../protocol/events.js';
 import type { GameSnapshot } from '../game/snapshot.js';
+import { makeEvaluationText, type Score } from '../engine/uci.js';
 
 /** One board as the page shows it. Texts are the server's or a file's: the page escapes them. */
 export type BoardView = Pick<
@@ -38,6 +41,26 @@ export interface GameView {
   board: BoardView;
   /** The other board of a bughouse game, when the bot has it. */
   partner: BoardView | null;
+  /** The engine's evaluation of the main board; null when no post asked for one. */
+  evaluation: EvaluationView | null;
+}
+
+/** The engine's newest evaluation of a game, as it is known (White's point of view). */
+export interface EngineOpinion {
+  fen: string;
+  /** Plies from the game's start position to the evaluated one. */
+  ply: number;
+  score: Score;
+}
+
+/** An evaluation as the page shows it: a bar beside the board and its text. */
+export interface EvaluationView {
+  /** Plies on the board at the evaluated position: the current one, or earlier while the engine thinks. */
+  ply: number;
+  /** `+0.8`, `#-3`: White's point of view, as the post's embed writes it. */
+  text: string;
+  /** White's share of the bar, 0..1 (the board image's bar has the same). */
+  white: number;
 }
 
 /** One more move: the move, and what changed with it. */
@@ -49,11 +72,16 @@ export type MoveView = Pick<
   ply: number;
   san: string;
   uci: string;
+  /** The last evaluation while the engine thinks about this move's position; null when none is asked. */
+  evaluation: EvaluationView | null;
 };
 
 /** The stream's events; `partner` is the bughouse partner board's full view. */
 export type WebEvent =
-  { type: 'state'; data: GameView } | { type: 'move'; data: MoveView } | { type: 'partner'; data: BoardView };
+  | { type: 'state'; data: GameView }
+  | { type: 'move'; data: MoveView }
+  | { type: 'partner'; data: BoardView }
+  | { type: 'evaluation'; data: EvaluationView };
 
 export function boardView(snap: GameSnapshot): BoardView {
   const control =
@@ -100,6 +128,7 @@ export function changeEvent(
   before: GameSnapshot,
   after: GameSnapshot,
   partner: GameSnapshot | undefined,
+  opinion: EngineOpinion | null,
 ): WebEvent | null {
   const plies = after.san.length;
   const oneMore =
@@ -124,6 +153,7 @@ export function changeEvent(
         check: after.check,
         holdings: after.holdings,
         opening: after.opening,
+        evaluation: evaluationView(after, opinion),
       },
     };
   }
@@ -138,11 +168,32 @@ export function changeEvent(
     sameInfo(before, after)
   )
     return null;
-  return { type: 'state', data: gameView(id, after, partner) };
+  return { type: 'state', data: gameView(id, after, partner, opinion) };
 }
 
-export function gameView(id: string, snap: GameSnapshot, partner: GameSnapshot | undefined): GameView {
-  return { id, board: boardView(snap), partner: partner === undefined ? null : boardView(partner) };
+export function gameView(
+  id: string,
+  snap: GameSnapshot,
+  partner: GameSnapshot | undefined,
+  opinion: EngineOpinion | null,
+): GameView {
+  return {
+    id,
+    board: boardView(snap),
+    partner: partner === undefined ? null : boardView(partner),
+    evaluation: evaluationView(snap, opinion),
+  };
+}
+
+/**
+ * The evaluation the page shows with `snap`: the engine's of this position, or of an earlier one
+ * while it thinks (the bar stays rather than blinking at every move); null for none or for a
+ * position the game has left (a takeback).
+ */
+export function evaluationView(snap: GameSnapshot, opinion: EngineOpinion | null): EvaluationView | null {
+  if (opinion === null || opinion.ply < 0 || opinion.ply > snap.san.length) return null;
+  if (opinion.ply === snap.san.length && opinion.fen !== snap.fen) return null;
+  return { ply: opinion.ply, text: makeEvaluationText(opinion.score), white: whiteShare(opinion.score) };
 }
 
 /** Names and ratings: what a move event does not carry. */

@@ -10,8 +10,10 @@ import { parseSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { whiteShare } from '../../render/index.js';
+import { locateStockfish } from '../../src/engine/stockfish.js';
 import { openingAt } from '../../src/game/openings.js';
-import { World, fixture, scriptOf } from '../e2e/harness.js';
+import { World, embedOf, fixture, scriptOf } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 
 function findChromium(): string | null {
@@ -83,17 +85,17 @@ async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Pag
 
 let pageProblems: string[] = [];
 
-async function startRelayed(): Promise<{ w: World; base: string }> {
+async function startRelayed(env: Record<string, string> = {}): Promise<{ w: World; base: string }> {
   const w = (world = await World.start({ discord: NO_EDIT_LIMIT }));
   const bot = await w.startBot({
-    env: { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org' },
+    env: { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org', ...env },
   });
   return { w, base: bot.web!.url };
 }
 
 /** Observes a game and returns its page's path (from the post's Watch live link). */
-async function observe(w: World, game: number): Promise<string> {
-  await w.command('observe', { game }).reply();
+async function observe(w: World, game: number, options: { eval?: boolean } = {}): Promise<string> {
+  await w.command('observe', { game, ...options }).reply();
   const post = w.livePosts().at(-1)!;
   for (const row of post.components as { components?: { label?: string; url?: string }[] }[])
     for (const c of row.components ?? []) if (c.label === 'Watch live') return new URL(c.url!).pathname;
@@ -170,6 +172,8 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
     }
     expect(await page.locator('#moves li').count()).toBe(6);
     expect(await page.locator('.pocket:not([hidden])').count()).toBe(0);
+    // No post asked for the engine: no bar, no evaluation line.
+    expect(await page.locator('.eval-bar:not([hidden]), .eval-text:not([hidden])').count()).toBe(0);
     await expect
       .poll(() => page.locator('#moves li').last().textContent())
       .toBe(`${script.san[10]}${script.san[11]}`);
@@ -263,6 +267,106 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
     // Bughouse boards have pockets (empty until a piece is passed); a chess board has none.
     expect(await page.locator('.game.main .pocket[hidden]').count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse.png') });
+    expect(pageProblems).toEqual([]);
+  });
+});
+
+const STOCKFISH = locateStockfish() !== null;
+if (!STOCKFISH)
+  console.warn('SKIPPED the live page evaluation test: node_modules/stockfish is not installed.');
+
+/** An evaluation as the post's embed writes it: `Engine: +0.3 · best Nf3 (depth 12)`. */
+const EMBED_EVALUATION = /^Engine: (#-?\d+|[+-]?\d+(?:\.\d)?) · best \S+ \(depth \d+\)$/m;
+/** The same on the page: `Engine: +0.3`. */
+const PAGE_EVALUATION = /^Engine: (#-?\d+|[+-]?\d+(?:\.\d)?)$/;
+
+/** White's share of the bar for an evaluation text, as far as its rounding lets one tell. */
+function shareOf(text: string): number {
+  return text.startsWith('#')
+    ? whiteShare({ mate: Number(text.slice(1)) })
+    : whiteShare({ cp: Number(text) * 100 });
+}
+
+describe.skipIf(CHROMIUM === null || !STOCKFISH)('the live page with the engine on', () => {
+  it('shows the evaluation the post shows, as a bar beside the board and its text, move after move', async () => {
+    const { w, base } = await startRelayed({ KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '200' });
+    const script = fixture('lasker_flag#0');
+    const game = w.fics.addGame(scriptOf(script, { whiteRating: '1834', blackRating: '1790' }));
+    w.fics.playMoves(game, 11);
+    const path = await observe(w, game, { eval: true });
+    const post = w.livePosts().at(-1)!;
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 11))));
+
+    const bar = page.locator('.game.main .eval-bar');
+    const line = page.locator('.game.main .eval-text');
+    /** The post's evaluation of the position after `ply` plies, from its edits since revision `since`. */
+    const embedEvaluation = async (ply: number, since: number): Promise<string> => {
+      const evaluated = (r: { embeds: unknown[] }): boolean => {
+        const text = embedOf(r).description;
+        return text.includes(script.san[ply - 1]!) && EMBED_EVALUATION.test(text);
+      };
+      const message = await w.waitForMessage(
+        post.id,
+        (m) => m.revisions.slice(since).some(evaluated),
+        `the post's evaluation after ply ${ply}`,
+        15_000,
+      );
+      const revision = message.revisions.slice(since).findLast(evaluated)!;
+      return EMBED_EVALUATION.exec(embedOf(revision).description)![1]!;
+    };
+    /** White's share of the bar as drawn: the light part's height over the bar's. */
+    const drawnShare = async (): Promise<number> => {
+      const whole = (await bar.boundingBox())!;
+      const white = (await page.locator('.game.main .eval-white').boundingBox())!;
+      return white.height / whole.height;
+    };
+
+    for (const ply of [11, 12]) {
+      const since = w.fake.message(post.id)!.revisions.length;
+      if (ply > 11) w.fics.playMove(game);
+      const expected = await embedEvaluation(ply, ply > 11 ? since : 0);
+      await expect.poll(() => line.textContent(), { timeout: 15_000 }).toBe(`Engine: ${expected}`);
+      expect(await line.textContent()).toMatch(PAGE_EVALUATION);
+      expect(await bar.isVisible()).toBe(true);
+      expect(await bar.getAttribute('class')).toBe('eval-bar');
+      // The bar eases to its height: wait for it to settle at the evaluation's share.
+      await expect.poll(drawnShare, { timeout: 3_000 }).toBeCloseTo(shareOf(expected), 1);
+    }
+    // Beside the board, as tall as it, White's part at the bottom (White's side).
+    const barBox = (await bar.boundingBox())!;
+    const boardBox = (await page.locator('.game.main .board-wrap').boundingBox())!;
+    expect(barBox.x + barBox.width).toBeLessThanOrEqual(boardBox.x);
+    expect(barBox.height).toBeCloseTo(boardBox.height, 0);
+    const whiteBox = (await page.locator('.game.main .eval-white').boundingBox())!;
+    expect(whiteBox.y + whiteBox.height).toBeCloseTo(barBox.y + barBox.height, 0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-evaluation.png') });
+
+    // Flipped: White's part at the top.
+    await page.click('#flip');
+    await expect
+      .poll(async () => (await page.locator('.game.main .eval-white').boundingBox())!.y)
+      .toBeCloseTo(barBox.y, 0);
+
+    // A phone: the bar and the board fit the screen's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const phoneBar = (await bar.boundingBox())!;
+    const phoneBoard = (await page.locator('.game.main .board-wrap').boundingBox())!;
+    expect(phoneBar.x).toBeGreaterThanOrEqual(0);
+    expect(phoneBoard.width).toBeGreaterThan(300);
+    expect(phoneBoard.x + phoneBoard.width).toBeLessThanOrEqual(390);
+    expect(phoneBar.height).toBeCloseTo(phoneBoard.height, 0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-evaluation-phone.png') });
+
+    // The engine turned off on the post: after the next move the page has no bar either.
+    const revisions = w.fake.message(post.id)!.revisions.length;
+    expect((await w.fake.button(post.id, 'engine:1').callback()).type).toBe(6);
+    await w.waitForMessage(post.id, (m) => m.revisions.length > revisions, 'the engine off');
+    w.fics.playMove(game);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 13))));
+    expect(await bar.isVisible()).toBe(false);
+    expect(await line.isVisible()).toBe(false);
     expect(pageProblems).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
 // ids (random, stable per game, forgotten after the game stops being relayed), the front page's
 // choice and order, and which change becomes a move event and which a full state.
 import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseChessLive } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
@@ -9,7 +11,8 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { gameKeyOf } from '../../src/relay/game-key.js';
 import { LiveGames } from '../../src/web/games.js';
-import { changeEvent } from '../../src/web/view.js';
+import { EventStream } from '../../src/web/stream.js';
+import { changeEvent, evaluationView, type EngineOpinion, type WebEvent } from '../../src/web/view.js';
 
 const MOVES = ['e2:e4/0/0/299', 'e7:e5/0/0/298', 'g1:f3/0/0/295/N', 'b8:c6/0/0/290/N'];
 
@@ -30,11 +33,12 @@ function game(
   };
 }
 
-function world(relayed: GameSnapshot[] = []) {
+function world(relayed: GameSnapshot[] = [], evaluation?: (s: GameSnapshot) => EngineOpinion | null) {
   const feed = new EventEmitter<{ update: [TrackerUpdate] }>();
   const shown = new Map(relayed.map((s) => [gameKeyOf(s), s]));
   let now = 0;
   const games = new LiveGames({
+    ...(evaluation === undefined ? {} : { evaluation }),
     feed: { on: feed.on.bind(feed), off: feed.off.bind(feed), snapshot: () => undefined },
     isRelayed: (s) => shown.has(gameKeyOf(s)),
     relayed: () => Promise.resolve([...shown.values()]),
@@ -103,7 +107,7 @@ describe('changeEvent', () => {
   it('sends one more move as a move, anything else as the full state, nothing for no change', () => {
     const two = game(1, 2);
     const three = game(1, 3);
-    const moved = changeEvent('id', two, three, undefined);
+    const moved = changeEvent('id', two, three, undefined, null);
     expect(moved).toEqual({
       type: 'move',
       data: {
@@ -118,21 +122,118 @@ describe('changeEvent', () => {
         check: false,
         holdings: null,
         opening: { eco: 'C40', name: "King's Knight Opening" },
+        evaluation: null,
       },
     });
     // A takeback, two moves at once, the end: the whole state.
-    expect(changeEvent('id', three, two, undefined)?.type).toBe('state');
-    expect(changeEvent('id', two, game(1, 4), undefined)?.type).toBe('state');
+    expect(changeEvent('id', three, two, undefined, null)?.type).toBe('state');
+    expect(changeEvent('id', two, game(1, 4), undefined, null)?.type).toBe('state');
     const ended = changeEvent(
       'id',
       three,
       { ...three, ended: true, result: '1-0', reason: 'Bob resigns' },
       undefined,
+      null,
     );
     expect(ended).toMatchObject({
       type: 'state',
       data: { board: { ended: true, result: '1-0', reason: 'Bob resigns' } },
     });
-    expect(changeEvent('id', two, game(1, 2), undefined)).toBeNull();
+    expect(changeEvent('id', two, game(1, 2), undefined, null)).toBeNull();
+  });
+});
+
+/** A viewer whose stream writes into memory: `events()` parses what it was sent so far. */
+function viewer(): { stream: EventStream; events: () => WebEvent[] } {
+  const sink = new PassThrough();
+  let text = '';
+  sink.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  // A PassThrough has what the stream uses of a response: write, end, destroy, close, writableLength.
+  const stream = new EventStream(sink as unknown as ServerResponse, 1 << 20, () => undefined);
+  const events = (): WebEvent[] =>
+    text
+      .split('\n\n')
+      .filter((block) => block.startsWith('event: '))
+      .map((block) => {
+        const [type, data] = block.split('\n') as [string, string];
+        return {
+          type: type.slice('event: '.length),
+          data: JSON.parse(data.slice('data: '.length)),
+        } as WebEvent;
+      });
+  return { stream, events };
+}
+
+/** Lets the PassThrough hand over what was written. */
+const flushed = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('engine evaluations on the page', () => {
+  it('shows the evaluation of the position on the board, or an earlier one while the engine thinks', () => {
+    const three = game(1, 3);
+    const two = game(1, 2);
+    expect(evaluationView(three, { fen: three.fen, ply: 3, score: { cp: 80 } })).toEqual({
+      ply: 3,
+      text: '+0.8',
+      white: expect.closeTo(0.573, 3),
+    });
+    expect(evaluationView(three, { fen: two.fen, ply: 2, score: { mate: -3 } })).toEqual({
+      ply: 2,
+      text: '#-3',
+      white: 0,
+    });
+    expect(evaluationView(three, { fen: three.fen, ply: 3, score: { mate: 2 } })?.white).toBe(1);
+    expect(evaluationView(three, { fen: three.fen, ply: 3, score: { cp: -150 } })?.white).toBeLessThan(0.5);
+    // A position the game left (a takeback), the same ply on another line, none asked: no bar.
+    expect(evaluationView(two, { fen: three.fen, ply: 3, score: { cp: 80 } })).toBeNull();
+    // 1. e4 e5 2. Nc3 rather than 2. Nf3: three plies too, another position.
+    const otherLine = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 2';
+    expect(evaluationView(three, { fen: otherLine, ply: 3, score: { cp: 1 } })).toBeNull();
+    expect(evaluationView(three, null)).toBeNull();
+  });
+
+  it('a new viewer starts with the evaluation; evaluations of the current position follow, others do not', async () => {
+    const two = game(1, 2);
+    let opinion: EngineOpinion | null = { fen: two.fen, ply: 2, score: { cp: 30 } };
+    const w = world([two], () => opinion);
+    const id = w.games.idFor(two);
+    w.update(two);
+    const { stream, events } = viewer();
+    w.games.watch(id, stream);
+    await flushed();
+    expect(events()).toMatchObject([{ type: 'state', data: { evaluation: { ply: 2, text: '+0.3' } } }]);
+
+    // A move: the page keeps the last evaluation while the engine thinks about the new position.
+    const three = game(1, 3);
+    w.update(three);
+    // The engine finishes the old position after the move: the page has left it, nothing is sent.
+    w.games.evaluated(1, two.fen);
+    // Told of the new position before the engine's word on it is there: nothing yet.
+    w.games.evaluated(1, three.fen);
+    opinion = { fen: three.fen, ply: 3, score: { cp: -120 } };
+    w.games.evaluated(1, three.fen);
+    // Another game's evaluation is not this page's.
+    w.games.evaluated(2, three.fen);
+    await flushed();
+    expect(events().slice(1)).toMatchObject([
+      { type: 'move', data: { ply: 3, evaluation: { ply: 2, text: '+0.3' } } },
+      { type: 'evaluation', data: { ply: 3, text: '-1.2' } },
+    ]);
+    expect(events()).toHaveLength(3);
+    const white = (events()[2]!.data as { white: number }).white;
+    expect(white).toBeGreaterThan(0);
+    expect(white).toBeLessThan(0.5);
+    expect(w.games.view(id)?.evaluation).toMatchObject({ ply: 3, text: '-1.2' });
+
+    // No post asks any more: the next move has no bar.
+    opinion = null;
+    w.update(game(1, 4));
+    await flushed();
+    expect(events().at(-1)).toMatchObject({ type: 'move', data: { ply: 4, evaluation: null } });
+  });
+
+  it('without an engine a game has no evaluation', () => {
+    const two = game(1, 2);
+    const w = world([two]);
+    expect(w.games.view(w.games.idFor(two))?.evaluation).toBeNull();
   });
 });

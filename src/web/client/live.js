@@ -1,6 +1,7 @@
 // The live page's script (a plain ES module, served as is): follows the game's push stream
 // (/g/<id>/events) and shows it with chessground. Every text goes in through textContent, never as
 // HTML. Clocks tick here between updates; each update sets them to the server's values again.
+// An engine evaluation, when a post asked for one, is a bar beside the main board and a line below.
 import { Chessground } from './chessground.js';
 
 const root = document.getElementById('live');
@@ -17,6 +18,8 @@ const ROLES = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: '
 let flipped = false;
 /** Slot ('main' | 'partner') -> { view, receivedAt, cg, el, parts }. */
 const boards = new Map();
+/** The main board's evaluation ({ ply, text, white }), or null: no bar. */
+let evaluation = null;
 
 function element(tag, className, parent) {
   const el = document.createElement(tag);
@@ -37,8 +40,16 @@ function makeBoard(slot) {
   const el = element('section', `game ${slot}`, boardsEl);
   el.dataset.slot = slot;
   const top = playerBar(el);
-  const wrap = element('div', 'board-wrap', el);
+  const row = element('div', 'board-row', el);
+  const bar = element('div', 'eval-bar', row);
+  bar.hidden = true;
+  // The line below says it in words: screen readers skip the bar.
+  bar.setAttribute('aria-hidden', 'true');
+  const fill = element('div', 'eval-white', bar);
+  const wrap = element('div', 'board-wrap', row);
   const bottom = playerBar(el);
+  const line = element('p', 'eval-text', el);
+  line.hidden = true;
   const cg = Chessground(element('div', 'board', wrap), {
     viewOnly: true,
     coordinates: true,
@@ -46,7 +57,7 @@ function makeBoard(slot) {
     highlight: { lastMove: true, check: true },
     drawable: { enabled: false, visible: false },
   });
-  return { el, top, bottom, cg, view: null, receivedAt: 0 };
+  return { el, top, bottom, cg, bar, fill, line, view: null, receivedAt: 0 };
 }
 
 function board(slot) {
@@ -119,7 +130,27 @@ function render(slot) {
     bar.pocket.hidden = view.holdings === null;
     showPocket(bar.pocket, color, view.holdings ? view.holdings[color] : '');
   }
+  if (slot === 'main') showEvaluation(b, orientation);
   tick();
+}
+
+/**
+ * The bar: White's share from White's side of the board (its height a custom property: the page's
+ * policy forbids inline styles, not a script's). An evaluation of an earlier position is dimmed
+ * while the engine thinks about the one shown, and said so, as the post says it.
+ */
+function showEvaluation(b, orientation) {
+  b.bar.hidden = evaluation === null;
+  b.line.hidden = evaluation === null;
+  if (evaluation === null) return;
+  const thinking = evaluation.ply !== b.view.san.length;
+  b.fill.style.setProperty('--white', String(Math.min(1, Math.max(0, evaluation.white))));
+  b.bar.classList.toggle('white-top', orientation === 'black');
+  b.bar.classList.toggle('thinking', thinking);
+  b.bar.title = `Engine: ${evaluation.text}`;
+  b.line.textContent = thinking
+    ? `Engine: thinking… (last ${evaluation.text})`
+    : `Engine: ${evaluation.text}`;
 }
 
 /** The clocks: the side to move's runs down from its last known value while the game runs. */
@@ -190,6 +221,7 @@ function showState(state) {
     render('partner');
   }
   root.classList.toggle('bughouse', state.partner !== null);
+  evaluation = state.evaluation;
   render('main');
   showHeader(state.board);
   showMoves(state.board);
@@ -217,9 +249,18 @@ function showMove(move) {
     'holdings',
   ])
     view[key] = move[key];
+  evaluation = move.evaluation;
   main.receivedAt = performance.now();
   render('main');
   showMoves(view);
+}
+
+function showEvaluationEvent(next) {
+  const main = boards.get('main');
+  // An evaluation of a position the page has left (never expected): the next one comes.
+  if (!main || !main.view || next.ply !== main.view.san.length) return;
+  evaluation = next;
+  showEvaluation(main, orientationOf('main'));
 }
 
 function showPartner(view) {
@@ -248,4 +289,5 @@ events.addEventListener('error', () => {
 events.addEventListener('state', (e) => showState(JSON.parse(e.data)));
 events.addEventListener('move', (e) => showMove(JSON.parse(e.data)));
 events.addEventListener('partner', (e) => showPartner(JSON.parse(e.data)));
+events.addEventListener('evaluation', (e) => showEvaluationEvent(JSON.parse(e.data)));
 setInterval(tick, 100);
