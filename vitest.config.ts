@@ -8,7 +8,9 @@ export default defineConfig({
     // Most test time is spent waiting on sockets and timers, not computing: three files at once even
     // on two cores (vitest's default there is one; the whole run took 194 s so, 107 s with three).
     maxWorkers: 3,
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // A bound on each test, not a speed check: tests that start bot processes take 5-10 s alone and
+    // several times that when the whole run shares two cores.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
