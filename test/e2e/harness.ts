@@ -156,7 +156,7 @@ export class World {
     id: string,
     check: (m: FakeMessage) => boolean,
     what: string,
-    timeoutMs = 5_000,
+    timeoutMs = 15_000,
   ): Promise<FakeMessage> {
     return this.fake.waitFor(
       () => {

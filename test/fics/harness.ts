@@ -80,7 +80,7 @@ export function poolOn(fake: FakeFics, options: PoolOptions = {}): Harness {
     updates,
     errors,
     logger,
-    async ended(game, timeoutMs = 5_000) {
+    async ended(game, timeoutMs = 15_000) {
       const find = (): GameSnapshot | undefined => {
         for (const u of updates) if (u.type === 'ended' && u.snapshot.game === game) return u.snapshot;
         return undefined;

@@ -27,7 +27,7 @@ export function waitFor<T>(
   options: WaitOptions | number = {},
 ): Promise<Exclude<T, undefined | false>> {
   const {
-    timeoutMs = 5_000,
+    timeoutMs = 15_000,
     intervalMs = 5,
     wake,
   } = typeof options === 'number' ? { timeoutMs: options } : options;

@@ -44,7 +44,7 @@ export class SseClient {
   }
 
   /** Waits until `count` events have arrived (or the stream closed, or `timeoutMs` passed). */
-  async waitForEvents(count: number, timeoutMs = 5_000): Promise<SseEvent[]> {
+  async waitForEvents(count: number, timeoutMs = 15_000): Promise<SseEvent[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.events.length < count) {
       if (this.closed) throw new Error(`stream closed after ${this.events.length} of ${count} events`);
