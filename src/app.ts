@@ -16,6 +16,7 @@ import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
 import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from './shard.js';
 import { openStorage } from './storage/index.js';
+import { joinFleet, type Fleet } from './fleet/index.js';
 import { createClient } from './discord/client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/loader.js';
 import type { BotContext } from './discord/context.js';
@@ -105,6 +106,18 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
   fics.on('error', (error) => logger.warn({ err: error }, 'FICS'));
+  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
+  let fleet: Fleet | null = null;
+  if (config.fleet !== null) {
+    const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
+    if (!joined.ok) {
+      fics.close();
+      await client.destroy();
+      storage.close();
+      return { ok: false, error: joined.error };
+    }
+    fleet = joined.value;
+  }
   // ChessLive! games share the relay with FICS games: one feed, told apart by game number.
   const chesslive = new ChessLiveFeed({
     sources: config.chesslive.sources,
@@ -113,7 +126,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxPlies: config.maxPlies,
     logger: logger.child({ component: 'chesslive' }),
   });
-  const feed = new CombinedFeed(fics, chesslive);
+  const feed = new CombinedFeed(fleet?.feed ?? fics, chesslive);
   // Boards (1 ms each, dozens a second) and whole-game GIFs (tens of ms) are drawn on worker
   // threads: the event loop stays free for the board lines and edits of every other game. Each has
   // a thread of its own, so that no board waits behind a GIF.
@@ -168,6 +181,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     clubs.close();
     feed.close();
     chesslive.close();
+    await fleet?.close();
     fics.close();
     await client.destroy();
     storage.close();
