@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
 import type { FicsFeed } from '../chesslive/feed.js';
+import { FicsCommandError } from '../fics/errors.js';
 import type { GameNumber, Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
@@ -40,7 +41,11 @@ interface Remote {
   /** The newest sequence number a notice announced. */
   wanted: number;
   reading: boolean;
+  /** FICS no longer has the game (observing it again failed): it is not taken over again. */
+  gone: boolean;
 }
+
+const UNREAD: Remote = { seq: 0, snapshot: undefined, wanted: 0, reading: false, gone: false };
 
 /** Snapshots of one held game on their way to PostgreSQL: only the latest waits. */
 interface Outbox {
@@ -50,6 +55,7 @@ interface Outbox {
 
 /** Ended games' states are kept this long for late readers, then pruned. */
 const KEEP_ENDED_MS = 10 * 60_000;
+const PRUNE_EVERY_MS = 60_000;
 
 type FleetEvents = { update: [TrackerUpdate] };
 
@@ -67,6 +73,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   private readonly announced = new Map<number, { key: string; ended: boolean }>();
   private readonly forward = (update: TrackerUpdate): void => this.fromPool(update);
   private timer: NodeJS.Timeout | null = null;
+  private pruner: NodeJS.Timeout | null = null;
   private ticking = false;
   private client: pg.Client | null = null;
   private listenFailures = 0;
@@ -81,6 +88,11 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   async start(): Promise<void> {
     await this.listen();
     this.timer = setInterval(() => void this.tick(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.pruner = setInterval(() => {
+      this.options.store
+        .prune(KEEP_ENDED_MS)
+        .catch((error: unknown) => this.warn('prune ended games', null, error));
+    }, PRUNE_EVERY_MS);
   }
 
   /** Games held here (observed on this machine's FICS logins for the fleet). */
@@ -148,6 +160,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     if (this.closed) return;
     this.closed = true;
     if (this.timer !== null) clearInterval(this.timer);
+    if (this.pruner !== null) clearInterval(this.pruner);
     this.options.pool.off('update', this.forward);
     if (this.held.size > 0)
       await this.options.store
@@ -194,6 +207,15 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
    */
   private async firstWant(game: GameNumber, holder: string, kept?: boolean): Promise<void> {
     const { pool, store, leaseMs } = this.options;
+    // Held before a restart: it may have ended meanwhile on another machine's watch, its end
+    // stored. The relay tells by the players whether that end is its post's game.
+    const stored = kept === true ? await store.read(game) : null;
+    if (stored !== null && stored.snapshot.ended) {
+      this.remote.set(game, { ...UNREAD, seq: stored.seq, snapshot: stored.snapshot, wanted: stored.seq });
+      // After the caller has the snapshot, as an end that comes just after an observe.
+      setImmediate(() => this.announce('ended', stored.snapshot));
+      return;
+    }
     if (!(await store.lease([game], leaseMs)).has(game)) return this.subscribe(game);
     this.held.add(game);
     try {
@@ -212,7 +234,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     // game): the lease holder observes it for the fleet, this machine lets it go.
     if (pool.snapshot(game) !== undefined)
       await pool.unobserve(game as GameNumber).catch((error: unknown) => this.warn('unobserve', game, error));
-    this.remote.set(game, { seq: 0, snapshot: undefined, wanted: 0, reading: false });
+    this.remote.set(game, { ...UNREAD });
     await this.read(game);
   }
 
@@ -224,25 +246,33 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     if (this.ticking || this.closed) return;
     this.ticking = true;
     const { store, leaseMs } = this.options;
+    const startedAt = performance.now();
     try {
       const renewing = [...this.held].filter((game) => this.announced.get(game)?.ended !== true);
       if (renewing.length > 0) {
         const kept = await store.lease(renewing, leaseMs);
-        for (const game of renewing) if (!kept.has(game)) await this.lost(game);
+        // Not awaited: FICS answers must not hold up the next renewal (leases would expire meanwhile).
+        for (const game of renewing) if (!kept.has(game)) void this.lost(game, 'renewing');
       }
       const orphans = [...this.remote]
-        .filter(([game, remote]) => remote.snapshot?.ended !== true && this.holderWithRoom(game) !== null)
+        .filter(
+          ([game, remote]) =>
+            !remote.gone && remote.snapshot?.ended !== true && this.holderWithRoom(game) !== null,
+        )
         .map(([game]) => game);
       if (orphans.length > 0) {
         const taken = await store.lease(orphans, leaseMs, true);
-        for (const game of taken) await this.takeOver(game as GameNumber);
+        for (const game of taken) void this.takeOver(game as GameNumber);
       }
-      await store.prune(KEEP_ENDED_MS);
     } catch (error) {
       this.warn('renew leases', null, error);
     } finally {
       this.ticking = false;
     }
+    const tookMs = Math.round(performance.now() - startedAt);
+    // Renewals this slow lose leases to other machines: the database is overloaded or far.
+    if (tookMs > leaseMs / 3)
+      this.options.logger.warn({ tookMs, leaseMs }, 'fleet: renewing leases was slow');
   }
 
   private holderWithRoom(game: number): string | null {
@@ -254,7 +284,9 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   private async takeOver(game: GameNumber): Promise<void> {
     const holders = [...(this.wanted.get(game) ?? [])];
     if (!this.remote.delete(game) || holders.length === 0) {
-      await this.options.store.release(game);
+      await this.options.store
+        .release(game)
+        .catch((error: unknown) => this.warn('release a lease', game, error));
       return;
     }
     this.held.add(game);
@@ -264,14 +296,17 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     } catch (error) {
       this.warn('observe a game taken over', game, error);
       this.held.delete(game);
-      this.remote.set(game, { seq: 0, snapshot: undefined, wanted: 0, reading: false });
-      await this.options.store.release(game);
+      // Over on FICS with no end published: nobody can observe it again; its state may still come.
+      const gone = error instanceof FicsCommandError && error.code === 'noSuchGame';
+      this.remote.set(game, { ...UNREAD, gone });
+      await this.options.store.release(game).catch(() => undefined);
+      void this.read(game);
     }
   }
 
   /** Another process took the lease (this one was too late to renew): it observes the game now. */
-  private async lost(game: number): Promise<void> {
-    this.options.logger.warn({ game }, 'fleet: lease lost to another process; following its state');
+  private async lost(game: number, when: 'renewing' | 'publishing'): Promise<void> {
+    this.options.logger.warn({ game, when }, 'fleet: lease lost to another process; following its state');
     this.held.delete(game);
     this.outbox.delete(game);
     await this.options.pool.unobserve(game as GameNumber).catch(() => undefined);
@@ -285,10 +320,11 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       this.emit('update', update);
       return;
     }
-    const { game } = update.snapshot;
-    // Held elsewhere: what this pool still sends while it lets the game go does not count.
-    if (this.remote.has(game)) return;
+    const { game, ended } = update.snapshot;
     if (this.held.has(game)) this.send(update.snapshot);
+    else if (ended && this.wanted.has(game)) void this.keepEnd(update.snapshot);
+    // Held elsewhere: the state comes from its holder (this end too, once stored).
+    if (this.remote.has(game)) return;
     this.announce(update.type, update.snapshot);
   }
 
@@ -303,18 +339,21 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   private async drain(game: number, box: Outbox): Promise<void> {
     box.busy = true;
     let failures = 0;
-    while (box.next !== null && !this.closed && this.outbox.get(game) === box) {
+    while (box.next !== null && !this.closed) {
       const snapshot = box.next;
       box.next = null;
       try {
         const seq = await this.options.store.publish(snapshot);
         failures = 0;
-        if (seq === null) {
-          await this.lost(game);
-          break;
+        if (seq !== null) {
+          // Over: nobody needs to observe it again (a takeover skips ended games).
+          if (snapshot.ended) await this.options.store.release(game);
+          continue;
         }
-        // Over: nobody needs to observe it again (a takeover skips ended games).
-        if (snapshot.ended) await this.options.store.release(game);
+        // The lease went to another process (this one was late to renew).
+        if (snapshot.ended) await this.keepEnd(snapshot);
+        if (this.held.has(game)) await this.lost(game, 'publishing');
+        break;
       } catch (error) {
         this.warn('publish a game', game, error);
         box.next ??= snapshot;
@@ -323,6 +362,16 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     }
     box.busy = false;
     if (box.next === null && this.outbox.get(game) === box) this.outbox.delete(game);
+  }
+
+  /**
+   * An end this pool saw after the game's lease went elsewhere: stored all the same, as the new
+   * holder will find the game gone on FICS (publishEnd keeps it only for the same players).
+   */
+  private async keepEnd(snapshot: GameSnapshot): Promise<void> {
+    await this.options.store
+      .publishEnd(snapshot)
+      .catch((error: unknown) => this.warn('keep the end of a game', snapshot.game, error));
   }
 
   /** A notice from the channel: a game held elsewhere has a newer state. */

@@ -30,20 +30,24 @@ export async function joinFleet(
   pool: FleetPool,
   logger: Logger,
 ): Promise<Result<Fleet>> {
-  const db = new pg.Pool({ connectionString: config.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
+  const connect = { connectionString: config.url, connectionTimeoutMillis: 10_000 };
+  const db = new pg.Pool({ ...connect, max: POOL_SIZE });
+  // Leases have a connection of their own: renewals never queue behind published moves.
+  const leases = new pg.Pool({ ...connect, max: 1 });
   // An idle connection PostgreSQL dropped: the pool opens another one on the next query.
-  db.on('error', (error) =>
-    logger.warn({ error: errorMessage(error) }, 'fleet: idle database connection lost'),
-  );
+  for (const each of [db, leases])
+    each.on('error', (error) =>
+      logger.warn({ error: errorMessage(error) }, 'fleet: idle database connection lost'),
+    );
   try {
     const version = await migrateFleet(db);
     // Unique per process and readable in the lease table: which machine, which process.
     const holder = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    const store = new FleetStore(db, ficsServer, holder);
+    const store = new FleetStore(db, ficsServer, holder, leases);
     const feed = new FleetFeed({
       pool,
       store,
-      listener: () => new pg.Client({ connectionString: config.url, connectionTimeoutMillis: 10_000 }),
+      listener: () => new pg.Client(connect),
       leaseMs: config.leaseMs,
       logger: logger.child({ component: 'fleet' }),
     });
@@ -54,11 +58,11 @@ export async function joinFleet(
       store,
       close: async () => {
         await feed.close();
-        await db.end();
+        await Promise.all([db.end(), leases.end()]);
       },
     });
   } catch (error) {
-    await db.end().catch(() => undefined);
+    await Promise.all([db.end(), leases.end()]).catch(() => undefined);
     return err(`the fleet's PostgreSQL (KIBITZ_FLEET_DB) could not be used: ${errorMessage(error)}`);
   }
 }

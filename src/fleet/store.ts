@@ -28,6 +28,11 @@ export class FleetStore {
     readonly server: string,
     /** This process's name in the lease table. */
     readonly holder: string,
+    /**
+     * Connections for the lease statements alone: a renewal must not wait behind a burst of
+     * moves being published, or the leases would expire under load.
+     */
+    private readonly leasePool: pg.Pool = pool,
   ) {}
 
   /**
@@ -39,6 +44,7 @@ export class FleetStore {
   async lease(games: readonly number[], ms: number, takeover = false): Promise<Set<number>> {
     if (games.length === 0) return new Set();
     const result = await this.query<{ game: number }>(
+      this.leasePool,
       `INSERT INTO fleet_leases AS l (server, game, holder, expires_at)
          SELECT $1, g, $2, clock_timestamp() + $3 * interval '1 millisecond' FROM unnest($4::int[]) AS g
          WHERE NOT $5 OR NOT EXISTS (SELECT 1 FROM fleet_games f WHERE f.server = $1 AND f.game = g AND f.ended)
@@ -52,16 +58,16 @@ export class FleetStore {
 
   /** Gives a lease back at once (the game is no longer wanted here, or is over). */
   async release(game: number): Promise<void> {
-    await this.query('DELETE FROM fleet_leases WHERE server = $1 AND game = $2 AND holder = $3', [
-      this.server,
-      game,
-      this.holder,
-    ]);
+    await this.query(
+      this.leasePool,
+      'DELETE FROM fleet_leases WHERE server = $1 AND game = $2 AND holder = $3',
+      [this.server, game, this.holder],
+    );
   }
 
   /** Gives every lease of this process back (a clean stop: the others need not wait). */
   async releaseAll(): Promise<void> {
-    await this.query('DELETE FROM fleet_leases WHERE server = $1 AND holder = $2', [
+    await this.query(this.leasePool, 'DELETE FROM fleet_leases WHERE server = $1 AND holder = $2', [
       this.server,
       this.holder,
     ]);
@@ -74,6 +80,7 @@ export class FleetStore {
    */
   async publish(snapshot: GameSnapshot): Promise<number | null> {
     const result = await this.query<{ seq: string }>(
+      this.pool,
       `WITH held AS (
          SELECT 1 FROM fleet_leases WHERE server = $1 AND game = $2 AND holder = $3 FOR SHARE
        ), saved AS (
@@ -90,9 +97,32 @@ export class FleetStore {
     return row === undefined ? null : Number(row.seq);
   }
 
+  /**
+   * Stores the end of a game this process observed after its lease went to another process (it
+   * was too late to renew): the end is kept unless the state shows another game or an end already.
+   * Nobody observes a game after its end, so nothing can mix with it. Resolves with the sequence
+   * number, or null when the state was not this game's any more.
+   */
+  async publishEnd(snapshot: GameSnapshot): Promise<number | null> {
+    const result = await this.query<{ seq: string }>(
+      this.pool,
+      `WITH saved AS (
+         UPDATE fleet_games SET seq = seq + 1, snapshot = $3::jsonb, ended = TRUE, updated_at = now()
+         WHERE server = $1 AND game = $2 AND NOT ended
+           AND snapshot->>'white' = $4 AND snapshot->>'black' = $5
+         RETURNING seq
+       )
+       SELECT seq, pg_notify($6, $2 || ' ' || seq || ' ' || $1) FROM saved`,
+      [this.server, snapshot.game, JSON.stringify(snapshot), snapshot.white, snapshot.black, FLEET_CHANNEL],
+    );
+    const row = result.rows[0];
+    return row === undefined ? null : Number(row.seq);
+  }
+
   /** A game's latest state, as published by whoever observed it last. */
   async read(game: number): Promise<GameRow | null> {
     const result = await this.query<{ seq: string; snapshot: GameSnapshot }>(
+      this.pool,
       'SELECT seq, snapshot FROM fleet_games WHERE server = $1 AND game = $2',
       [this.server, game],
     );
@@ -103,14 +133,19 @@ export class FleetStore {
   /** Forgets the state of games over for longer than `ms` (their posts had their final edit). */
   async prune(ms: number): Promise<void> {
     await this.query(
+      this.pool,
       `DELETE FROM fleet_games WHERE server = $1 AND ended AND updated_at < now() - $2 * interval '1 millisecond'`,
       [this.server, ms],
     );
   }
 
-  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  private query<R extends pg.QueryResultRow>(
+    pool: pg.Pool,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     this.roundTrips++;
-    return this.pool.query<R>(text, values);
+    return pool.query<R>(text, values);
   }
 }
 
