@@ -122,13 +122,21 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     const game = (await pool.observePlayer(handle, holder)) as GameNumber;
     if (holder === undefined) return game;
     this.wantedBy(game).add(holder);
-    await this.join(game, async () => {
-      if (!(await this.options.store.lease([game], this.options.leaseMs)).has(game))
-        return this.subscribe(game);
-      this.held.add(game);
-      const now = pool.snapshot(game);
-      if (now !== undefined) this.send(now);
-    });
+    try {
+      await this.join(game, async () => {
+        if (!(await this.options.store.lease([game], this.options.leaseMs)).has(game))
+          return this.subscribe(game);
+        this.held.add(game);
+        const now = pool.snapshot(game);
+        if (now !== undefined) this.send(now);
+      });
+    } catch (error) {
+      this.unwant(game, holder);
+      throw error;
+    }
+    // Followed already from another machine's observation: this one was one too many.
+    if (this.remote.has(game) && pool.snapshot(game) !== undefined)
+      await pool.unobserve(game).catch((error: unknown) => this.warn('unobserve', game, error));
     return game;
   }
 
