@@ -18,8 +18,12 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { waitFor } from '../support/wait.js';
 
 const SHARDS = 3;
-/** Games in all (one per channel); each is posted a second time on another machine. */
-const GAMES = 30;
+/**
+ * Games in all (one per channel); each is posted a second time on another machine. 18 rather than
+ * 30: three bot processes at 30 games each slowed the test files running beside them on two cores
+ * past their time limits.
+ */
+const GAMES = 18;
 const LEASE_MS = 5_000;
 
 let server: TestPostgres | null = null;
@@ -52,8 +56,8 @@ describe('a fleet of three machines on one PostgreSQL', () => {
       channels: GAMES,
       channelsPerGuild: 2,
       shards: SHARDS,
-      plyMs: 150,
-      maxPlies: 60,
+      plyMs: 200,
+      maxPlies: 50,
       seed: 17,
     });
     const w = world;
@@ -116,8 +120,17 @@ describe('a fleet of three machines on one PostgreSQL', () => {
     // The fake FICS notices the dead logins' sockets close a moment later: they do not count.
     const dead = new Set(orphaned.flatMap((game) => w.fics.observers(game)));
     const killedAt = performance.now();
+    // No move and no end while the fake FICS has not yet seen the dead logins go: the world would
+    // count a game those logins observe as observed and let it end, an end nobody alive saw.
+    w.stopPacing();
     await victim.kill();
     bots[1] = null;
+    await waitFor(
+      () => w.fics.loggedIn().every((session) => !dead.has(session.id)),
+      'the fake FICS to see the killed machine’s logins go',
+      5_000,
+    );
+    w.startPacing();
     // A game ends only while observed (the world holds endings meanwhile): ended is observed again.
     const playedGame = new Map([...mirrors.keys()].map((game) => [game.number, game]));
     await waitFor(
