@@ -16,7 +16,6 @@ export { FleetStore } from './store.js';
 
 export interface Fleet {
   feed: FleetFeed;
-  store: FleetStore;
   /** Gives the leases back and closes the connections. */
   close(): Promise<void>;
 }
@@ -55,7 +54,6 @@ export async function joinFleet(
     logger.info({ holder, schemaVersion: version, leaseMs: config.leaseMs }, 'fleet: joined');
     return ok({
       feed,
-      store,
       close: async () => {
         await feed.close();
         await Promise.all([db.end(), leases.end()]);

@@ -49,6 +49,11 @@ export async function migrateFleet(pool: Pool): Promise<number> {
       'SELECT max(version) AS version FROM fleet_schema',
     );
     let version = applied.rows[0]?.version ?? 0;
+    const latest = FLEET_MIGRATIONS.at(-1)?.version ?? 0;
+    if (version > latest)
+      throw new Error(
+        `the fleet's tables are at version ${version}, newer than this Kibitz knows (${latest}): run the same Kibitz version on every machine.`,
+      );
     for (const migration of FLEET_MIGRATIONS) {
       if (migration.version <= version) continue;
       await client.query(migration.sql);

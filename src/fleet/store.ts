@@ -1,6 +1,6 @@
 // The fleet's statements on PostgreSQL: leases (who observes a game on FICS), the state of each
 // game (its latest snapshot), and the notices that tell the other machines a game moved. Every
-// statement is one round trip; `roundTrips` counts them for the load figures.
+// method is one statement, one round trip.
 import type pg from 'pg';
 import type { GameSnapshot } from '../game/snapshot.js';
 
@@ -19,9 +19,6 @@ export interface GameRow {
 }
 
 export class FleetStore {
-  /** Statements sent so far (each one round trip). */
-  roundTrips = 0;
-
   constructor(
     private readonly pool: pg.Pool,
     /** The FICS server the games are on (`host:port`): game numbers are per server. */
@@ -144,7 +141,6 @@ export class FleetStore {
     text: string,
     values: unknown[],
   ): Promise<pg.QueryResult<R>> {
-    this.roundTrips++;
     return pool.query<R>(text, values);
   }
 }

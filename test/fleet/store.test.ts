@@ -39,6 +39,18 @@ describe('fleet schema', () => {
   });
 });
 
+describe('fleet schema of a newer Kibitz', () => {
+  it('is refused with what to do, and left as it is', async () => {
+    await migrateFleet(db);
+    await db.query('INSERT INTO fleet_schema (version) VALUES (999)');
+    try {
+      await expect(migrateFleet(db)).rejects.toThrow(/version 999, newer than this Kibitz knows/);
+    } finally {
+      await db.query('DELETE FROM fleet_schema WHERE version = 999');
+    }
+  });
+});
+
 describe('leases', () => {
   it('has one holder however many machines ask at once', async () => {
     await migrateFleet(db);
