@@ -9,6 +9,7 @@ import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
 import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
+import type { GameNumber } from './fics/validate.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { watchOutage } from './relay/outage.js';
@@ -76,6 +77,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const firstShard = scope === null || scope.ids.includes(0);
   // Discord's global limit (50 requests a second) is the bot's, not each shard's: keep to a share.
   client.rest.options.globalRequestsPerSecond = shareOf(client.rest.options.globalRequestsPerSecond, scope);
+  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
+  let fleet: Fleet | null = null;
   const fics = new FicsPool({
     host: config.fics.host,
     port: config.fics.port,
@@ -102,12 +105,19 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
         ];
         return [...new Set(guilds)].filter((guildId) => ownsGuild(scope, guildId));
       }),
+    // In a fleet a followed player's new game is observed by the machine that takes its lease.
+    ...(config.fleet === null
+      ? {}
+      : {
+          observeFollowed: (game: GameNumber, holders: readonly string[]) =>
+            fleet === null
+              ? Promise.reject(new Error('not in the fleet yet'))
+              : fleet.feed.observeFollowed(game, holders),
+        }),
     ...options.fics,
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
   fics.on('error', (error) => logger.warn({ err: error }, 'FICS'));
-  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
-  let fleet: Fleet | null = null;
   if (config.fleet !== null) {
     const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
     if (!joined.ok) {

@@ -101,12 +101,31 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   async observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number> {
+    return this.want(game, holder, kept, kept === true);
+  }
+
+  /**
+   * A followed player's new game, for the holders the pool named (their shares already claimed):
+   * every machine that follows the player hears of it, only the lease holder observes it.
+   */
+  async observeFollowed(game: GameNumber, holders: readonly string[]): Promise<void> {
+    if (holders.length === 0) await this.options.pool.observeGame(game);
+    for (const holder of holders) await this.want(game, holder, true, false);
+  }
+
+  /** `resuming`: held before a restart (it may have ended meanwhile on another machine's watch). */
+  private async want(
+    game: GameNumber,
+    holder: string | undefined,
+    kept: boolean | undefined,
+    resuming: boolean,
+  ) {
     const { pool } = this.options;
     if (holder === undefined) return pool.observeGame(game, holder, kept);
     const holders = this.wantedBy(game);
     holders.add(holder);
     try {
-      const first = await this.join(game, () => this.firstWant(game, holder, kept));
+      const first = await this.join(game, () => this.firstWant(game, holder, kept, resuming));
       if (!first && this.held.has(game)) await pool.observeGame(game, holder, kept);
       return game;
     } catch (error) {
@@ -213,11 +232,16 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
    * The first holder here to want a game: the lease when it is free (the pool then observes it,
    * checking the holder's share), else the state from whoever holds it.
    */
-  private async firstWant(game: GameNumber, holder: string, kept?: boolean): Promise<void> {
+  private async firstWant(
+    game: GameNumber,
+    holder: string,
+    kept: boolean | undefined,
+    resuming: boolean,
+  ): Promise<void> {
     const { pool, store, leaseMs } = this.options;
     // Held before a restart: it may have ended meanwhile on another machine's watch, its end
     // stored. The relay tells by the players whether that end is its post's game.
-    const stored = kept === true ? await store.read(game) : null;
+    const stored = resuming ? await store.read(game) : null;
     if (stored !== null && stored.snapshot.ended) {
       this.remote.set(game, { ...UNREAD, seq: stored.seq, snapshot: stored.snapshot, wanted: stored.seq });
       // After the caller has the snapshot, as an end that comes just after an observe.

@@ -143,4 +143,23 @@ describe('fleet feed', () => {
     }
     expect(leases).toBe(0);
   });
+
+  it('observes a followed player’s new game on one machine only: the lease holder', async () => {
+    const pools = [new StandInPool(true), new StandInPool(true)];
+    const [first, second] = await Promise.all(pools.map((pool, i) => feedOf(pool, `follower-${i}`)));
+    const game = 8 as GameNumber;
+    // Both machines hear of the game (both follow the player); the first to ask takes the lease.
+    await first!.observeFollowed(game, ['guild-a', 'guild-b']);
+    await second!.observeFollowed(game, ['guild-c']);
+    expect(pools[0]!.observed).toEqual([
+      { game, holder: 'guild-a', kept: true },
+      { game, holder: 'guild-b', kept: true },
+    ]);
+    expect(pools[1]!.observed).toEqual([]);
+    expect(first!.heldGames()).toEqual([game]);
+    expect(second!.heldGames()).toEqual([]);
+    // The second machine's servers get its boards through PostgreSQL.
+    pools[0]!.board(snapshotOf(game, ['d4']));
+    await waitFor(() => second!.snapshot(game)?.san.length === 1, 'the board on the second machine', 5_000);
+  });
 });

@@ -119,10 +119,20 @@ describe('a fleet of three machines on one PostgreSQL', () => {
     expect(orphaned.length).toBeGreaterThan(0);
     // The fake FICS notices the dead logins' sockets close a moment later: they do not count.
     const dead = new Set(orphaned.flatMap((game) => w.fics.observers(game)));
-    const killedAt = performance.now();
-    // No move and no end while the fake FICS has not yet seen the dead logins go: the world would
-    // count a game those logins observe as observed and let it end, an end nobody alive saw.
+    // No move and no end from now until the fake FICS has seen the dead logins go, and every end so
+    // far has reached Discord in every channel first: FICS keeps nothing of a game once it is over,
+    // so an end only the dying machine had heard of (not yet stored) would be lost to any bot.
     w.stopPacing();
+    const endsShown = (): boolean => {
+      w.audit();
+      const mirrored = [...mirrors].filter(([game]) => game.ended);
+      return (
+        w.unaudited().length === 0 &&
+        mirrored.every(([game, { channelId }]) => w.auditIn(channelId, game).pgnComplete)
+      );
+    };
+    await waitFor(endsShown, 'every end so far to reach Discord', 20_000);
+    const killedAt = performance.now();
     await victim.kill();
     bots[1] = null;
     await waitFor(
