@@ -43,9 +43,21 @@ interface Remote {
   reading: boolean;
   /** FICS no longer has the game (observing it again failed): it is not taken over again. */
   gone: boolean;
+  /**
+   * Held before a restart: an end read first is this game's end (it may have ended meanwhile; the
+   * relay tells by the players). Otherwise an end read first is an earlier game's under the number.
+   */
+  resuming: boolean;
 }
 
-const UNREAD: Remote = { seq: 0, snapshot: undefined, wanted: 0, reading: false, gone: false };
+const UNREAD: Remote = {
+  seq: 0,
+  snapshot: undefined,
+  wanted: 0,
+  reading: false,
+  gone: false,
+  resuming: false,
+};
 
 /** Snapshots of one held game on their way to PostgreSQL: only the latest waits. */
 interface Outbox {
@@ -242,31 +254,29 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     // Held before a restart: it may have ended meanwhile on another machine's watch, its end
     // stored. The relay tells by the players whether that end is its post's game.
     const stored = resuming ? await store.read(game) : null;
-    if (stored !== null && stored.snapshot.ended) {
-      this.remote.set(game, { ...UNREAD, seq: stored.seq, snapshot: stored.snapshot, wanted: stored.seq });
-      // After the caller has the snapshot, as an end that comes just after an observe.
-      setImmediate(() => this.announce('ended', stored.snapshot));
-      return;
-    }
-    if (!(await store.lease([game], leaseMs)).has(game)) return this.subscribe(game);
+    if (stored !== null && stored.snapshot.ended) return this.subscribe(game, true);
+    if (!(await store.lease([game], leaseMs)).has(game)) return this.subscribe(game, resuming);
     this.held.add(game);
     try {
       await pool.observeGame(game, holder, kept);
     } catch (error) {
       this.held.delete(game);
       await store.release(game).catch(() => undefined);
-      throw error;
+      // Held before a restart and over now: its end may have been stored just after the read above.
+      const now = resuming ? await store.read(game).catch(() => null) : null;
+      if (now === null || !now.snapshot.ended) throw error;
+      await this.subscribe(game, true);
     }
   }
 
   /** Another process observes the game: from now on its state comes from PostgreSQL. */
-  private async subscribe(game: number): Promise<void> {
+  private async subscribe(game: number, resuming = false): Promise<void> {
     const { pool } = this.options;
     // Observed here already for a follow or a club (every machine sees a followed player's new
     // game): the lease holder observes it for the fleet, this machine lets it go.
     if (pool.snapshot(game) !== undefined)
       await pool.unobserve(game as GameNumber).catch((error: unknown) => this.warn('unobserve', game, error));
-    this.remote.set(game, { ...UNREAD });
+    this.remote.set(game, { ...UNREAD, resuming });
     await this.read(game);
   }
 
@@ -426,10 +436,14 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
         if (this.remote.get(game) !== remote || row === null) break;
         if (row.seq > remote.seq) {
           remote.seq = row.seq;
+          const first = remote.snapshot === undefined;
           // A state left by an earlier game under this number: the holder's first board comes next.
-          if (remote.snapshot === undefined && row.snapshot.ended) continue;
+          if (first && row.snapshot.ended && !remote.resuming) continue;
           remote.snapshot = row.snapshot;
-          this.announce(row.snapshot.ended ? 'ended' : 'moved', row.snapshot);
+          const { snapshot } = row;
+          // An end read first reaches the caller as a snapshot, then as an end just after it.
+          if (first && snapshot.ended) setImmediate(() => this.announce('ended', snapshot));
+          else this.announce(snapshot.ended ? 'ended' : 'moved', snapshot);
         }
       } while (remote.wanted > remote.seq);
     } catch (error) {
