@@ -9,6 +9,7 @@ import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
 import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
+import type { GameNumber } from './fics/validate.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
@@ -17,6 +18,7 @@ import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
 import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from './shard.js';
 import { openStorage } from './storage/index.js';
+import { joinFleet, type Fleet } from './fleet/index.js';
 import { createClient } from './discord/client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/loader.js';
 import type { BotContext } from './discord/context.js';
@@ -85,6 +87,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const firstShard = scope === null || scope.ids.includes(0);
   // Discord's global limit (50 requests a second) is the bot's, not each shard's: keep to a share.
   client.rest.options.globalRequestsPerSecond = shareOf(client.rest.options.globalRequestsPerSecond, scope);
+  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
+  let fleet: Fleet | null = null;
   const fics = new FicsPool({
     host: config.fics.host,
     port: config.fics.port,
@@ -101,10 +105,29 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     // answered from memory (src/storage/interest.ts), not by a database round trip.
     limitOf: (guildId) => storage.interest.maxLiveGames(guildId, config.maxLivePerGuild),
     wantedBy: (players) => storage.interest.wantedBy(players).filter((guildId) => ownsGuild(scope, guildId)),
+    // In a fleet a followed player's new game is observed by the machine that takes its lease.
+    ...(config.fleet === null
+      ? {}
+      : {
+          observeFollowed: (game: GameNumber, holders: readonly string[]) =>
+            fleet === null
+              ? Promise.reject(new Error('not in the fleet yet'))
+              : fleet.feed.observeFollowed(game, holders),
+        }),
     ...options.fics,
   });
   // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
   fics.on('error', (error) => logger.warn({ err: error }, 'FICS'));
+  if (config.fleet !== null) {
+    const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
+    if (!joined.ok) {
+      fics.close();
+      await client.destroy();
+      await storage.close();
+      return { ok: false, error: joined.error };
+    }
+    fleet = joined.value;
+  }
   // ChessLive! games share the relay with FICS games: one feed, told apart by game number.
   const chesslive = new ChessLiveFeed({
     sources: config.chesslive.sources,
@@ -113,7 +136,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     maxPlies: config.maxPlies,
     logger: logger.child({ component: 'chesslive' }),
   });
-  const feed = new CombinedFeed(fics, chesslive);
+  const feed = new CombinedFeed(fleet?.feed ?? fics, chesslive);
   // Boards (1 ms each, dozens a second) and whole-game GIFs (tens of ms) are drawn on worker
   // threads: the event loop stays free for the board lines and edits of every other game. Each has
   // a thread of its own, so that no board waits behind a GIF.
@@ -234,6 +257,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     clubs.close();
     feed.close();
     chesslive.close();
+    await fleet?.close();
     fics.close();
     await client.destroy();
     await storage.close();

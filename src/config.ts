@@ -4,6 +4,8 @@ import { DEFAULT_READ, parseChessLiveSources, type ChessLiveSource } from './che
 import { DEFAULT_MAX_PLIES } from './game/snapshot.js';
 import { MAX_LIST_PLIES } from './protocol/movelist.js';
 import { isPostgresUrl } from './storage/sql.js';
+import { err, ok, type Result } from './result.js';
+import { truncate } from './text.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -70,6 +72,23 @@ export interface Config {
   chesslive: ChessLiveConfig;
   web: WebConfig;
   engine: EngineConfig;
+  sharding: ShardingConfig;
+  /** Several machines on one PostgreSQL (src/fleet); null: this machine alone. */
+  fleet: FleetConfig | null;
+}
+
+export interface ShardingConfig {
+  /** KIBITZ_SHARDS: shards of the whole bot, over every machine; 'auto' asks Discord. */
+  total: number | 'auto';
+  /** KIBITZ_SHARD_LIST: the shard ids this machine runs; null runs them all. */
+  list: number[] | null;
+}
+
+export interface FleetConfig {
+  /** KIBITZ_FLEET_DB: the PostgreSQL every machine of the fleet shares (postgres:// URL). */
+  url: string;
+  /** KIBITZ_FLEET_LEASE_MS: a machine that stops renewing loses its games after this. */
+  leaseMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -92,7 +111,11 @@ export const DEFAULTS = {
   webMaxViewersPerGame: 500,
   engineThreads: 1,
   engineMovetimeMs: 500,
+  fleetLeaseMs: 15_000,
 } as const;
+
+/** Discord gives at most this many shards to a bot; a larger count is a typo. */
+export const MAX_SHARDS = 1024;
 
 export const MISSING_TOKEN_HELP =
   'DISCORD_TOKEN is not set. Kibitz needs a Discord bot token: open the Discord developer portal ' +
@@ -218,13 +241,24 @@ export function loadConfig(env: Env): ConfigResult {
     errors.push('FICS_PASSWORD is set but FICS_USER is not: set both, or neither to log in as a guest.');
   }
 
+  const sharding = parseSharding(read('KIBITZ_SHARDS'), read('KIBITZ_SHARD_LIST'), errors);
+  // Every machine of a fleet shares one PostgreSQL: KIBITZ_DB's unless KIBITZ_FLEET_DB names another.
+  const dbPath = read('KIBITZ_DB') ?? DEFAULTS.dbPath;
+  const fleetUrl = read('KIBITZ_FLEET_DB') ?? (isPostgresUrl(dbPath) ? dbPath : null);
+  if (fleetUrl !== null && !isPostgresUrl(fleetUrl)) {
+    errors.push(
+      `KIBITZ_FLEET_DB must be a PostgreSQL URL such as postgres://kibitz:secret@db.example.org:5432/kibitz, got "${redactUrl(fleetUrl)}".`,
+    );
+  }
+  const fleetLeaseMs = integer('KIBITZ_FLEET_LEASE_MS', DEFAULTS.fleetLeaseMs, 3_000, 600_000);
+
   if (errors.length > 0 || token === null || logLevel === undefined || !chessLiveSources.ok)
     return { ok: false, errors };
   return {
     ok: true,
     config: {
       discord: { token, guildId, apiBase },
-      dbPath: read('KIBITZ_DB') ?? DEFAULTS.dbPath,
+      dbPath,
       logLevel,
       fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
       maxLivePerGuild,
@@ -236,8 +270,66 @@ export function loadConfig(env: Env): ConfigResult {
         threads: engineThreads,
         limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
       },
+      sharding,
+      fleet: fleetUrl === null ? null : { url: fleetUrl, leaseMs: fleetLeaseMs },
     },
   };
+}
+
+/**
+ * KIBITZ_SHARDS (the whole bot's shard count, or 'auto') and KIBITZ_SHARD_LIST (this machine's
+ * shard ids: `0-7`, `0,2,5`, `0-3,8`). A list needs a count: each machine must agree on it.
+ */
+export function parseSharding(total: string | null, list: string | null, errors: string[]): ShardingConfig {
+  const value = total ?? 'auto';
+  let count: number | 'auto' = 'auto';
+  if (value !== 'auto') {
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= 1 && n <= MAX_SHARDS) count = n;
+    else
+      errors.push(`KIBITZ_SHARDS must be "auto" or a whole number from 1 to ${MAX_SHARDS}, got "${value}".`);
+  }
+  if (list === null) return { total: count, list: null };
+  if (count === 'auto') {
+    if (value === 'auto')
+      errors.push(
+        'KIBITZ_SHARD_LIST is set but KIBITZ_SHARDS is not: every machine must use the same shard count, so set KIBITZ_SHARDS to it.',
+      );
+    return { total: count, list: null };
+  }
+  const ids = parseShardList(list, count);
+  if (!ids.ok) {
+    errors.push(
+      `KIBITZ_SHARD_LIST must list shard ids from 0 to ${count - 1} (KIBITZ_SHARDS is ${count}) as ranges and numbers separated by commas, e.g. 0-7 or 0,2,5: ${ids.error}.`,
+    );
+    return { total: count, list: null };
+  }
+  return { total: count, list: ids.value };
+}
+
+/** `0-3,8` -> [0, 1, 2, 3, 8], each id below `count`, none twice, sorted. */
+export function parseShardList(text: string, count: number): Result<number[]> {
+  if (text.length > 4_000) return err('the list is too long');
+  const ids = new Set<number>();
+  for (const part of text.split(',')) {
+    const item = part.trim();
+    const range = /^(\d{1,4})(?:\s*-\s*(\d{1,4}))?$/.exec(item);
+    if (range === null) return err(`"${truncate(item, 20)}" is not an id or a range`);
+    const first = Number(range[1]);
+    const last = range[2] === undefined ? first : Number(range[2]);
+    if (last < first) return err(`the range "${item}" runs backwards`);
+    if (last >= count) return err(`shard ${last} does not exist`);
+    for (let id = first; id <= last; id++) {
+      if (ids.has(id)) return err(`shard ${id} is listed twice`);
+      ids.add(id);
+    }
+  }
+  return ok([...ids].sort((a, b) => a - b));
+}
+
+/** A URL as an error message may show it: without its password. */
+function redactUrl(text: string): string {
+  return truncate(text.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@'), 200);
 }
 
 /** One block of text for stderr: each problem on its own paragraph. */
@@ -247,16 +339,20 @@ export function formatConfigErrors(errors: readonly string[]): string {
 
 /** The secrets a log line must never contain. */
 export function configSecrets(config: Config): string[] {
-  return [config.discord.token, config.fics.password, databasePassword(config.dbPath)].filter(
-    (s): s is string => s !== null && s !== '',
-  );
+  const secrets = [
+    config.discord.token,
+    config.fics.password,
+    urlPassword(config.dbPath),
+    config.fleet === null ? null : urlPassword(config.fleet.url),
+  ].filter((s): s is string => s !== null && s !== '');
+  return [...new Set(secrets)];
 }
 
-/** The password in a postgres:// KIBITZ_DB, if any. */
-function databasePassword(db: string): string | null {
-  if (!isPostgresUrl(db)) return null;
+/** The password in a postgres:// URL (KIBITZ_DB, KIBITZ_FLEET_DB), if any. */
+function urlPassword(where: string): string | null {
+  if (!isPostgresUrl(where)) return null;
   try {
-    return decodeURIComponent(new URL(db).password);
+    return decodeURIComponent(new URL(where).password) || null;
   } catch {
     return null;
   }

@@ -1,8 +1,9 @@
 // Entry point: `npm run start:sharded`. Runs the bot as discord.js shards, one process each
 // (ShardingManager): every shard is `main.ts` with its own gateway connection, FICS connections and
 // relay, and owns the live posts of its guilds (src/shard.ts). KIBITZ_SHARDS sets how many shards
-// (default: as many as Discord recommends). The database is shared: it is migrated here once,
-// before any shard opens it, as two shards migrating one file at the same moment would collide.
+// (default: as many as Discord recommends); KIBITZ_SHARD_LIST, which of them this machine runs
+// (the others run on other machines of the fleet). The database is shared: it is migrated here
+// once, before any shard opens it, as two shards migrating one file at the same moment would collide.
 import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager } from 'discord.js';
 import type { Config } from './config.js';
@@ -10,15 +11,9 @@ import { createRest } from './discord/client.js';
 import { EXIT_FATAL, RESPAWN_STABLE_MS, respawnDelay } from './shard.js';
 import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
-import { err, ok, type Result } from './result.js';
 
 const { config, logger } = startup();
 
-const shards = parseShards(process.env.KIBITZ_SHARDS);
-if (!shards.ok) {
-  process.stderr.write(`${shards.error}\n`);
-  process.exit(1);
-}
 const migrated = await openStorage(config.dbPath);
 if (!migrated.ok) {
   process.stderr.write(`Kibitz could not start: ${migrated.error}\n`);
@@ -26,14 +21,16 @@ if (!migrated.ok) {
 }
 await migrated.storage.close();
 
-const total = shards.value === 'auto' ? await recommendedShards(config) : shards.value;
+const { sharding } = config;
+const total = sharding.total === 'auto' ? await recommendedShards(config) : sharding.total;
+const shardList = sharding.list ?? Array.from({ length: total }, (_, id) => id);
 // Run from source (tsx), each shard needs the TypeScript loader; built, it runs main.js.
 const typescript = import.meta.url.endsWith('.ts');
 const manager = new ShardingManager(
   fileURLToPath(new URL(`./main.${typescript ? 'ts' : 'js'}`, import.meta.url)),
   {
     totalShards: total,
-    shardList: Array.from({ length: total }, (_, id) => id),
+    shardList,
     token: config.discord.token,
     mode: 'process',
     // Respawning is ours (below): discord.js would start a shard again at once, forever, even
@@ -66,7 +63,7 @@ manager.on('shardCreate', (shard) => {
         { shard: shard.id, exitCode },
         'shard stopped for a reason no restart mends (see its log): not started again',
       );
-      if (given.size === manager.totalShards) process.exitCode = EXIT_FATAL;
+      if (given.size === shardList.length) process.exitCode = EXIT_FATAL;
       return;
     }
     failures++;
@@ -96,9 +93,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 // manager.spawn(), a shard that fails to start does not keep the others from starting; its
 // 'death' handler above decides whether it starts again.
 let up = 0;
-for (const id of manager.shardList as number[]) {
+for (const id of shardList) {
   if (stopping) break;
-  if (id > 0) await new Promise((resolve) => setTimeout(resolve, 5_500));
+  if (id !== shardList[0]) await new Promise((resolve) => setTimeout(resolve, 5_500));
   await manager
     .createShard(id)
     .spawn(120_000)
@@ -107,16 +104,8 @@ for (const id of manager.shardList as number[]) {
       (error: unknown) => logger.error({ err: error, shard: id }, 'shard did not start'),
     );
 }
-if (up === total) logger.info({ shards: total }, 'every shard is up');
-
-function parseShards(text: string | undefined): Result<number | 'auto'> {
-  const value = text?.trim() ?? '';
-  if (value === '' || value === 'auto') return ok('auto');
-  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(count) || count < 1 || count > 1024)
-    return err(`KIBITZ_SHARDS must be "auto" or a whole number from 1 to 1024, got "${value}".`);
-  return ok(count);
-}
+if (up === shardList.length)
+  logger.info({ shards: shardList, of: total }, 'every shard of this machine is up');
 
 /** Discord's recommended shard count (GET /gateway/bot), through DISCORD_API_BASE when set. */
 async function recommendedShards(config: Config): Promise<number> {

@@ -37,6 +37,8 @@ describe('loadConfig', () => {
           publicSources: [],
         },
         engine: { enabled: false, threads: 1, limit: { movetimeMs: 500 } },
+        sharding: { total: 'auto', list: null },
+        fleet: null,
       },
     });
   });
@@ -66,6 +68,10 @@ describe('loadConfig', () => {
       KIBITZ_ENGINE: 'ON',
       KIBITZ_ENGINE_THREADS: '2',
       KIBITZ_ENGINE_MOVETIME_MS: '250',
+      KIBITZ_SHARDS: '16',
+      KIBITZ_SHARD_LIST: '0-3, 8,10',
+      KIBITZ_FLEET_DB: 'postgres://kibitz:pw@db.example.org:5432/kibitz',
+      KIBITZ_FLEET_LEASE_MS: '20000',
     });
     expect(result).toEqual({
       ok: true,
@@ -90,9 +96,11 @@ describe('loadConfig', () => {
           publicSources: ['round1'],
         },
         engine: { enabled: true, threads: 2, limit: { movetimeMs: 250 } },
+        sharding: { total: 16, list: [0, 1, 2, 3, 8, 10] },
+        fleet: { url: 'postgres://kibitz:pw@db.example.org:5432/kibitz', leaseMs: 20_000 },
       },
     });
-    if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2']);
+    if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2', 'pw']);
   });
 
   it('turns the web page off, and refuses bad web settings', () => {
@@ -187,6 +195,48 @@ describe('loadConfig', () => {
     const passwordOnly = loadConfig({ DISCORD_TOKEN: TOKEN, FICS_PASSWORD: 'x' });
     expect(userOnly.ok || userOnly.errors.join()).toMatch(/FICS_PASSWORD is not/);
     expect(passwordOnly.ok || passwordOnly.errors.join()).toMatch(/FICS_USER is not/);
+  });
+
+  it("reads a machine's shard list against the shard count, with a clear error", () => {
+    const shards = (env: Record<string, string>): string[] | object => {
+      const result = loadConfig({ DISCORD_TOKEN: TOKEN, ...env });
+      return result.ok ? result.config.sharding : result.errors;
+    };
+    expect(shards({ KIBITZ_SHARDS: '8', KIBITZ_SHARD_LIST: '0-7' })).toEqual({
+      total: 8,
+      list: [0, 1, 2, 3, 4, 5, 6, 7],
+    });
+    expect(shards({ KIBITZ_SHARDS: '6', KIBITZ_SHARD_LIST: '5,0,2' })).toEqual({ total: 6, list: [0, 2, 5] });
+    expect(shards({ KIBITZ_SHARDS: '4' })).toEqual({ total: 4, list: null });
+    const refused: [Record<string, string>, string][] = [
+      [{ KIBITZ_SHARD_LIST: '0-3' }, 'KIBITZ_SHARD_LIST is set but KIBITZ_SHARDS is not'],
+      [{ KIBITZ_SHARDS: '4', KIBITZ_SHARD_LIST: '2-5' }, 'shard 5 does not exist'],
+      [{ KIBITZ_SHARDS: '4', KIBITZ_SHARD_LIST: '3-1' }, 'the range "3-1" runs backwards'],
+      [{ KIBITZ_SHARDS: '4', KIBITZ_SHARD_LIST: '0,1,1' }, 'shard 1 is listed twice'],
+      [{ KIBITZ_SHARDS: '4', KIBITZ_SHARD_LIST: '0;1' }, '"0;1" is not an id or a range'],
+      [{ KIBITZ_SHARDS: '4', KIBITZ_SHARD_LIST: ',' }, '"" is not an id or a range'],
+      [
+        { KIBITZ_SHARDS: 'many' },
+        'KIBITZ_SHARDS must be "auto" or a whole number from 1 to 1024, got "many"',
+      ],
+    ];
+    for (const [env, error] of refused) expect(String(shards(env))).toContain(error);
+  });
+
+  it('takes a PostgreSQL URL for the fleet, and never shows its password in an error', () => {
+    const bad = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_FLEET_DB: 'mysql://kibitz:s3cret@db/kibitz' });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors.join()).toContain('KIBITZ_FLEET_DB must be a PostgreSQL URL');
+    expect(bad.errors.join()).not.toContain('s3cret');
+    const short = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      KIBITZ_FLEET_DB: 'postgresql://db/kibitz',
+      KIBITZ_FLEET_LEASE_MS: '100',
+    });
+    expect(short.ok || short.errors.join()).toContain(
+      'KIBITZ_FLEET_LEASE_MS must be a whole number from 3000 to 600000, got "100"',
+    );
   });
 
   it('formats errors as one block', () => {

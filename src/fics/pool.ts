@@ -66,6 +66,11 @@ export interface PoolOptions {
   framing?: Partial<FramingLimits>;
   /** KIBITZ_MAX_PLIES: a game longer than this ends as not supported. */
   maxPlies?: number;
+  /**
+   * Observes a followed player's new game for its holders (their shares already claimed): several
+   * machines observe it once, through the fleet (src/fleet). This pool observes it when omitted.
+   */
+  observeFollowed?: (game: GameNumber, holders: readonly string[]) => Promise<unknown>;
 }
 
 export interface PoolEvents {
@@ -119,11 +124,20 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly settings: Required<
     Omit<
       PoolOptions,
-      'user' | 'password' | 'backoff' | 'startAttempts' | 'wantedBy' | 'limitOf' | 'commandPace' | 'maxPlies'
+      | 'user'
+      | 'password'
+      | 'backoff'
+      | 'startAttempts'
+      | 'wantedBy'
+      | 'limitOf'
+      | 'commandPace'
+      | 'maxPlies'
+      | 'observeFollowed'
     >
   > & {
     pace: PaceOptions;
     wantedBy: PoolOptions['wantedBy'];
+    observeFollowed: PoolOptions['observeFollowed'];
     backoff: BackoffOptions;
     startAttempts: number | undefined;
   };
@@ -160,6 +174,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       observePartners: options.observePartners ?? true,
       startAttempts: options.startAttempts,
       wantedBy: options.wantedBy,
+      observeFollowed: options.observeFollowed,
       pace: { ...DEFAULT_PACE, ...options.commandPace },
       framing: options.framing ?? {},
     };
@@ -638,19 +653,31 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private observeWaiting(entry: Waiting, holders: string[]): void {
     const { game } = entry.created;
     for (const holder of holders) this.shares.claim(holder, game);
-    this.observeNumber(game as GameNumber).catch((error: Error) => {
-      for (const holder of holders) this.shares.release(holder, game);
-      if (error instanceof FicsCapacityError) {
-        this.waitingForRoom.set(game, entry);
-        this.settings.logger.info({ game }, 'followed game waits for a free FICS place');
-      } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
-        this.settings.logger.info({ game }, 'followed game ended before a place came free');
-        this.gone.add(gameKey(entry.created));
-        if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.values().next().value!);
-        // The place is still free: the next waiting game may have it.
-        this.placeFreed();
-      } else this.background(`observe game ${game} of a followed player`, error);
-    });
+    const observe = this.settings.observeFollowed ?? ((number: GameNumber) => this.observeNumber(number));
+    observe(game as GameNumber, holders).then(
+      () => {
+        // Observed by another machine of the fleet: nothing of it is held here.
+        if (!this.connections.some((c) => c.has(game)))
+          for (const holder of holders) this.shares.release(holder, game);
+      },
+      (error: Error) => this.notObserved(entry, holders, error),
+    );
+  }
+
+  /** A followed game's observe failed: it waits for room again, or is over, or the error is told. */
+  private notObserved(entry: Waiting, holders: string[], error: Error): void {
+    const { game } = entry.created;
+    for (const holder of holders) this.shares.release(holder, game);
+    if (error instanceof FicsCapacityError) {
+      this.waitingForRoom.set(game, entry);
+      this.settings.logger.info({ game }, 'followed game waits for a free FICS place');
+    } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
+      this.settings.logger.info({ game }, 'followed game ended before a place came free');
+      this.gone.add(gameKey(entry.created));
+      if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.values().next().value!);
+      // The place is still free: the next waiting game may have it.
+      this.placeFreed();
+    } else this.background(`observe game ${game} of a followed player`, error);
   }
 
   /** The observed, unfinished game of a player, if any. */

@@ -1,7 +1,9 @@
 // The fake gateway: Discord's WebSocket protocol as discord.js 14 drives it, JSON encoding, no
 // compression. HELLO -> IDENTIFY -> READY + one GUILD_CREATE per guild; heartbeats are ACKed;
 // a dropped connection can RESUME (missed events are replayed, then RESUMED) unless the session
-// was invalidated, in which case the client is told so (op 9) and identifies afresh.
+// was invalidated, in which case the client is told so (op 9) and identifies afresh. A session
+// that identified as a shard ([id, count]) gets only the events of its guilds, as Discord routes
+// them: guild (id >> 22) % count.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits, GatewayOpcodes } from 'discord.js';
@@ -33,6 +35,8 @@ export interface GatewaySession {
   socket: WebSocket | null;
   /** Every dispatch of the session, for replay on RESUME. */
   readonly sent: { s: number; t: string; d: unknown }[];
+  /** `[id, count]` from IDENTIFY; null for an unsharded client (every guild). */
+  readonly shard: readonly [number, number] | null;
 }
 
 export interface GatewayOptions {
@@ -87,7 +91,7 @@ export class Gateway {
   /** Sends an event to every valid session (buffered for replay while one is disconnected). */
   dispatch(event: DispatchEvent): void {
     for (const session of this.sessions) {
-      if (!session.valid) continue;
+      if (!session.valid || !forShard(session, event)) continue;
       if (GUILDS_INTENT_EVENTS.has(event.t) && (session.intents & GatewayIntentBits.Guilds) === 0) continue;
       this.#send(session, event);
     }
@@ -163,7 +167,11 @@ export class Gateway {
             ws.close(refusal, 'Identify refused by the fake.');
             return;
           }
-          session = this.#identify(ws, typeof d.intents === 'number' ? d.intents : 0);
+          const shardOf =
+            Array.isArray(d.shard) && d.shard.length === 2 && d.shard.every((n) => Number.isSafeInteger(n))
+              ? ([d.shard[0], d.shard[1]] as [number, number])
+              : null;
+          session = this.#identify(ws, typeof d.intents === 'number' ? d.intents : 0, shardOf);
           return;
         }
         case GatewayOpcodes.Resume: {
@@ -195,7 +203,7 @@ export class Gateway {
     });
   }
 
-  #identify(ws: WebSocket, intents: number): GatewaySession {
+  #identify(ws: WebSocket, intents: number, shard: readonly [number, number] | null): GatewaySession {
     this.#sessionCounter += 1;
     const session: GatewaySession = {
       id: `fake-session-${this.#sessionCounter}`,
@@ -204,14 +212,26 @@ export class Gateway {
       valid: true,
       socket: ws,
       sent: [],
+      shard,
     };
     this.sessions.push(session);
     const { ready, guilds } = this.#options.identify();
+    // READY names the session's guilds only, and its shard.
+    const readyGuilds = Array.isArray(ready.guilds) ? (ready.guilds as unknown[]) : [];
     this.#send(session, {
       t: GatewayDispatchEvents.Ready,
-      d: { ...ready, session_id: session.id, resume_gateway_url: this.#options.resumeUrl() },
+      d: {
+        ...ready,
+        guilds: readyGuilds.filter((d) => forShard(session, { t: GatewayDispatchEvents.GuildCreate, d })),
+        shard: shard ?? ready.shard,
+        session_id: session.id,
+        resume_gateway_url: this.#options.resumeUrl(),
+      },
     });
-    for (const guild of guilds) this.#send(session, { t: GatewayDispatchEvents.GuildCreate, d: guild });
+    for (const guild of guilds) {
+      const event = { t: GatewayDispatchEvents.GuildCreate, d: guild };
+      if (forShard(session, event)) this.#send(session, event);
+    }
     this.#options.onChange();
     return session;
   }
@@ -256,4 +276,19 @@ export class Gateway {
     this.log.push({ at: Date.now(), direction, sessionId, op, t, shard });
     this.#options.onChange();
   }
+}
+
+/** Whether Discord would send the event to the session: a guild's events go to its shard only. */
+function forShard(session: GatewaySession, event: DispatchEvent): boolean {
+  if (session.shard === null) return true;
+  const d = event.d as { id?: unknown; guild_id?: unknown } | null;
+  const guildId =
+    typeof d?.guild_id === 'string'
+      ? d.guild_id
+      : event.t === GatewayDispatchEvents.GuildCreate || event.t === GatewayDispatchEvents.GuildDelete
+        ? d?.id
+        : undefined;
+  if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return true;
+  const [id, count] = session.shard;
+  return count < 1 || Number((BigInt(guildId) >> 22n) % BigInt(count)) === id;
 }

@@ -119,6 +119,33 @@ describe('following players', () => {
   });
 });
 
+describe('following players in a fleet', () => {
+  it('leaves a followed game to observeFollowed, holding nothing when another machine observes it', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    fake.addPlayer('Alice');
+    const asked: [number, readonly string[]][] = [];
+    const h = poolOn(fake, {
+      wantedBy: () => ['guild-1'],
+      limitOf: () => 1,
+      // Another machine holds the lease: nothing is observed here.
+      observeFollowed: (game, holders) => {
+        asked.push([game, holders]);
+        return Promise.resolve();
+      },
+    });
+    await h.pool.start();
+    await h.pool.follow(handle('Alice'));
+    const next = fake.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Dave', black: 'Alice' }));
+    // The share it claimed for the game comes back once the fleet says another machine has it.
+    await fake.waitFor(
+      () => asked.length === 1 && h.pool.hasRoom('guild-1'),
+      'the fleet to be asked, and the share given back',
+    );
+    expect(asked).toEqual([[next, ['guild-1']]]);
+    expect(fake.commands().filter((c) => /observe \d+$/.test(c))).toEqual([]);
+  });
+});
+
 describe('following players when every connection is full', () => {
   it('observes a followed game as soon as a place comes free, and drops one that ended meanwhile', async () => {
     const fake = await startFake({ dialect: 'fatics' });

@@ -280,19 +280,27 @@ export class LoadWorld {
    */
   audit(final = false): void {
     for (const game of this.unaudited()) {
-      const slot = this.slots[game.slot]!;
-      const messages = this.messagesOf(slot.channelId, game);
-      const last = messages.at(-1);
-      const pgn = last?.attachments.find((a) => a.filename.endsWith('.pgn'));
-      const finalShown = last !== undefined && footerOf(last) !== null;
+      const shown = this.shownIn(this.slots[game.slot]!.channelId, game);
       // A stopped post is done once it says so; any other once its final edit with the PGN came.
-      if (!final && (!finalShown || (!game.stopped && pgn === undefined))) continue;
-      game.audit = {
-        messages: messages.length,
-        finalShown,
-        pgnComplete: pgn !== undefined && pgnHas(pgn.bytes.toString('utf8'), game),
-      };
+      if (!final && (!shown.finalShown || (!game.stopped && shown.pgn === null))) continue;
+      game.audit = auditOf(shown, game);
     }
+  }
+
+  /** The audit of a game's post in any channel: a test may post a game in more than its slot's. */
+  auditIn(channelId: string, game: PlayedGame): GameAudit {
+    return auditOf(this.shownIn(channelId, game), game);
+  }
+
+  private shownIn(channelId: string, game: PlayedGame): Shown {
+    const messages = this.messagesOf(channelId, game);
+    const last = messages.at(-1);
+    const pgn = last?.attachments.find((a) => a.filename.endsWith('.pgn'));
+    return {
+      messages: messages.length,
+      finalShown: last !== undefined && footerOf(last) !== null,
+      pgn: pgn === undefined ? null : pgn.bytes.toString('utf8'),
+    };
   }
 
   /** Audits, forgets audited games and trims revisions every 5 s (long runs); returns the stop. */
@@ -552,6 +560,21 @@ export class LoadWorld {
           titleOf(m)?.startsWith(title) === true,
       );
   }
+}
+
+/** What a channel shows of a game: its messages, the last one's footer and PGN. */
+interface Shown {
+  messages: number;
+  finalShown: boolean;
+  pgn: string | null;
+}
+
+function auditOf(shown: Shown, game: PlayedGame): GameAudit {
+  return {
+    messages: shown.messages,
+    finalShown: shown.finalShown,
+    pgnComplete: shown.pgn !== null && pgnHas(shown.pgn, game),
+  };
 }
 
 function titleOf(message: FakeMessage): string | null {

@@ -49,14 +49,7 @@ export function sqliteBackend(): Backend {
 export function postgresBackend(): Backend {
   return {
     name: 'postgres',
-    fresh: async () => {
-      const server = postgresUrl();
-      const name = `kibitz_${randomBytes(8).toString('hex')}`;
-      await query(server, `CREATE DATABASE ${name}`);
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
+    fresh: freshPostgresDatabase,
     tables: async (where) =>
       (
         await query<{ table_name: string }>(
@@ -70,6 +63,16 @@ export function postgresBackend(): Backend {
 }
 
 export const backends: Backend[] = [sqliteBackend(), postgresBackend()];
+
+/** A new, empty database on the run's server: its URL. */
+export async function freshPostgresDatabase(): Promise<string> {
+  const server = postgresUrl();
+  const name = `kibitz_${randomBytes(8).toString('hex')}`;
+  await query(server, `CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 /** The run's server; throws when it did not start. */
 export function postgresUrl(): string {

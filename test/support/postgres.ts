@@ -47,7 +47,17 @@ export async function startPostgres(): Promise<PostgresServer> {
     createPostgresUser: root,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
     // Only TCP on 127.0.0.1; a test server needs no durability.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      // The fleet test's three bot processes open pools of their own beside the storage tests'.
+      '-c',
+      'max_connections=300',
+    ],
     onLog: keep,
     onError: keep,
   });
