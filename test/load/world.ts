@@ -27,8 +27,9 @@ export interface LoadWorldOptions {
   /** Cut every game to at most this many plies (short games for quick tests). */
   maxPlies?: number;
   /**
-   * Let no game end while nobody observes it (the bot is down or reconnecting): FICS keeps no
-   * record an observer could fetch afterwards, so such an ending is lost whatever the bot does.
+   * Let no game end while nobody observes it (the bot is down or reconnecting) or before its
+   * observer has asked for the move list it rejoins with: FICS keeps no record an observer could
+   * fetch afterwards, so such an ending is lost whatever the bot does.
    * Fault tests hold those endings to judge what the bot itself loses; load runs count them.
    */
   holdEndsWhileUnobserved?: boolean;
@@ -505,12 +506,28 @@ export class LoadWorld {
    * for a game that is over, so that history would be lost with the ending.
    */
   private holdEnd(game: PlayedGame, now: number): boolean {
-    if (this.fics.observers(game.number).length === 0) {
+    if (!this.fics.observers(game.number).some((session) => this.rejoined(session, game.number))) {
       game.observedAgainAt = null;
       return true;
     }
     game.observedAgainAt ??= now;
     return now - game.observedAgainAt < 500;
+  }
+
+  /**
+   * Whether a session asked for the game's move list after it last asked to observe it: an
+   * observer that rejoins a game has its moves only once that answer is in, and FICS answers no
+   * move list of a game that is over.
+   */
+  private rejoined(session: number, game: number): boolean {
+    const lines = this.fics.commands(session);
+    const asked = (command: string, line: string): boolean =>
+      new RegExp(`^\\$*(\\d+ )?${command} ${game}$`).test(line.trim());
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (asked('moves', lines[i]!)) return true;
+      if (asked('observe', lines[i]!)) return false;
+    }
+    return false;
   }
 
   private end(game: PlayedGame): void {
