@@ -62,6 +62,17 @@ describe('SIGKILL and restart', () => {
     children.push(second);
     await waitFor(() => allEnded(world!), 'every game to end', 20_000);
     const totals = await auditAll(world, 15_000);
+    // What a channel shows of a game whose PGN falls short: read in the failure's log.
+    for (const played of world.finished.filter((g) => g.audit !== undefined && !g.audit.pgnComplete)) {
+      const channel = world.slots[played.slot]!.channelId;
+      const pgns = world.discord
+        .messagesIn(channel)
+        .flatMap((m) => m.attachments.filter((a) => a.filename.endsWith('.pgn')))
+        .map((a) => a.bytes.toString());
+      console.error(
+        `game ${played.number}: played ${played.played.join(' ')}; shown PGN:\n${pgns.join('\n---\n')}`,
+      );
+    }
     expect(totals).toMatchObject({ finished: 6, audited: 6, ...NOTHING_LOST });
     expect(game!.audit).toEqual({ messages: 1, finalShown: true, pgnComplete: true });
     await second.stop();
