@@ -45,6 +45,14 @@ function whiteRows(image: Decoded): number {
   return rows;
 }
 
+/** The board picture's layout with an evaluation bar (no partner board, footer or hands). */
+const LAYOUT = computeLayout(DEFAULT_SIZE, {
+  partner: false,
+  footer: false,
+  holdings: false,
+  evaluation: true,
+});
+
 describe('evaluation bar', () => {
   it('leaves the picture as it was without an evaluation', async () => {
     const plain = await draw(base);
@@ -88,13 +96,7 @@ describe('evaluation bar', () => {
   });
 
   it("puts White's part at the bottom for White, at the top when Black is at the bottom", async () => {
-    const layout = computeLayout(DEFAULT_SIZE, {
-      partner: false,
-      footer: false,
-      holdings: false,
-      evaluation: true,
-    });
-    const board = layout.columns[0]!.board;
+    const board = LAYOUT.columns[0]!.board;
     const asWhite = await draw({ ...base, evaluation: { cp: 300 } });
     const asBlack = await draw({ ...base, orientation: 'black', evaluation: { cp: 300 } });
     expect(rgbAt(asWhite, 5, board.y + board.h - 2)).toEqual([...WHITE_PART]);
@@ -103,14 +105,8 @@ describe('evaluation bar', () => {
 });
 
 describe('best-move arrow', () => {
-  const layout = computeLayout(DEFAULT_SIZE, {
-    partner: false,
-    footer: false,
-    holdings: false,
-    evaluation: true,
-  });
-  const board = layout.columns[0]!.board;
-  const square = layout.square;
+  const board = LAYOUT.columns[0]!.board;
+  const square = LAYOUT.square;
   /** Pixel centre of a square seen from White. */
   const centre = (file: number, rank: number) => ({
     x: board.x + Math.round((file + 0.5) * square),
