@@ -28,23 +28,6 @@ const WHITE_PART = parseHex(theme.clockActiveBg);
 const BLACK_PART = parseHex(theme.footerBg);
 const ARROW = parseHex(theme.arrow);
 
-/** Rows of the bar's middle column that are White's colour, over the board's height. */
-function whiteRows(image: Decoded): number {
-  const layout = computeLayout(DEFAULT_SIZE, {
-    partner: false,
-    footer: false,
-    holdings: false,
-    evaluation: true,
-  });
-  const bar = layout.evaluationBar!;
-  const board = layout.columns[0]!.board;
-  let rows = 0;
-  for (let y = board.y; y < board.y + board.h; y++) {
-    if (rgbAt(image, Math.floor(bar.w / 2), y).join() === WHITE_PART.join()) rows++;
-  }
-  return rows;
-}
-
 /** The board picture's layout with an evaluation bar (no partner board, footer or hands). */
 const LAYOUT = computeLayout(DEFAULT_SIZE, {
   partner: false,
@@ -52,6 +35,17 @@ const LAYOUT = computeLayout(DEFAULT_SIZE, {
   holdings: false,
   evaluation: true,
 });
+
+/** Rows of the bar's middle column that are White's colour, over the board's height. */
+function whiteRows(image: Decoded): number {
+  const bar = LAYOUT.evaluationBar!;
+  const board = LAYOUT.columns[0]!.board;
+  let rows = 0;
+  for (let y = board.y; y < board.y + board.h; y++) {
+    if (rgbAt(image, Math.floor(bar.w / 2), y).join() === WHITE_PART.join()) rows++;
+  }
+  return rows;
+}
 
 describe('evaluation bar', () => {
   it('leaves the picture as it was without an evaluation', async () => {
@@ -64,13 +58,7 @@ describe('evaluation bar', () => {
   it('adds a bar left of the board, the board unchanged and moved right', async () => {
     const plain = await draw(base);
     const shown = await draw({ ...base, evaluation: { cp: 0 } });
-    const layout = computeLayout(DEFAULT_SIZE, {
-      partner: false,
-      footer: false,
-      holdings: false,
-      evaluation: true,
-    });
-    const shift = layout.evaluationBar!.w;
+    const shift = LAYOUT.evaluationBar!.w;
     expect(shift).toBeGreaterThan(0);
     expect(shown.width).toBe(plain.width + shift);
     expect(shown.height).toBe(plain.height);
