@@ -2,20 +2,17 @@
 // post, shown after the board edit of its position (never holding it up), and said plainly where
 // there is none (operator off, package missing, a variant the engine does not play).
 import { afterEach, describe, expect, it } from 'vitest';
-import { locateStockfish } from '../../src/engine/stockfish.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { chartColours } from '../../render/chart.js';
 import { parseHex, themeByName } from '../../render/theme.js';
 import { decodePng } from '../render/pixels.js';
+import { describeWith, stockfishNeed } from '../support/require.js';
 import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
 const ENGINE_ON = { KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '200' };
 
 const ARROW = parseHex(themeByName('brown').arrow);
-const installed = locateStockfish() !== null;
-if (!installed)
-  console.warn('SKIPPED: node_modules/stockfish is not installed: live engine tests do not run');
 
 let w: World | null = null;
 afterEach(async () => {
@@ -28,7 +25,7 @@ const textOf = (r: Revision | FakeMessage): string => embedOf(r).description;
 /** An evaluation as the embed writes it: `Engine: +0.3 · best Nf3 (depth 12)`. */
 const EVALUATED = /^Engine: (#-?\d+|[+-]?\d+(\.\d)?) · best \S+ \(depth \d+\)$/m;
 
-describe.skipIf(!installed)('engine on', () => {
+describeWith(stockfishNeed())('engine on', () => {
   it('each board edit goes out first; its evaluation, bar and arrow follow in a later edit', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const script = fixture('lasker_flag#0');

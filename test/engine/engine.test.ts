@@ -1,5 +1,6 @@
 // The real Stockfish build (lite, single-threaded) through the process driver and the pool. The
-// package is optional: without it these tests are skipped, and say so.
+// package is optional: without it these tests are skipped, and say so (or fail, where
+// KIBITZ_REQUIRE lists stockfish).
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnginePool, type EngineJob } from '../../src/engine/pool.js';
 import {
@@ -9,12 +10,11 @@ import {
   type AnalysisRequest,
 } from '../../src/engine/stockfish.js';
 import { makeEvaluationText, parseInfo, type Evaluation } from '../../src/engine/uci.js';
+import { describeWith, stockfishNeed } from '../support/require.js';
 import { waitFor } from '../support/wait.js';
 
 const script = locateStockfish();
-if (script === null)
-  console.warn('SKIPPED: node_modules/stockfish is not installed: engine tests do not run');
-const withEngine = describe.skipIf(script === null);
+const withEngine = describeWith(stockfishNeed());
 
 /** White to move mates with Ra8 (back-rank mate). */
 const MATE_IN_ONE_WHITE = '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1';

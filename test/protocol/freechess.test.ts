@@ -1,14 +1,14 @@
 // Real freechess.org output from other clients' public test suites. That data may be read but not
 // committed here, so it is read from the shared fixtures beside the repository when they exist
-// (they do in CI), and these tests are skipped, visibly, where they do not.
+// (they do in CI), and these tests are skipped, visibly, where they do not (or fail, where
+// KIBITZ_REQUIRE lists the fixtures).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import { FREECHESS_FIXTURES } from '../support/fixtures.js';
+import { describeWith, fixturesNeed } from '../support/require.js';
 
 const present = existsSync(FREECHESS_FIXTURES);
-if (!present)
-  console.warn(`freechess.org fixtures not found at ${FREECHESS_FIXTURES}: their tests are skipped`);
 
 const cases = present ? readdirSync(FREECHESS_FIXTURES).filter((f) => f.endsWith('.txt')) : [];
 
@@ -21,7 +21,7 @@ function realStyle12Lines(text: string): string[] {
     .filter((line) => line.trim().split(/\s+/).length === 33);
 }
 
-describe.skipIf(!present)('real freechess.org output (shared fixtures)', () => {
+describeWith(fixturesNeed())('real freechess.org output (shared fixtures)', () => {
   it('has cases to read', () => {
     expect(cases.length).toBeGreaterThan(50);
   });

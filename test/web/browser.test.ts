@@ -1,44 +1,23 @@
 // The live page in a real browser (headless Chromium driven by playwright-core): what a person
 // sees while a real game (a transcript's moves, served by the fake FICS) is relayed by the bot.
 // Chromium comes from the system (CHROMIUM_PATH, or `chromium` on PATH); without one the test is
-// skipped and says why. Screenshots go to the system's temporary folder.
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+// skipped, or fails where KIBITZ_REQUIRE lists it (test/support/require.ts). Screenshots go to the
+// system's temporary folder.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { Chess } from 'chessops/chess';
 import { parseSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { whiteShare } from '../../render/index.js';
-import { locateStockfish } from '../../src/engine/stockfish.js';
 import { openingAt } from '../../src/game/openings.js';
 import { World, embedOf, fixture, scriptOf } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
-
-function findChromium(): string | null {
-  const given = process.env.CHROMIUM_PATH;
-  const candidates = given
-    ? [given]
-    : (process.env.PATH ?? '')
-        .split(delimiter)
-        .flatMap((dir) => ['chromium', 'chromium-browser'].map((name) => join(dir, name)));
-  for (const path of candidates) {
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
+import { chromiumNeed, describeWith, findChromium, stockfishNeed } from '../support/require.js';
 
 const CHROMIUM = findChromium();
-if (CHROMIUM === null)
-  console.warn(
-    'SKIPPED the browser test of the live web page: no Chromium found (set CHROMIUM_PATH, or install Debian\'s "chromium" package).',
-  );
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
 const SHOTS = tmpdir();
@@ -154,7 +133,7 @@ function seconds(text: string): number {
   return text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
 }
 
-describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
+describeWith(chromiumNeed())('the live page in Chromium', () => {
   it('shows the moves as they come, runs the clock of the side to move, and shows the result', async () => {
     const { w, base } = await startRelayed();
     const script = fixture('lasker_flag#0');
@@ -271,10 +250,6 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
   });
 });
 
-const STOCKFISH = locateStockfish() !== null;
-if (!STOCKFISH)
-  console.warn('SKIPPED the live page evaluation test: node_modules/stockfish is not installed.');
-
 /** An evaluation as the post's embed writes it: `Engine: +0.3 · best Nf3 (depth 12)`. */
 const EMBED_EVALUATION = /^Engine: (#-?\d+|[+-]?\d+(?:\.\d)?) · best \S+ \(depth \d+\)$/m;
 /** The same on the page: `Engine: +0.3`. */
@@ -287,7 +262,7 @@ function shareOf(text: string): number {
     : whiteShare({ cp: Number(text) * 100 });
 }
 
-describe.skipIf(CHROMIUM === null || !STOCKFISH)('the live page with the engine on', () => {
+describeWith(chromiumNeed(), stockfishNeed())('the live page with the engine on', () => {
   it('shows the evaluation the post shows, as a bar beside the board and its text, move after move', async () => {
     const { w, base } = await startRelayed({ KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '200' });
     const script = fixture('lasker_flag#0');
