@@ -95,6 +95,10 @@ describe('refusals for good', () => {
 
     world.fake.deleteMessage(post.id);
     world.fics.playMove(game);
+    // Moves already on their way: sent by FICS before it hears the unobserve, held on the way
+    // until after it, so that they reach a bot whose post has ended.
+    world.fics.stall(true);
+    world.fics.playMoves(game, 3);
     const refused = await world.fake.waitForRequest(
       (r) => r.path.endsWith(`/messages/${post.id}`) && r.status === 404,
     );
@@ -104,8 +108,10 @@ describe('refusals for good', () => {
       'the bot to unobserve the game',
     );
     const unobservedAfterMs = Date.now() - refused.at;
-    // Moves already on their way and the bot's queue: none of it reaches the deleted message.
-    world.fics.playMoves(game, 3);
+    world.fics.stall(false);
+    // The guild's one slot is free again. FICS answers in order, so once the other game is
+    // observed the bot has read the three moves; once the relay is idle it has handled them.
+    await observe(world, other);
     await world.relayIdle();
     expect(requestsFor(world, post.id, refused.seq)).toEqual([]);
     expect(notices(world)).toEqual([
@@ -115,8 +121,6 @@ describe('refusals for good', () => {
       state: 'ended',
       endReason: 'the board message was deleted',
     });
-    // The guild's one slot is free again.
-    await observe(world, other);
     console.info(`figure: FICS unobserve ${unobservedAfterMs} ms after the 10008 (measured, not asserted)`);
   });
 
