@@ -188,6 +188,7 @@ describe('the buttons of a live post', () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const script = fixture('fatics_master_seq#0');
     const game = world.fics.addGame(scriptOf(script));
+    const later = world.fics.addGame(scriptOf(fixture('lasker_flag#0')));
     await world.startBot();
     const post = await observe(world, game);
     world.fics.playMoves(game, 4);
@@ -218,17 +219,28 @@ describe('the buttons of a live post', () => {
     expect(refused.content).toMatch(/Only the member who posted this game, or someone with Manage Messages/);
     expect(world.fics.observers(game)).toHaveLength(1);
 
-    const stopped = await world.fake.button(post.id, stop!).reply();
+    // Two moves already on their way when the bot stops: sent by FICS before it hears the
+    // unobserve, held on the way until after it.
+    const stopFen = world.fics.game(game)!.fen;
+    world.fics.stall(true);
+    world.fics.playMoves(game, 2);
+    const stopping = world.fake.button(post.id, stop!).reply();
+    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the unobserve');
+    world.fics.stall(false);
+    const stopped = await stopping;
     expect(stopped.ephemeral).toBe(true);
     expect(stopped.content).toBe(`Stopped relaying game ${game}.`);
-    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the unobserve');
     // The message stays, says it stopped, and loses its buttons.
     const after = await world.waitForMessage(post.id, (m) => m.components.length === 0, 'the stopped post');
     expect(embedOf(after).footer).toBe(STOPPED_FOOTER);
-    await expectImageShows(boardPng(after), world.fics.game(game)!.fen, 'black');
-    world.fics.playMoves(game, 2);
+    await expectImageShows(boardPng(after), stopFen, 'black');
+    // FICS answers in order: once another game is observed the bot has read the two moves; once
+    // the relay is idle it has handled them. Neither reached the stopped post.
+    await observe(world, later);
     await world.relayIdle();
-    expect(world.fake.message(post.id)!.revisions.length).toBe(after.revisions.length);
+    // The stopped edit (the first without buttons) is the last one.
+    const shown = world.fake.message(post.id)!.revisions;
+    expect(shown.findIndex((r) => r.components.length === 0)).toBe(shown.length - 1);
   });
 });
 
