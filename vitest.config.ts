@@ -1,18 +1,62 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that start processes, browsers or databases, or talk over sockets (the fake FICS and fake
+ * Discord servers included). Everything else is the unit project, which may do none of that
+ * (test/support/unit-guard.ts) and runs alone as `npm run test:fast`.
+ */
+const INTEGRATION = [
+  'test/chesslive/{feed,limits,source}.test.ts',
+  'test/cli/{chesslive,observe,render}.test.ts',
+  'test/club/club.test.ts',
+  'test/discord/{bot,commands,dispatch,permissions}.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/engine/**/*.test.ts',
+  'test/fake-discord/**/*.test.ts',
+  'test/fake-fics/**/*.test.ts',
+  'test/faults/**/*.test.ts',
+  'test/fics/{connection,hostile,injection,keepalive,login-errors,observe,pacer,pool,reconnect,shares}.test.ts',
+  'test/fleet/**/*.test.ts',
+  'test/load/fuzz.test.ts',
+  'test/protocol/transcripts.test.ts',
+  'test/relay/relay.test.ts',
+  'test/storage/**/*.test.ts',
+  'test/web/{browser,stream,web}.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One PostgreSQL server for the whole run (the storage tests run against it and SQLite).
-    globalSetup: ['test/support/postgres-setup.ts'],
     // In CI a skipped test fails the run (test/support/no-skips.ts).
     reporters: process.env.CI === 'true' ? ['default', './test/support/no-skips.ts'] : ['default'],
     // Most test time is spent waiting on sockets and timers, not computing: three files at once even
     // on two cores (vitest's default there is one; the whole run took 194 s so, 107 s with three).
     maxWorkers: 3,
-    // A bound on each test, not a speed check: tests that start bot processes take 5-10 s alone and
-    // several times that when the whole run shares two cores.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: INTEGRATION,
+          setupFiles: ['test/support/unit-guard.ts'],
+          // A bound against a hang, not a speed check: a unit test waits on nothing, but the
+          // property tests compute for seconds, and several times that on a loaded machine.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: INTEGRATION,
+          // One PostgreSQL server for the whole run (the storage tests run against it and SQLite).
+          globalSetup: ['test/support/postgres-setup.ts'],
+          // A bound on each test, not a speed check: tests that start bot processes take 5-10 s
+          // alone and several times that when the whole run shares two cores.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

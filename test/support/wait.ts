@@ -7,7 +7,7 @@ export interface ChangeSource {
 }
 
 export interface WaitOptions {
-  /** Fails after this long (default 5 s). */
+  /** Fails after this long (default 15 s: a bound, generous for a loaded machine). */
   timeoutMs?: number;
   /** Re-checks this often (default 5 ms). */
   intervalMs?: number;
