@@ -40,8 +40,9 @@ export default defineConfig({
           exclude: INTEGRATION,
           setupFiles: ['test/support/unit-guard.ts'],
           // A bound against a hang, not a speed check: a unit test waits on nothing, but the
-          // property tests compute for seconds, and several times that on a loaded machine.
-          testTimeout: 30_000,
+          // property and rendering tests compute for seconds, and took over 30 s each at load
+          // average 20-30 on two cores.
+          testTimeout: 60_000,
         },
       },
       {
