@@ -72,7 +72,8 @@ export function checkBody(method: string, template: string, body: unknown): ApiE
     if (body === null) return null;
     throw new Error(`fake Discord: no schema for the body of ${method} ${template}`);
   }
-  const result = schema.safeParse(body);
+  // reportInput: to tell a missing field (BASE_TYPE_REQUIRED) from a wrong one.
+  const result = schema.safeParse(body, { reportInput: true });
   return result.success ? null : invalidFormBody(result.error.issues.flatMap((issue) => leaves(issue, [])));
 }
 
