@@ -68,28 +68,29 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
     message.watchUrl !== undefined && message.watchUrl.length <= 512
       ? [{ type: ComponentType.Button, style: ButtonStyle.Link, label: 'Watch live', url: message.watchUrl }]
       : [];
-  const components: APIActionRowComponent<APIButtonComponent>[] = message.live
+  // Discord takes at most five buttons in a row: the post's own buttons and its link in one, the
+  // engine toggles (with an engine, KIBITZ_ENGINE=on; lit while on) in a second.
+  const rows: APIButtonComponent[][] = message.live
     ? [
-        {
-          type: ComponentType.ActionRow,
-          components: [
-            button('Flip', LIVE_BUTTONS.flip, ButtonStyle.Secondary),
-            button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
-            button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
-            ...watch,
-            // With an engine (KIBITZ_ENGINE=on): toggles, lit while on.
-            ...(message.engine === undefined
-              ? []
-              : [
-                  button('Engine', LIVE_BUTTONS.engine, lit(message.engine.eval)),
-                  ...(message.engine.eval
-                    ? [button('Best move', LIVE_BUTTONS.arrow, lit(message.engine.arrow))]
-                    : []),
-                ]),
-          ],
-        },
+        [
+          button('Flip', LIVE_BUTTONS.flip, ButtonStyle.Secondary),
+          button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
+          button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
+          ...watch,
+        ],
+        message.engine === undefined
+          ? []
+          : [
+              button('Engine', LIVE_BUTTONS.engine, lit(message.engine.eval)),
+              ...(message.engine.eval
+                ? [button('Best move', LIVE_BUTTONS.arrow, lit(message.engine.arrow))]
+                : []),
+            ],
       ]
     : [];
+  const components: APIActionRowComponent<APIButtonComponent>[] = rows
+    .filter((row) => row.length > 0)
+    .map((row) => ({ type: ComponentType.ActionRow, components: row }));
   // With a new picture the files replace every old attachment. Without one, neither files nor an
   // attachments list is sent: Discord then keeps the attachments the message has (an empty
   // list, which discord.js sends for `files: []`, would delete the picture).

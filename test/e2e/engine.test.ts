@@ -108,6 +108,41 @@ describe.skipIf(!installed)('engine on', () => {
     expect(evaluationPixels).toBeGreaterThan(50);
   });
 
+  it('with the live page linked: two rows of buttons, five at most in each; posted, edited, ended', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const script = fixture('lasker_flag#0');
+    const game = world.fics.addGame(scriptOf(script));
+    const env = { ...ENGINE_ON, KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org' };
+    await world.startBot({ env });
+
+    const reply = await world.command('observe', { game, eval: true, arrow: true }).reply();
+    expect(reply.content).toMatch(/is live here/);
+    const [post] = world.livePosts();
+    const rows = (m: { components: unknown[] }) =>
+      (m.components as { components: { custom_id?: string; label: string }[] }[]).map((row) =>
+        row.components.map((c) => c.custom_id ?? c.label),
+      );
+    expect(rows(post!)).toEqual([
+      ['flip:1', 'pgn:1', 'stop:1', 'Watch live'],
+      ['engine:1', 'arrow:1'],
+    ]);
+
+    const before = post!.revisions.length;
+    const san = world.fics.playMove(game);
+    const edited = await world.waitForMessage(
+      post!.id,
+      (m) => m.revisions.slice(before).some((r) => textOf(r).includes(san)),
+      'the edit after a move',
+    );
+    expect(rows(edited)).toEqual(rows(post!));
+
+    world.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
+    const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(ended.components).toEqual([]);
+    // Discord's schema refused nothing the bot sent (the fake checks every body: schema.ts).
+    expect(world.fake.requests.filter((r) => r.status === 400)).toEqual([]);
+  });
+
   it('says plainly that there is no evaluation for crazyhouse', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const game = world.fics.addGame(scriptOf(fixture('lasker_crazyhouse#1')));
