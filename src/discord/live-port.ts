@@ -222,7 +222,8 @@ export class DiscordPostPort implements PostPort {
 
   /**
    * Discord allows edits of messages older than an hour only rarely (30046): before a board's
-   * message is that old, the board goes on in a new message, and the old one becomes a link to it.
+   * message is that old, the board goes on in a new message, and the old one becomes a link to it
+   * (or, when that edit is refused, is deleted).
    */
   private async continueIn(
     channel: TextBasedChannel,
@@ -238,9 +239,12 @@ export class DiscordPostPort implements PostPort {
       description: `The board goes on in a newer message: ${sent.url}`,
       footer: { text: 'continued below' },
     };
-    // The old message loses its picture and buttons; were this edit refused, nothing is lost.
+    // The old message loses its picture and buttons. Discord may refuse the edit: after a long
+    // downtime the message is past the hour, whose edits it rations (30046). Deleting is not
+    // rationed, and no second board with live buttons is left behind.
     await channel.messages
       .edit(messageId, { embeds: [link], components: [], attachments: [] })
+      .catch(() => channel.messages.delete(messageId))
       .catch(() => undefined);
     return sent.id;
   }
