@@ -40,7 +40,10 @@ export const LIVE_BUTTONS = {
 // 300 games.
 // Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
 // here, so that no input makes Discord refuse a post or its final edit.
-function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
+export function makeDiscordMessage(
+  message: LiveMessage,
+  postId: number,
+): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),

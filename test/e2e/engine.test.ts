@@ -127,6 +127,18 @@ describe.skipIf(!installed)('engine on', () => {
       ['engine:1', 'arrow:1'],
     ]);
 
+    // Only the requester or a member with Manage Messages may change the post's engine.
+    const stranger = world.fake.createUser('stranger');
+    world.fake.addMember(world.guildId, stranger.id);
+    for (const id of ['engine:1', 'arrow:1']) {
+      const refused = await world.fake.button(post!.id, id, { user: stranger }).reply();
+      expect(refused.ephemeral).toBe(true);
+      expect(refused.content).toMatch(
+        /Only the member who posted this game, or someone with Manage Messages/,
+      );
+    }
+    expect(world.running.context.relay.engineChoice(1)).toEqual({ eval: true, arrow: true });
+
     const before = post!.revisions.length;
     const san = world.fics.playMove(game);
     const edited = await world.waitForMessage(
