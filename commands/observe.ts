@@ -134,7 +134,11 @@ export const buttons = {
       await answer(interaction, 'This game is no longer live.');
       return;
     }
-    const { embeds, files } = makeDiscordMessage({ ...view, live: false }, post.id);
+    const { embeds, files } = makeDiscordMessage(
+      { ...view, live: false, outcome: 'live' },
+      post.id,
+      Date.now(),
+    );
     await interaction.editReply({ embeds: embeds ?? [], files: files ?? [] });
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {

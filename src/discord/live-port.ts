@@ -20,7 +20,7 @@ import {
   type MessageEditOptions,
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
-import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
+import { BOARD_IMAGE, type LiveMessage, type Outcome } from '../relay/message.js';
 import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
@@ -43,10 +43,16 @@ export const LIVE_BUTTONS = {
 export function makeDiscordMessage(
   message: LiveMessage,
   postId: number,
+  at: number,
 ): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),
+    // The title opens the game's live page while there is one (Discord takes URLs of 2,048).
+    ...(message.watchUrl !== undefined && message.watchUrl.length <= 2_048 ? { url: message.watchUrl } : {}),
+    color: OUTCOME_COLOURS[message.outcome ?? (message.live ? 'live' : 'unknown')],
+    // When this position was shown: readers see how fresh the board is.
+    timestamp: new Date(at).toISOString(),
     description: truncate(message.lines.map(cleanText).join('\n'), EMBED_LIMITS.description),
     image: { url: `attachment://${image.name}` },
     ...(message.footer === null
@@ -100,6 +106,15 @@ export function makeDiscordMessage(
   if (message.image === null) return { embeds: [embed], components };
   return { embeds: [embed], components, files, attachments: [] };
 }
+
+/** Embed colours by how the game stands: blurple while live, light or dark for the winner. */
+export const OUTCOME_COLOURS: Readonly<Record<Outcome, number>> = {
+  live: 0x5865f2,
+  white: 0xf0f0f0,
+  black: 0x23272a,
+  draw: 0x99aab5,
+  unknown: 0x4f545c,
+};
 
 function lit(on: boolean): ButtonStyle.Primary | ButtonStyle.Secondary {
   return on ? ButtonStyle.Primary : ButtonStyle.Secondary;
@@ -176,7 +191,7 @@ export class DiscordPostPort implements PostPort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(makeDiscordMessage(message, postId));
+    const sent = await target.send(makeDiscordMessage(message, postId, this.now()));
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
@@ -201,7 +216,7 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, makeDiscordMessage(message, postId));
+      await channel.messages.edit(messageId, makeDiscordMessage(message, postId, this.now()));
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;
@@ -236,7 +251,7 @@ export class DiscordPostPort implements PostPort {
   ): Promise<string> {
     if (!channel.isSendable())
       throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
-    const sent = await channel.send(makeDiscordMessage(message, postId));
+    const sent = await channel.send(makeDiscordMessage(message, postId, this.now()));
     const link: APIEmbed = {
       title: truncate(cleanText(message.title), EMBED_LIMITS.title),
       description: `The board goes on in a newer message: ${sent.url}`,

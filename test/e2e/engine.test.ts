@@ -2,6 +2,7 @@
 // post, shown after the board edit of its position (never holding it up), and said plainly where
 // there is none (operator off, package missing, a variant the engine does not play).
 import { afterEach, describe, expect, it } from 'vitest';
+import { OUTCOME_COLOURS } from '../../src/discord/live-port.js';
 import { locateStockfish } from '../../src/engine/stockfish.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { chartColours } from '../../render/chart.js';
@@ -127,6 +128,13 @@ describe.skipIf(!installed)('engine on', () => {
       ['engine:1', 'arrow:1'],
     ]);
 
+    // The title opens the live page; the colour says live; the time of the position is given.
+    const embed = (m: { embeds: unknown[] }) =>
+      m.embeds[0] as { title: string; url?: string; color?: number; timestamp?: string };
+    expect(embed(post!).url).toMatch(/^https:\/\/kibitz\.example\.org\/g\/./);
+    expect(embed(post!).color).toBe(OUTCOME_COLOURS.live);
+    expect(Number.isNaN(Date.parse(embed(post!).timestamp ?? ''))).toBe(false);
+
     // Only the requester or a member with Manage Messages may change the post's engine.
     const stranger = world.fake.createUser('stranger');
     world.fake.addMember(world.guildId, stranger.id);
@@ -151,6 +159,8 @@ describe.skipIf(!installed)('engine on', () => {
     world.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
     const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
     expect(ended.components).toEqual([]);
+    expect(embed(ended).title).toMatch(/ · 0-1$/);
+    expect(embed(ended).color).toBe(OUTCOME_COLOURS.black);
     // Discord's schema refused nothing the bot sent (the fake checks every body: schema.ts).
     expect(world.fake.requests.filter((r) => r.status === 400)).toEqual([]);
   });
