@@ -8,7 +8,7 @@ import {
   PermissionFlagsBits,
   SlashCommandBuilder,
 } from 'discord.js';
-import type { ChatInputCommandInteraction } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { resultText } from '../render/index.js';
 import {
   CLUB_GAME_TYPES,
@@ -20,6 +20,7 @@ import {
 import type { BotContext } from '../src/discord/context.js';
 import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';
 import { answer, cannotPostHere, ficsProblem } from '../src/discord/replies.js';
+import { suggestHandles } from '../src/discord/suggest.js';
 import { parseHandle } from '../src/fics/validate.js';
 import type { Club, ClubGame } from '../src/storage/index.js';
 
@@ -41,7 +42,9 @@ export const data = new SlashCommandBuilder()
     s
       .setName('remove')
       .setDescription('Remove a member')
-      .addStringOption((o) => o.setName('handle').setDescription('FICS handle').setRequired(true)),
+      .addStringOption((o) =>
+        o.setName('handle').setDescription('FICS handle').setRequired(true).setAutocomplete(true),
+      ),
   )
   .addSubcommand((s) =>
     s.setName('list').setDescription('The club: channel, mode, filters, pairings, members'),
@@ -102,6 +105,11 @@ export const help = `Sets up a club: \`/club add\` members (FICS handles), \`/cl
 type Handler = (interaction: ChatInputCommandInteraction, ctx: BotContext, guildId: string) => Promise<void>;
 
 const handlers: Record<string, Handler> = { add, remove, list, channel, mode, pairings, filter, results };
+
+/** `/club remove handle`: suggests the club's members. */
+export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
+  await suggestHandles(interaction, await ctx.storage.clubs.members(interaction.guildId ?? ''));
+}
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   if (interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) !== true) {

@@ -15,7 +15,12 @@ export const data = new SlashCommandBuilder()
   .setDescription('Post every game of a FICS player in this channel, live (Manage Server)')
   .setContexts(InteractionContextType.Guild)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .addStringOption((o) => o.setName('player').setDescription('FICS handle').setRequired(true));
+  .addStringOption((o) =>
+    o.setName('player').setDescription('FICS handle').setRequired(true).setAutocomplete(true),
+  );
+
+/** Suggests players of the server's current games, as /observe player: does. */
+export { autocomplete } from './observe.js';
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const handle = await managedHandle(interaction, 'Following players');

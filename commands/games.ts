@@ -30,7 +30,12 @@ export const data = new SlashCommandBuilder()
       .addChoices(...GAMES_LIST_TYPES.map((t) => ({ name: t, value: t }))),
   )
   .addBooleanOption((o) => o.setName('rated').setDescription('Only rated (true) or unrated (false) games'))
-  .addStringOption((o) => o.setName('player').setDescription('Only games of this FICS handle'));
+  .addStringOption((o) =>
+    o.setName('player').setDescription('Only games of this FICS handle').setAutocomplete(true),
+  );
+
+/** Suggests players of the server's current games, as /observe player: does. */
+export { autocomplete } from './observe.js';
 
 /** Higher of the two ratings; unrated players count as 0. */
 function strength(row: GamesListRow): number {

@@ -19,14 +19,40 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
 const MAX_FIELDS = 25;
 const MAX_FIELD_VALUE = 1024;
 
+/** Commands in the order people reach for them; any other command follows, by name. */
+const USE_ORDER = [
+  'observe',
+  'games',
+  'follow',
+  'position',
+  'pgn',
+  'unobserve',
+  'unfollow',
+  'club',
+  'relay',
+  'help',
+];
+
+function useRank(name: string): number {
+  const rank = USE_ORDER.indexOf(name);
+  return rank === -1 ? USE_ORDER.length : rank;
+}
+
 export function helpEmbed(registry: CommandRegistry): EmbedBuilder {
-  const fields = [...registry.commands.values()].flatMap(commandFields).slice(0, MAX_FIELDS);
+  const commands = [...registry.commands.values()].sort(
+    (a, b) => useRank(a.data.name) - useRank(b.data.name) || a.data.name.localeCompare(b.data.name),
+  );
+  const fields = commands.flatMap(commandFields).slice(0, MAX_FIELDS);
   return new EmbedBuilder().setTitle('Kibitz commands').setDescription(help).addFields(fields);
 }
 
 function commandFields(command: CommandModule): APIEmbedField[] {
   const json = command.data.toJSON();
   const options = json.options ?? [];
+  // Commands Discord shows only to members with a permission (the server's admins by default).
+  const admin = json.default_member_permissions != null && json.default_member_permissions !== '0';
+  const field = (name: string, description: string, list: readonly APIApplicationCommandOption[]) =>
+    optionsField(admin ? `${name} (admins)` : name, description, list);
   const subcommands = options.filter(
     (o) =>
       o.type === ApplicationCommandOptionType.Subcommand ||
@@ -44,7 +70,7 @@ function commandFields(command: CommandModule): APIEmbedField[] {
   );
 }
 
-function field(
+function optionsField(
   name: string,
   description: string,
   options: readonly APIApplicationCommandOption[],

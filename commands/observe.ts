@@ -4,8 +4,8 @@ import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBu
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { LivePost } from '../src/storage/index.js';
-import { LIVE_BUTTONS } from '../src/discord/live-port.js';
-import { answer, cannotPostHere, gameOption, postGame, stopPost } from '../src/discord/replies.js';
+import { LIVE_BUTTONS, makeDiscordMessage } from '../src/discord/live-port.js';
+import { answer, cannotPostHere, gameOption, mayChange, postGame, stopPost } from '../src/discord/replies.js';
 import { parseHandle, type Handle } from '../src/fics/validate.js';
 import { makeSnapshotPgn } from '../src/game/pgn.js';
 import { ENGINE_NOT_INSTALLED, type PostEngineChoice } from '../src/relay/evaluations.js';
@@ -127,8 +127,19 @@ export const buttons = {
       await answer(interaction, 'This game is no longer live.');
       return;
     }
-    await interaction.deferUpdate();
-    await ctx.relay.flip(post.id);
+    // The shared board stays as it is for everyone else: the presser alone sees it turned round.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const view = await ctx.relay.flippedView(post.id);
+    if (view === null) {
+      await answer(interaction, 'This game is no longer live.');
+      return;
+    }
+    const { embeds, files } = makeDiscordMessage(
+      { ...view, live: false, outcome: 'live' },
+      post.id,
+      Date.now(),
+    );
+    await interaction.editReply({ embeds: embeds ?? [], files: files ?? [] });
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
     const post = await livePost(ctx, args);
@@ -168,6 +179,13 @@ async function toggleEngine(
   const post = await livePost(ctx, args);
   if (post === null || post.state !== 'live') {
     await answer(interaction, 'This game is no longer live.');
+    return;
+  }
+  if (!mayChange(interaction, post)) {
+    await answer(
+      interaction,
+      'Only the member who posted this game, or someone with Manage Messages, can change its engine.',
+    );
     return;
   }
   const noEngine = engineUnavailable(ctx);

@@ -1,15 +1,16 @@
 // /pgn game:<number> [format]: the moves of an observed or recently finished game as a file.
 import { AttachmentBuilder, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { ChatInputCommandInteraction } from 'discord.js';
+import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { makeChessLive } from '../src/chesslive/index.js';
 import type { BotContext } from '../src/discord/context.js';
 import { answer, gameOption } from '../src/discord/replies.js';
+import { MAX_CHOICES, suggestGames } from '../src/discord/suggest.js';
 import { makeSnapshotPgn, parsePgn } from '../src/game/pgn.js';
 
 export const data = new SlashCommandBuilder()
   .setName('pgn')
   .setDescription('The moves of a game Kibitz observed, as a PGN (or ChessLive!) file')
-  .addIntegerOption((o) => gameOption(o).setRequired(true))
+  .addIntegerOption((o) => gameOption(o).setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o
       .setName('format')
@@ -56,4 +57,11 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     files: [new AttachmentBuilder(Buffer.from(text), { name })],
     flags: MessageFlags.Ephemeral,
   });
+}
+
+/** Suggests the games live in this server, then the games that ended most recently. */
+export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
+  const live = await ctx.storage.livePosts.listLiveInGuild(interaction.guildId ?? '');
+  const finished = await ctx.storage.finishedGames.recent({ limit: MAX_CHOICES });
+  await suggestGames(interaction, [...live, ...finished]);
 }

@@ -20,7 +20,7 @@ import {
   type MessageEditOptions,
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
-import { BOARD_IMAGE, type LiveMessage } from '../relay/message.js';
+import { BOARD_IMAGE, type LiveMessage, type Outcome } from '../relay/message.js';
 import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
@@ -40,10 +40,19 @@ export const LIVE_BUTTONS = {
 // 300 games.
 // Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
 // here, so that no input makes Discord refuse a post or its final edit.
-function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreateOptions & MessageEditOptions {
+export function makeDiscordMessage(
+  message: LiveMessage,
+  postId: number,
+  at: number,
+): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),
+    // The title opens the game's live page while there is one (Discord takes URLs of 2,048).
+    ...(message.watchUrl !== undefined && message.watchUrl.length <= 2_048 ? { url: message.watchUrl } : {}),
+    color: OUTCOME_COLOURS[message.outcome ?? (message.live ? 'live' : 'unknown')],
+    // When this position was shown: readers see how fresh the board is.
+    timestamp: new Date(at).toISOString(),
     description: truncate(message.lines.map(cleanText).join('\n'), EMBED_LIMITS.description),
     image: { url: `attachment://${image.name}` },
     ...(message.footer === null
@@ -68,34 +77,44 @@ function makeDiscordMessage(message: LiveMessage, postId: number): MessageCreate
     message.watchUrl !== undefined && message.watchUrl.length <= 512
       ? [{ type: ComponentType.Button, style: ButtonStyle.Link, label: 'Watch live', url: message.watchUrl }]
       : [];
-  const components: APIActionRowComponent<APIButtonComponent>[] = message.live
+  // Discord takes at most five buttons in a row: the post's own buttons and its link in one, the
+  // engine toggles (with an engine, KIBITZ_ENGINE=on; lit while on) in a second.
+  const rows: APIButtonComponent[][] = message.live
     ? [
-        {
-          type: ComponentType.ActionRow,
-          components: [
-            button('Flip', LIVE_BUTTONS.flip, ButtonStyle.Secondary),
-            button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
-            button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
-            ...watch,
-            // With an engine (KIBITZ_ENGINE=on): toggles, lit while on.
-            ...(message.engine === undefined
-              ? []
-              : [
-                  button('Engine', LIVE_BUTTONS.engine, lit(message.engine.eval)),
-                  ...(message.engine.eval
-                    ? [button('Best move', LIVE_BUTTONS.arrow, lit(message.engine.arrow))]
-                    : []),
-                ]),
-          ],
-        },
+        [
+          button('Flip', LIVE_BUTTONS.flip, ButtonStyle.Secondary),
+          button('PGN', LIVE_BUTTONS.pgn, ButtonStyle.Secondary),
+          button('Stop', LIVE_BUTTONS.stop, ButtonStyle.Danger),
+          ...watch,
+        ],
+        message.engine === undefined
+          ? []
+          : [
+              button('Engine', LIVE_BUTTONS.engine, lit(message.engine.eval)),
+              ...(message.engine.eval
+                ? [button('Best move', LIVE_BUTTONS.arrow, lit(message.engine.arrow))]
+                : []),
+            ],
       ]
     : [];
+  const components: APIActionRowComponent<APIButtonComponent>[] = rows
+    .filter((row) => row.length > 0)
+    .map((row) => ({ type: ComponentType.ActionRow, components: row }));
   // With a new picture the files replace every old attachment. Without one, neither files nor an
   // attachments list is sent: Discord then keeps the attachments the message has (an empty
   // list, which discord.js sends for `files: []`, would delete the picture).
   if (message.image === null) return { embeds: [embed], components };
   return { embeds: [embed], components, files, attachments: [] };
 }
+
+/** Embed colours by how the game stands: blurple while live, light or dark for the winner. */
+export const OUTCOME_COLOURS: Readonly<Record<Outcome, number>> = {
+  live: 0x5865f2,
+  white: 0xf0f0f0,
+  black: 0x23272a,
+  draw: 0x99aab5,
+  unknown: 0x4f545c,
+};
 
 function lit(on: boolean): ButtonStyle.Primary | ButtonStyle.Secondary {
   return on ? ButtonStyle.Primary : ButtonStyle.Secondary;
@@ -172,7 +191,7 @@ export class DiscordPostPort implements PostPort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(makeDiscordMessage(message, postId));
+    const sent = await target.send(makeDiscordMessage(message, postId, this.now()));
     return { messageChannelId: target.id, messageId: sent.id, threadId };
   }
 
@@ -197,7 +216,7 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, makeDiscordMessage(message, postId));
+      await channel.messages.edit(messageId, makeDiscordMessage(message, postId, this.now()));
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;
@@ -221,7 +240,8 @@ export class DiscordPostPort implements PostPort {
 
   /**
    * Discord allows edits of messages older than an hour only rarely (30046): before a board's
-   * message is that old, the board goes on in a new message, and the old one becomes a link to it.
+   * message is that old, the board goes on in a new message, and the old one becomes a link to it
+   * (or, when that edit is refused, is deleted).
    */
   private async continueIn(
     channel: TextBasedChannel,
@@ -231,15 +251,18 @@ export class DiscordPostPort implements PostPort {
   ): Promise<string> {
     if (!channel.isSendable())
       throw new Refused(REFUSALS[50013]!, { code: 50013, tooLarge: false, canNotify: false });
-    const sent = await channel.send(makeDiscordMessage(message, postId));
+    const sent = await channel.send(makeDiscordMessage(message, postId, this.now()));
     const link: APIEmbed = {
       title: truncate(cleanText(message.title), EMBED_LIMITS.title),
       description: `The board goes on in a newer message: ${sent.url}`,
       footer: { text: 'continued below' },
     };
-    // The old message loses its picture and buttons; were this edit refused, nothing is lost.
+    // The old message loses its picture and buttons. Discord may refuse the edit: after a long
+    // downtime the message is past the hour, whose edits it rations (30046). Deleting is not
+    // rationed, and no second board with live buttons is left behind.
     await channel.messages
       .edit(messageId, { embeds: [link], components: [], attachments: [] })
+      .catch(() => channel.messages.delete(messageId))
       .catch(() => undefined);
     return sent.id;
   }

@@ -22,7 +22,7 @@ export async function registerCommands(
       ? Routes.applicationCommands(target.applicationId)
       : Routes.applicationGuildCommands(target.applicationId, target.guildId);
   try {
-    const registered = (await rest.put(route, { body: bodies })) as unknown[];
+    const registered = (await rest.put(route, { body: bodies.map(numericPermissions) })) as unknown[];
     return { ok: true, count: registered.length, scope };
   } catch (error) {
     return {
@@ -30,6 +30,19 @@ export async function registerCommands(
       error: `registering ${bodies.length} commands ${scope} failed: ${explain(error, target)}`,
     };
   }
+}
+
+/**
+ * Discord's published schema types `default_member_permissions` in a request as an integer
+ * (discord.js writes the bit set as a string, which its docs also show): send the schema's type.
+ */
+function numericPermissions(
+  body: RESTPostAPIChatInputApplicationCommandsJSONBody,
+): RESTPostAPIChatInputApplicationCommandsJSONBody | Record<string, unknown> {
+  const permissions = body.default_member_permissions;
+  return typeof permissions === 'string'
+    ? { ...body, default_member_permissions: Number(permissions) }
+    : body;
 }
 
 /** The application id behind the token (GET /applications/@me). */

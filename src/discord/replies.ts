@@ -79,16 +79,21 @@ export function cannotPostHere(interaction: RepliableInteraction, thread: boolea
   return check.ok ? null : check.message;
 }
 
+/** Who may change a live post (stop it, turn its engine on or off): its requester, or a moderator. */
+export function mayChange(interaction: RepliableInteraction, post: LivePost): boolean {
+  return (
+    post.requestedBy === interaction.user.id ||
+    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true
+  );
+}
+
 /** Stops a live post if this member may: the requester, or anyone who may manage messages. */
 export async function stopPost(
   interaction: RepliableInteraction,
   ctx: BotContext,
   post: LivePost,
 ): Promise<void> {
-  const allowed =
-    post.requestedBy === interaction.user.id ||
-    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true;
-  if (!allowed) {
+  if (!mayChange(interaction, post)) {
     await answer(
       interaction,
       'Only the member who posted this game, or someone with Manage Messages, can stop it.',

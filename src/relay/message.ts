@@ -27,6 +27,33 @@ export interface LiveMessage {
   watchUrl?: string;
   /** The post's engine choice, for its Engine buttons; absent when the operator has no engine. */
   engine?: { eval: boolean; arrow: boolean };
+  /**
+   * Where the game stands: running, or how it ended (`unknown`: stopped, aborted, adjourned).
+   * Absent on messages made without a game's snapshot: live or unknown by `live`.
+   */
+  outcome?: Outcome;
+}
+
+export type Outcome = 'live' | 'white' | 'black' | 'draw' | 'unknown';
+
+/** How a game stands, from its end and result. */
+export function outcomeOf(snap: Pick<GameSnapshot, 'ended' | 'result'>): Outcome {
+  if (!snap.ended) return 'live';
+  switch (snap.result) {
+    case '1-0':
+      return 'white';
+    case '0-1':
+      return 'black';
+    case '1/2-1/2':
+      return 'draw';
+    default:
+      return 'unknown';
+  }
+}
+
+/** A time control as players write it: `10+5` (minutes, then seconds added per move). */
+export function makeTimeControl(initialMinutes: number, incrementSec: number): string {
+  return `${initialMinutes}+${incrementSec}`;
 }
 
 /** What a live post shows of the engine (src/relay/evaluations.ts). */
@@ -69,7 +96,7 @@ export function liveMessage(
 ): LiveMessage {
   const control =
     snap.initialMinutes !== null && snap.incrementSec !== null
-      ? `${snap.initialMinutes} ${snap.incrementSec}`
+      ? makeTimeControl(snap.initialMinutes, snap.incrementSec)
       : null;
   const kind = [
     snap.rated === null ? null : snap.rated ? 'rated' : 'unrated',
@@ -88,13 +115,21 @@ export function liveMessage(
   if (moves !== '') lines.push(moves);
   if (snap.needs !== null) lines.push('(catching up with the server…)');
   if (engine?.line) lines.push(engine.line);
+  const outcome = outcomeOf(snap);
+  const players = `${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`;
+  // The result leads the end of the title, where a reader of the channel looks first.
+  const score =
+    outcome === 'live' || outcome === 'unknown'
+      ? ''
+      : ` · ${resultText({ result: snap.result, reason: null })}`;
   return {
-    title: `${snap.source ?? `Game ${snap.game}`}: ${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`,
+    title: `${snap.source ?? `Game ${snap.game}`}: ${players}${score}`,
     lines,
     image,
     files,
     live: !snap.ended,
     footer: snap.ended ? resultText({ result: snap.result, reason: snap.reason }) : null,
     ...(engine ? { engine: engine.choice } : {}),
+    outcome,
   };
 }

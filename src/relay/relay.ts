@@ -350,14 +350,17 @@ export class Relay {
     this.ended({ ...post, state: 'ended' });
   }
 
-  /** Turns the board of one post around and redraws it now. */
-  async flip(postId: number): Promise<boolean> {
+  /** One live post's board as it is now, turned the other way round (what Flip shows its presser). */
+  async flippedView(postId: number): Promise<LiveMessage | null> {
     const post = await this.options.storage.livePosts.get(postId);
-    if (post === null) return false;
-    await this.options.storage.livePosts.setFlip(post.id, !post.options.flip);
-    const snapshot = this.options.feed.snapshot(post.game);
-    if (post.state === 'live' && snapshot !== undefined) this.sender(post.id).push({ snapshot, files: null });
-    return true;
+    const snapshot = post === null ? undefined : this.options.feed.snapshot(post.game);
+    if (post === null || post.state !== 'live' || snapshot === undefined) return null;
+    return this.images.message(
+      snapshot,
+      !post.options.flip,
+      [],
+      this.options.engine?.view(snapshot, post.id),
+    );
   }
 
   /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */

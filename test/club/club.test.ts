@@ -190,7 +190,7 @@ describe('club posting', () => {
     const standard = world.fics.addGame(game('Alice', 'Zoe', { rated: true, type: 'standard' }));
     const wanted = world.fics.addGame(game('Xenia', 'Alice', { rated: true, type: 'blitz' }));
     const post = await postOf(world, 'Xenia', 'Alice');
-    expect(embedOf(post).description.split('\n')[0]).toBe('rated blitz 60 0');
+    expect(embedOf(post).description.split('\n')[0]).toBe('rated blitz 60+0');
     await released(world, unrated);
     await released(world, standard);
     expect(boardPosts(world)).toHaveLength(1);
@@ -239,7 +239,9 @@ describe('club posting', () => {
     // Nothing waits any more: the next time the limit is hit, the channel hears it again.
     world.fics.addGame(game('Dave', 'Xd'));
     await world.fake.waitFor(() => notices(world)[1], 'a second notice', 5_000);
-    expect(boardPosts(world).map((m) => embedOf(m).title.replace(/ \(\+\+\+\+\)/g, ''))).toEqual([
+    // The players of each post (an ended game's title also gives its result).
+    const players = (title: string) => title.replace(/ \(\+\+\+\+\)/g, '').replace(/ · .*$/, '');
+    expect(boardPosts(world).map((m) => players(embedOf(m).title))).toEqual([
       `Game ${g1}: Alice vs Xa`,
       `Game ${g2}: Bob vs Xb`,
       `Game ${g3}: Carol vs Xc`,

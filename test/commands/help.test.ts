@@ -1,13 +1,14 @@
-import { SlashCommandBuilder } from 'discord.js';
+import { PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { helpEmbed } from '../../commands/help.js';
 import { buildRegistry } from '../../src/discord/loader.js';
 
 describe('helpEmbed', () => {
-  it('lists each command, subcommand and option from the registry', () => {
+  it('lists each command, subcommand and option, most used first, admin-only ones marked', () => {
     const follow = new SlashCommandBuilder()
       .setName('follow')
       .setDescription('Follow players')
+      .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
       .addSubcommand((s) =>
         s
           .setName('add')
@@ -29,12 +30,12 @@ describe('helpEmbed', () => {
     expect(errors).toEqual([]);
     const embed = helpEmbed(registry).toJSON();
     expect(embed.fields).toEqual([
-      { name: '/follow add', value: 'Post every game of a player\n`handle`: FICS handle' },
-      { name: '/follow list', value: 'Followed players in this channel' },
       {
         name: '/observe',
         value: 'Posts a board that follows the game.\n`flip` (optional): Black at the bottom',
       },
+      { name: '/follow add (admins)', value: 'Post every game of a player\n`handle`: FICS handle' },
+      { name: '/follow list (admins)', value: 'Followed players in this channel' },
     ]);
   });
 });

@@ -132,3 +132,30 @@ describe('/position', () => {
     expectBoard(img, layout.columns[0]!.board, drawn, 'white');
   });
 });
+
+describe('autocomplete on every game and handle option', () => {
+  it('suggests live games, finished games, followed handles, club members and current players', async () => {
+    const owner = { user: world.fake.owner };
+    const suggest = (command: string, option: string, typed: string) =>
+      world.fake
+        .autocomplete(world.guildId, world.channelId, command, { [option]: typed }, option, owner)
+        .reply()
+        .then((r) => r.choices ?? []);
+    const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Kramnik', black: 'Leko' }));
+    expect((await world.command('observe', { game }).reply()).content).toMatch(/is live here/);
+    const named = { name: `${game}: Kramnik vs Leko`, value: game };
+    expect(await suggest('unobserve', 'game', '')).toContainEqual(named);
+    expect(await suggest('unobserve', 'game', `${game}9`)).toEqual([]);
+    // Earlier games of this world may share the number: the number is what matters here.
+    expect((await suggest('pgn', 'game', String(game))).map((c) => c.value)).toContain(game);
+    // Players of the server's current games, as for /observe player:.
+    expect(await suggest('follow', 'player', 'kr')).toEqual([{ name: 'Kramnik', value: 'Kramnik' }]);
+    expect(await suggest('games', 'player', 'L')).toEqual([{ name: 'Leko', value: 'Leko' }]);
+    // What this channel follows, and the club's members.
+    expect((await world.command('follow', { player: 'Topalov' }, owner).reply()).ephemeral).toBe(true);
+    expect(await suggest('unfollow', 'player', 't')).toEqual([{ name: 'Topalov', value: 'Topalov' }]);
+    expect((await world.command('club add', { handle: 'Svidler' }, owner).reply()).ephemeral).toBe(true);
+    expect(await suggest('club remove', 'handle', 'S')).toEqual([{ name: 'Svidler', value: 'Svidler' }]);
+    world.fics.endGame(game);
+  });
+});

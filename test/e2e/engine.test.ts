@@ -2,6 +2,7 @@
 // post, shown after the board edit of its position (never holding it up), and said plainly where
 // there is none (operator off, package missing, a variant the engine does not play).
 import { afterEach, describe, expect, it } from 'vitest';
+import { OUTCOME_COLOURS } from '../../src/discord/live-port.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { chartColours } from '../../render/chart.js';
 import { parseHex, themeByName } from '../../render/theme.js';
@@ -103,6 +104,62 @@ describeWith(stockfishNeed())('engine on', () => {
       if (image.rgba[i] === line[0] && image.rgba[i + 1] === line[1] && image.rgba[i + 2] === line[2])
         evaluationPixels++;
     expect(evaluationPixels).toBeGreaterThan(50);
+  });
+
+  it('with the live page linked: two rows of buttons, five at most in each; posted, edited, ended', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const script = fixture('lasker_flag#0');
+    const game = world.fics.addGame(scriptOf(script));
+    const env = { ...ENGINE_ON, KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org' };
+    await world.startBot({ env });
+
+    const reply = await world.command('observe', { game, eval: true, arrow: true }).reply();
+    expect(reply.content).toMatch(/is live here/);
+    const [post] = world.livePosts();
+    const rows = (m: { components: unknown[] }) =>
+      (m.components as { components: { custom_id?: string; label: string }[] }[]).map((row) =>
+        row.components.map((c) => c.custom_id ?? c.label),
+      );
+    expect(rows(post!)).toEqual([
+      ['flip:1', 'pgn:1', 'stop:1', 'Watch live'],
+      ['engine:1', 'arrow:1'],
+    ]);
+
+    // The title opens the live page; the colour says live; the time of the position is given.
+    const embed = (m: { embeds: unknown[] }) =>
+      m.embeds[0] as { title: string; url?: string; color?: number; timestamp?: string };
+    expect(embed(post!).url).toMatch(/^https:\/\/kibitz\.example\.org\/g\/./);
+    expect(embed(post!).color).toBe(OUTCOME_COLOURS.live);
+    expect(Number.isNaN(Date.parse(embed(post!).timestamp ?? ''))).toBe(false);
+
+    // Only the requester or a member with Manage Messages may change the post's engine.
+    const stranger = world.fake.createUser('stranger');
+    world.fake.addMember(world.guildId, stranger.id);
+    for (const id of ['engine:1', 'arrow:1']) {
+      const refused = await world.fake.button(post!.id, id, { user: stranger }).reply();
+      expect(refused.ephemeral).toBe(true);
+      expect(refused.content).toMatch(
+        /Only the member who posted this game, or someone with Manage Messages/,
+      );
+    }
+    expect(world.running.context.relay.engineChoice(1)).toEqual({ eval: true, arrow: true });
+
+    const before = post!.revisions.length;
+    const san = world.fics.playMove(game);
+    const edited = await world.waitForMessage(
+      post!.id,
+      (m) => m.revisions.slice(before).some((r) => textOf(r).includes(san)),
+      'the edit after a move',
+    );
+    expect(rows(edited)).toEqual(rows(post!));
+
+    world.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
+    const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(ended.components).toEqual([]);
+    expect(embed(ended).title).toMatch(/ · 0-1$/);
+    expect(embed(ended).color).toBe(OUTCOME_COLOURS.black);
+    // Discord's schema refused nothing the bot sent (the fake checks every body: schema.ts).
+    expect(world.fake.requests.filter((r) => r.status === 400)).toEqual([]);
   });
 
   it('says plainly that there is no evaluation for crazyhouse', async () => {

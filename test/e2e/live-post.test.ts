@@ -182,7 +182,7 @@ describe('a live game', () => {
 });
 
 describe('the buttons of a live post', () => {
-  it('Flip redraws the board turned round, PGN sends the moves, Stop ends the relay', async () => {
+  it('Flip shows the presser the board turned round, PGN sends the moves, Stop ends the relay', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const script = fixture('fatics_master_seq#0');
     const game = world.fics.addGame(scriptOf(script));
@@ -194,15 +194,16 @@ describe('the buttons of a live post', () => {
     await world.relayIdle();
     const [flip, pgn, stop] = buttonIds(post);
 
+    // Flip shows the presser alone the board turned round; the shared board stays as it is.
     const revisions = world.fake.message(post.id)!.revisions.length;
-    const flipped = world.fake.button(post.id, flip!);
-    expect((await flipped.callback()).type).toBe(6); // deferred update: no message for the user
-    const turned = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions, 'the flip');
-    await expectImageShows(boardPng(turned), world.fics.game(game)!.fen, 'black');
-    // It stays flipped for the next move.
+    const flipped = await world.fake.button(post.id, flip!).reply();
+    expect(flipped.ephemeral).toBe(true);
+    expect(flipped.components).toEqual([]);
+    await expectImageShows(boardPng({ attachments: flipped.files }), world.fics.game(game)!.fen, 'black');
     world.fics.playMove(game);
-    const next = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions + 1, 'a move');
-    await expectImageShows(boardPng(next), world.fics.game(game)!.fen, 'black');
+    const next = await world.waitForMessage(post.id, (m) => m.revisions.length > revisions, 'a move');
+    expect(next.revisions.length).toBe(revisions + 1);
+    await expectImageShows(boardPng(next), world.fics.game(game)!.fen, 'white');
 
     const file = await world.fake.button(post.id, pgn!).reply();
     expect(file.ephemeral).toBe(true);
@@ -231,7 +232,7 @@ describe('the buttons of a live post', () => {
     // The message stays, says it stopped, and loses its buttons.
     const after = await world.waitForMessage(post.id, (m) => m.components.length === 0, 'the stopped post');
     expect(embedOf(after).footer).toBe(STOPPED_FOOTER);
-    await expectImageShows(boardPng(after), stopFen, 'black');
+    await expectImageShows(boardPng(after), stopFen, 'white');
     // FICS answers in order: once another game is observed the bot has read the two moves; once
     // the relay is idle it has handled them. Neither reached the stopped post.
     await observe(world, later);

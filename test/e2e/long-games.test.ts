@@ -66,4 +66,36 @@ describe('a game longer than an hour', () => {
     expect(world.livePosts().filter((m) => m.embeds.length > 0)).toHaveLength(3);
     expect(fake.requests.filter((r) => (r.response as { code?: number } | null)?.code === 30046)).toEqual([]);
   });
+
+  it('after a restart past the hour: the board goes on in a new message, the old one is deleted when its edit is refused', async () => {
+    const world = (w = await World.start({
+      dbFile: true,
+      discord: {
+        rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } },
+        // Every edit of a message older than an hour refused (30046).
+        oldMessageEdits: { limit: 0, windowMs: 60 * MINUTE },
+      },
+    }));
+    const fake = world.fake;
+    const game = world.fics.addGame(shuffleScript(60));
+    await world.startBot({ now: () => fake.now() });
+    await world.command('observe', { game }).reply();
+    const [first] = world.livePosts();
+    await world.relayIdle();
+
+    await world.stopBot();
+    fake.advanceClock(3 * 60 * MINUTE);
+    await world.startBot({ now: () => fake.now() });
+    const san = world.fics.playMove(game);
+    const next = await fake.waitFor(
+      () => world.livePosts().find((m) => m.id !== first!.id && embedOf(m).description.endsWith(san)),
+      'the board in a new message',
+      15_000,
+    );
+    await world.waitForMessage(first!.id, (m) => m.deleted, 'the old message deleted');
+    expect(fake.requests.some((r) => (r.response as { code?: number } | null)?.code === 30046)).toBe(true);
+    // One board with live buttons: the new one.
+    const live = world.livePosts().filter((m) => !m.deleted && m.components.length > 0);
+    expect(live.map((m) => m.id)).toEqual([next.id]);
+  });
 });

@@ -18,6 +18,7 @@ import type { CompiledRoute, RecordedRequest } from './http.js';
 import { InteractionHandle, InteractionRecord, encodeOptions } from './interactions.js';
 import type { Invoker, OptionValues } from './interactions.js';
 import { MAX_UPLOAD_BYTES } from './messages.js';
+import { checkBody } from './schema.js';
 import { FakeState, apiChannel, apiGuildCreate, apiMember, apiMessage, apiRole } from './model.js';
 import type {
   ApiUser,
@@ -891,6 +892,8 @@ export class FakeDiscord extends EventEmitter {
       if (fault?.kind === 'error') {
         throw new ApiError(fault.status, fault.code ?? 0, fault.message ?? `${fault.status}: fake failure`);
       }
+      const invalid = checkBody(method, matched.template, parsed.body);
+      if (invalid !== null) throw invalid;
       const result = matched.route.handle({
         params,
         query: url.searchParams,

@@ -4,6 +4,7 @@ import type { UploadedFile } from './http.js';
 import { ApiError } from './http.js';
 import type { ApiUser, FakeAttachment, FakeMessage, FakeState } from './model.js';
 import { MESSAGE_FLAG_EPHEMERAL, MESSAGE_FLAG_LOADING } from './model.js';
+import { invalidFormBody } from './schema.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const SUPPRESS_EMBEDS = 4;
@@ -35,7 +36,7 @@ export function createMessage(
 ): FakeMessage {
   const content = readContent(payload);
   const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? []);
-  const components = checkSelects(readList(payload.components, 'components', 40) ?? []);
+  const components = readList(payload.components, 'components', 40) ?? [];
   const attachments = newAttachments(state, payload, files);
   if (
     content === '' &&
@@ -88,7 +89,7 @@ export function editMessage(
   // Validate everything before changing anything: a refused edit leaves the message as it was.
   const content = 'content' in payload ? readContent(payload) : message.content;
   const embeds = checkEmbeds(readList(payload.embeds, 'embeds', 10) ?? message.embeds);
-  const components = checkSelects(readList(payload.components, 'components', 40) ?? message.components);
+  const components = readList(payload.components, 'components', 40) ?? message.components;
   const uploads = newAttachments(state, payload, files);
   let attachments: FakeAttachment[];
   if (Array.isArray(payload.attachments)) {
@@ -144,67 +145,31 @@ export const EMBED_LIMITS = {
 interface EmbedText {
   title?: unknown;
   description?: unknown;
-  fields?: { name?: unknown; value?: unknown }[];
-  footer?: { text?: unknown };
-  author?: { name?: unknown };
+  fields?: { name?: unknown; value?: unknown }[] | null;
+  footer?: { text?: unknown } | null;
+  author?: { name?: unknown } | null;
 }
 
-/** Refuses embeds over any of Discord's text limits with 50035, as Discord does. */
+/**
+ * Refuses embeds over 6,000 characters in all with 50035, as Discord does. Each field's own limit
+ * is in Discord's schema, checked before this (schema.ts).
+ */
 function checkEmbeds(embeds: unknown[]): unknown[] {
-  let total = 0;
-  const length = (value: unknown, field: string, max: number): void => {
-    if (value === undefined || value === null) return;
-    if (typeof value !== 'string') throw formError(field, 'BASE_TYPE_STRING', 'Must be a string.');
-    if (value.length > max)
-      throw formError(field, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
-    total += value.length;
-  };
-  embeds.forEach((raw, i) => {
+  const length = (value: unknown): number => (typeof value === 'string' ? value.length : 0);
+  const total = embeds.reduce<number>((sum, raw) => {
     const embed = (raw ?? {}) as EmbedText;
-    length(embed.title, `embeds.${i}.title`, EMBED_LIMITS.title);
-    length(embed.description, `embeds.${i}.description`, EMBED_LIMITS.description);
-    length(embed.footer?.text, `embeds.${i}.footer.text`, EMBED_LIMITS.footer);
-    length(embed.author?.name, `embeds.${i}.author.name`, EMBED_LIMITS.author);
-    const fields = embed.fields ?? [];
-    if (fields.length > EMBED_LIMITS.fields)
-      throw formError(`embeds.${i}.fields`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-    fields.forEach((field, j) => {
-      length(field.name, `embeds.${i}.fields.${j}.name`, EMBED_LIMITS.fieldName);
-      length(field.value, `embeds.${i}.fields.${j}.value`, EMBED_LIMITS.fieldValue);
-    });
-  });
+    return (
+      sum +
+      length(embed.title) +
+      length(embed.description) +
+      length(embed.footer?.text) +
+      length(embed.author?.name) +
+      (embed.fields ?? []).reduce((n, field) => n + length(field.name) + length(field.value), 0)
+    );
+  }, 0);
   if (total > EMBED_LIMITS.total)
     throw formError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
   return embeds;
-}
-
-interface SelectText {
-  type?: unknown;
-  options?: { label?: unknown; value?: unknown; description?: unknown }[];
-  components?: SelectText[];
-}
-
-/** Select menus: at most 25 options, label, value and description 1 to 100 characters (50035). */
-function checkSelects(rows: unknown[]): unknown[] {
-  rows.forEach((raw, i) => {
-    ((raw as SelectText | null)?.components ?? []).forEach((menu, j) => {
-      const options = menu.options ?? [];
-      const at = `components.${i}.components.${j}.options`;
-      if (options.length > 25) throw formError(at, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-      options.forEach((option, k) => {
-        for (const field of ['label', 'value', 'description'] as const) {
-          const text = option[field];
-          if (typeof text === 'string' && (text.length < 1 || text.length > 100))
-            throw formError(
-              `${at}.${k}.${field}`,
-              'BASE_TYPE_BAD_LENGTH',
-              'Must be between 1 and 100 in length.',
-            );
-        }
-      });
-    });
-  });
-  return rows;
 }
 
 function readContent(payload: MessagePayload): string {
@@ -232,8 +197,10 @@ function newAttachments(
   const described = Array.isArray(payload.attachments)
     ? (payload.attachments as { id?: unknown; filename?: unknown; description?: unknown }[])
     : [];
+  // The limit is on the request's uploads together, not on each file.
+  const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
+  if (total > MAX_UPLOAD_BYTES) throw new ApiError(413, 40005, 'Request entity too large');
   return files.map((file) => {
-    if (file.bytes.length > MAX_UPLOAD_BYTES) throw new ApiError(413, 40005, 'Request entity too large');
     const meta = described.find((a) => String(a?.id) === String(file.index));
     return {
       id: state.ids.next(),
@@ -246,5 +213,5 @@ function newAttachments(
 }
 
 export function formError(field: string, code: string, message: string): ApiError {
-  return new ApiError(400, 50035, 'Invalid Form Body', { [field]: { _errors: [{ code, message }] } });
+  return invalidFormBody([{ path: field.split('.'), code, message }]);
 }

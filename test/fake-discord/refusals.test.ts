@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BLOCKED_BODY, OLD_MESSAGE_MS } from './index.js';
+import { errorPaths } from './schema.js';
 import { startFakeWithClient, type ClientHarness } from '../discord/harness.js';
 
 let open: ClientHarness | null = null;
@@ -83,7 +84,7 @@ describe('fake Discord refusals', () => {
       const error = await h.textChannel.send({ embeds: [embed] }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DiscordAPIError);
       expect((error as DiscordAPIError).code).toBe(50035);
-      expect(Object.keys((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([field]);
+      expect(errorPaths((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([field]);
     }
     const menu = (options: { label: string; value: string }[]) => ({
       components: [{ type: 1, components: [{ type: 3, custom_id: 'm', options }] }],

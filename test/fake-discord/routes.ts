@@ -261,19 +261,6 @@ export function routes(world: World): Route[] {
         const choices = data?.choices;
         if (!Array.isArray(choices))
           throw formError('data.choices', 'BASE_TYPE_REQUIRED', 'This field is required');
-        if (choices.length > 25)
-          throw formError('data.choices', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-        for (const choice of choices as { name?: unknown; value?: unknown }[]) {
-          for (const field of ['name', 'value'] as const) {
-            const text = choice?.[field];
-            if (typeof text === 'string' && (text.length < 1 || text.length > 100))
-              throw formError(
-                `data.choices.${field}`,
-                'BASE_TYPE_BAD_LENGTH',
-                'Must be between 1 and 100 in length.',
-              );
-          }
-        }
         break;
       }
       case InteractionResponseType.Modal:

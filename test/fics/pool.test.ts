@@ -297,7 +297,7 @@ describe('one title whatever the way in', () => {
       liveMessage(s, { name: 'x.png', data: Buffer.alloc(0) }).lines[0]!;
     const a = await h.snapshotWhen(first, (s) => s.type !== null && s.needs === null, 'the first game named');
     const b = await h.snapshotWhen(late, (s) => s.type !== null && s.needs === null, 'the late game named');
-    expect(kind(a)).toBe('unrated lightning 1 0');
+    expect(kind(a)).toBe('unrated lightning 1+0');
     expect(kind(b)).toBe(kind(a));
     // The PGN names the server actually used, not always freechess.org.
     expect(makeSnapshotPgn(a)).toContain('[Site "127.0.0.1"]');
