@@ -11,6 +11,7 @@ import type { FramingLimits } from '../protocol/framer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
+import { GamesCache } from './games-cache.js';
 import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';
 import { bughousePartner, filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
@@ -328,6 +329,15 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.followed.delete(handle.toLowerCase());
     if (this.followed.size === 0 && this.connections.length > 0) await this.watcher().setGameNotices(false);
   }
+
+  /**
+   * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
+   * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
+   */
+  readonly recentGames = new GamesCache({
+    fetch: () => this.listGames(),
+    now: () => this.settings.clock.now(),
+  });
 
   /** The games being played on the server, filtered. */
   async listGames(filter: GamesFilter = {}): Promise<GamesListRow[]> {
