@@ -12,6 +12,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from '../backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
 import { GamesCache } from './games-cache.js';
+import { LogWindow } from '../log-window.js';
 import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';
 import { bughousePartner, filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
@@ -334,6 +335,20 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
    * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
    */
+  /**
+   * Followed games' notices (waiting for a place, over before one came free): one line each up to
+   * ten a minute, then a count, since a hostile server can send any number of game-start notices.
+   */
+  private readonly noticeLog = new LogWindow(
+    { now: () => this.settings.clock.now(), after: (ms, fn) => this.settings.clock.after(ms, fn) },
+    { burst: 10, windowMs: 60_000 },
+    (suppressed, windowMs) =>
+      this.settings.logger.info(
+        { suppressed, windowMs },
+        'more followed-game notices; not logged one by one',
+      ),
+  );
+
   readonly recentGames = new GamesCache({
     fetch: () => this.listGames(),
     now: () => this.settings.clock.now(),
@@ -629,7 +644,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.waitingForRoom.set(game, { created, holders });
     this.placeFreed();
     if (!this.waitingForRoom.has(game)) return;
-    this.settings.logger.info({ game, holders }, 'followed game waits for a free FICS place');
+    this.notice({ game, holders }, 'followed game waits for a free FICS place');
     this.emit('waiting', { created, holders: holders ?? [] });
   }
 
@@ -674,15 +689,19 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     );
   }
 
+  private notice(fields: object, message: string): void {
+    if (this.noticeLog.admit()) this.settings.logger.info(fields, message);
+  }
+
   /** A followed game's observe failed: it waits for room again, or is over, or the error is told. */
   private notObserved(entry: Waiting, holders: string[], error: Error): void {
     const { game } = entry.created;
     for (const holder of holders) this.shares.release(holder, game);
     if (error instanceof FicsCapacityError) {
       this.waitingForRoom.set(game, entry);
-      this.settings.logger.info({ game }, 'followed game waits for a free FICS place');
+      this.notice({ game }, 'followed game waits for a free FICS place');
     } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
-      this.settings.logger.info({ game }, 'followed game ended before a place came free');
+      this.notice({ game }, 'followed game ended before a place came free');
       this.gone.add(gameKey(entry.created));
       if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.values().next().value!);
       // The place is still free: the next waiting game may have it.
