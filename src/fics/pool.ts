@@ -315,9 +315,18 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    */
   async followPlayer(input: Handle, holder?: string): Promise<{ game: number | null; online: boolean }> {
     const handle = checkedHandle(input);
+    await this.followLater(handle);
+    return this.observeFollowed(handle, holder);
+  }
+
+  /**
+   * Follows a player without looking for a game they play now (no `observe`): their next game
+   * comes by its start notice. For many handles at once (a club's pairings).
+   */
+  async followLater(input: Handle): Promise<void> {
+    const handle = checkedHandle(input);
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
-    return this.observeFollowed(handle, holder);
   }
 
   /** True when the holder may take one more game now (its share has room). */
@@ -332,10 +341,6 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   /**
-   * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
-   * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
-   */
-  /**
    * Followed games' notices (waiting for a place, over before one came free): one line each up to
    * ten a minute, then a count, since a hostile server can send any number of game-start notices.
    */
@@ -349,6 +354,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       ),
   );
 
+  /**
+   * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
+   * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
+   */
   readonly recentGames = new GamesCache({
     fetch: () => this.listGames(),
     now: () => this.settings.clock.now(),
