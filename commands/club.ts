@@ -17,6 +17,7 @@ import {
   parseGameTypes,
   parsePairings,
 } from '../src/club/rules.js';
+import { MAX_LOOKUPS } from '../src/club/poster.js';
 import type { BotContext } from '../src/discord/context.js';
 import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';
 import { answer, cannotPostHere, ficsProblem } from '../src/discord/replies.js';
@@ -143,12 +144,16 @@ async function changeClub(
   const said = await change();
   // Following may wait for FICS: answer Discord within its 3 seconds first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const problems = await ctx.clubs.syncFollows(before);
+  const { problems, later } = await ctx.clubs.syncFollows(before);
   const club = await ctx.storage.clubs.get(guildId);
   const notes = [said];
   if (club.channelId === null)
     notes.push('Games are posted once the club has a channel: run `/club channel`.');
   for (const p of problems) notes.push(`FICS did not take ${p.handle}: ${ficsProblem(p.error)}`);
+  if (later > 0)
+    notes.push(
+      `${later} new handles past the first ${MAX_LOOKUPS} are followed for their next game: a game they play now is not looked for.`,
+    );
   await answer(interaction, notes.join('\n'));
   await ctx.clubs.offerObserved(guildId);
 }

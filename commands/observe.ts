@@ -97,7 +97,7 @@ let knownPlayers: string[] = [];
 /** Suggests handles of players in the server's current games. */
 export async function autocomplete(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void> {
   const typed = interaction.options.getFocused().toLowerCase();
-  const listed = ctx.fics.listGames().then(
+  const listed = ctx.fics.recentGames.rows().then(
     (rows) => (knownPlayers = [...new Set(rows.flatMap((r) => [r.white, r.black]))]),
     // FICS unreachable: what was known; the command itself will say what is wrong.
     () => knownPlayers,

@@ -80,6 +80,26 @@ function ratingLabel(rating: string | null | undefined): string {
   return rating && /\d/.test(rating) ? ` (${rating})` : '';
 }
 
+/**
+ * The longest prefix of `chars` (at least one character) for which `fits` holds, `fits` being
+ * monotonic (true up to some length, false beyond): a binary search, so O(log n) measurements
+ * whatever the input's length.
+ */
+function longestPrefix(chars: readonly string[], fits: (prefix: string) => boolean): string {
+  let [low, high] = [1, chars.length];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(chars.slice(0, mid).join(''))) low = mid;
+    else high = mid - 1;
+  }
+  return chars.slice(0, low).join('');
+}
+
+/** `text` cut to fit `width` with an ellipsis. */
+function ellipsized(text: string, font: FontSpec, width: number): string {
+  return `${longestPrefix([...text], (prefix) => textWidth(`${prefix}…`, font) <= width)}…`;
+}
+
 /** Name and rating as they fit: the rating goes first, then the name loses its end to `…`. */
 function fitName(
   name: string,
@@ -88,11 +108,10 @@ function fitName(
   ratingFont: FontSpec,
   width: number,
 ): { name: string; rating: string } {
-  if (textWidth(name, nameFont) + textWidth(rating, ratingFont) <= width) return { name, rating };
-  if (textWidth(name, nameFont) <= width) return { name, rating: '' };
-  const chars = [...name];
-  while (chars.length > 1 && textWidth(`${chars.join('')}…`, nameFont) > width) chars.pop();
-  return { name: `${chars.join('')}…`, rating: '' };
+  const nameWidth = textWidth(name, nameFont);
+  if (nameWidth + textWidth(rating, ratingFont) <= width) return { name, rating };
+  if (nameWidth <= width) return { name, rating: '' };
+  return { name: ellipsized(name, nameFont, width), rating: '' };
 }
 
 function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos: ScenePosition): Region[] {
@@ -194,13 +213,28 @@ function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos:
 /** The smallest result text, as a share of the strip's own size. */
 const MIN_FOOTER_SHARE = 0.5;
 
-/** The best split of words into two lines no wider than `width`, or null when none fits. */
+/**
+ * The best split of words into two lines no wider than `width`, or null when none fits. The first
+ * line widens and the second narrows as the split moves right, so the best split is where they
+ * cross: found by binary search, O(log n) measurements.
+ */
 function twoLines(words: readonly string[], font: FontSpec, width: number): string[] | null {
+  if (words.length < 2) return null;
+  const split = (i: number): string[] => [words.slice(0, i).join(' '), words.slice(i).join(' ')];
+  const widths = (lines: readonly string[]): number[] => lines.map((line) => textWidth(line, font));
+  // The first split whose first line is at least as wide as its second (words.length - 1 if none).
+  let [low, high] = [1, words.length - 1];
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    const [first, second] = widths(split(mid));
+    if (first! >= second!) high = mid;
+    else low = mid + 1;
+  }
   let best: string[] | null = null;
   let bestWidest = Infinity;
-  for (let i = 1; i < words.length; i++) {
-    const lines = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
-    const widest = Math.max(...lines.map((line) => textWidth(line, font)));
+  for (const i of low > 1 ? [low - 1, low] : [low]) {
+    const lines = split(i);
+    const widest = Math.max(...widths(lines));
     if (widest <= width && widest < bestWidest) [best, bestWidest] = [lines, widest];
   }
   return best;
@@ -224,13 +258,16 @@ export function fitResult(text: string, full: number, box: Rect): { lines: strin
     if (lines !== null) return { lines, font };
   }
   const font: FontSpec = { px: smallest, bold: true };
-  const first: string[] = [];
-  const rest = [...words];
-  while (rest.length > 1 && textWidth([...first, rest[0]].join(' '), font) <= width)
-    first.push(rest.shift()!);
-  const chars = [...rest.join(' ')];
-  while (chars.length > 1 && textWidth(`${chars.join('')}…`, font) > width) chars.pop();
-  return { lines: [first.join(' '), `${chars.join('')}…`].filter((line) => line !== ''), font };
+  // As many whole words on the first line as fit (none when even one does not), the rest cut.
+  let [low, high] = [0, words.length - 1];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (textWidth(words.slice(0, mid).join(' '), font) <= width) low = mid;
+    else high = mid - 1;
+  }
+  const first = words.slice(0, low).join(' ');
+  const rest = ellipsized(words.slice(low).join(' '), font, width);
+  return { lines: [first, rest].filter((line) => line !== ''), font };
 }
 
 function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {

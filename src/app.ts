@@ -316,6 +316,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
           games: liveGames,
           metrics,
           logger: logger.child({ component: 'web' }),
+          maxStreamsPerAddress: config.web.maxStreamsPerAddress,
+          ...(config.web.trustProxy === null ? {} : { trustProxy: config.web.trustProxy }),
           health: () => {
             const connections = fics.status();
             const online = connections.filter((c) => c.state === 'online').length;

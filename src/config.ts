@@ -46,6 +46,10 @@ export interface WebConfig {
   maxViewers: number;
   /** KIBITZ_WEB_MAX_VIEWERS_PER_GAME: open live pages of one game. */
   maxViewersPerGame: number;
+  /** KIBITZ_WEB_MAX_STREAMS_PER_ADDRESS: open live pages from one client address. */
+  maxStreamsPerAddress: number;
+  /** KIBITZ_WEB_TRUST_PROXY: the reverse proxy's address, whose X-Forwarded-For names the client. */
+  trustProxy: string | null;
   /** KIBITZ_WEB_PUBLIC_SOURCES: ChessLive! sources listed on the front page (FICS games always are). */
   publicSources: string[];
 }
@@ -109,6 +113,7 @@ export const DEFAULTS = {
   webPort: 8080,
   webMaxViewers: 2_000,
   webMaxViewersPerGame: 500,
+  webMaxStreamsPerAddress: 20,
   engineThreads: 1,
   engineMovetimeMs: 500,
   fleetLeaseMs: 15_000,
@@ -206,6 +211,13 @@ export function loadConfig(env: Env): ConfigResult {
     1,
     100_000,
   );
+  const maxStreamsPerAddress = integer(
+    'KIBITZ_WEB_MAX_STREAMS_PER_ADDRESS',
+    DEFAULTS.webMaxStreamsPerAddress,
+    1,
+    100_000,
+  );
+  const trustProxy = read('KIBITZ_WEB_TRUST_PROXY') ?? null;
   const publicSources = (read('KIBITZ_WEB_PUBLIC_SOURCES') ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -264,7 +276,16 @@ export function loadConfig(env: Env): ConfigResult {
       maxLivePerGuild,
       maxPlies,
       chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
-      web: { host: webHost, port: webPort, publicUrl, maxViewers, maxViewersPerGame, publicSources },
+      web: {
+        host: webHost,
+        port: webPort,
+        publicUrl,
+        maxViewers,
+        maxViewersPerGame,
+        maxStreamsPerAddress,
+        trustProxy,
+        publicSources,
+      },
       engine: {
         enabled: engineSwitch === 'on',
         threads: engineThreads,

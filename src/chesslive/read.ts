@@ -10,6 +10,7 @@ import { charToRole, parseSquare } from 'chessops/util';
 import type { GameRecord } from '../game/record.js';
 import type { GameResult } from '../protocol/events.js';
 import { err, ok, type Result } from '../result.js';
+import { truncate } from '../text.js';
 import type { FileVariant } from '../game/variants.js';
 import { legalMoves, play, replayFen, sideName, startReplay, type Replay } from '../game/moves.js';
 import type { MoveStep } from './steps.js';
@@ -49,6 +50,14 @@ interface Token {
   /** Offset of the token's first character in the file. */
   at: number;
 }
+
+/**
+ * The longest player name and result text kept, in UTF-16 units; longer ones are cut with "…".
+ * The file's own limit (1 MiB) would otherwise let one name fill the database, every page that
+ * lists the game and its viewers' stream state.
+ */
+export const CHESSLIVE_NAME_MAX = 64;
+export const CHESSLIVE_REASON_MAX = 200;
 
 const RESULTS = new Map<string, Exclude<GameResult, '*'>>([
   ['+', '1-0'],
@@ -172,7 +181,11 @@ export class ChessLiveReader {
       san: [...this.game.san],
       uci: [...this.game.uci],
       clocksMs: [...this.game.clocksMs],
-      reason: this.game.result === '*' ? null : (this.reason ?? this.text.slice(this.next)),
+      reason:
+        this.game.result === '*'
+          ? null
+          : (this.reason ??
+            truncate(this.text.slice(this.next, this.next + CHESSLIVE_REASON_MAX + 1), CHESSLIVE_REASON_MAX)),
     };
     return ok({ game, completeMoves: game.uci.length, pending, fen: replayFen(this.replay!) });
   }
@@ -180,15 +193,15 @@ export class ChessLiveReader {
   private field(field: Token, last: boolean): void {
     switch (this.phase) {
       case 'white':
-        this.game.white = field.text;
+        this.game.white = truncate(field.text, CHESSLIVE_NAME_MAX);
         this.phase = 'black';
         return;
       case 'black':
-        this.game.black = field.text;
+        this.game.black = truncate(field.text, CHESSLIVE_NAME_MAX);
         this.phase = 'moves';
         return;
       case 'reason':
-        this.reason = field.text;
+        this.reason = truncate(field.text, CHESSLIVE_REASON_MAX);
         this.phase = 'after';
         return;
       case 'after':

@@ -15,11 +15,19 @@ import { decide } from './rules.js';
 import { clubTarget, clubTargets } from './targets.js';
 import { errorMessage } from '../result.js';
 
+/**
+ * New handles looked up on FICS (one `observe` each, paced with the connection's other commands)
+ * per club change; the others are followed for their next game only.
+ */
+export const MAX_LOOKUPS = 25;
+
 /** What the poster needs of the FICS pool. */
 export interface ClubFeed {
   snapshot(game: number): GameSnapshot | undefined;
   games(): GameSnapshot[];
   follow(handle: Handle): Promise<number | null>;
+  /** Follows for the next game only: no `observe` to find a game played now. */
+  followLater(handle: Handle): Promise<void>;
   unfollow(handle: Handle): Promise<void>;
   on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
   off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
@@ -128,25 +136,35 @@ export class ClubPoster {
     }
   }
 
-  /** Follows every handle a club watches (at start-up). */
+  /** Follows every handle a club watches (at start-up), looking up at most MAX_LOOKUPS now. */
   async followAll(): Promise<void> {
-    for (const handle of await this.options.storage.clubs.watchedHandles()) await this.follow(handle);
+    const handles = await this.options.storage.clubs.watchedHandles();
+    for (const [i, handle] of handles.entries()) {
+      await (i < MAX_LOOKUPS ? this.follow(handle) : this.options.feed.followLater(handle)).catch(
+        (error: unknown) =>
+          this.options.logger.warn({ handle, error: errorMessage(error) }, 'could not follow a club handle'),
+      );
+    }
   }
 
   /**
    * After a club's members, pairings or mode changed: follows the handles now watched and
    * unfollows those no club and no /follow needs any more. Returns the follows FICS refused.
    */
-  async syncFollows(watchedBefore: readonly Handle[]): Promise<{ handle: string; error: unknown }[]> {
+  async syncFollows(
+    watchedBefore: readonly Handle[],
+  ): Promise<{ problems: { handle: string; error: unknown }[]; later: number }> {
     const lower = (list: readonly string[]): Set<string> => new Set(list.map((h) => h.toLowerCase()));
     const now = await this.options.storage.clubs.watchedHandles();
     const before = lower(watchedBefore);
     const after = lower(now);
     const followed = lower(await this.options.storage.follows.handles());
     const problems: { handle: string; error: unknown }[] = [];
-    for (const handle of now) {
-      if (before.has(handle.toLowerCase())) continue;
-      await this.options.feed.follow(handle).catch((error: unknown) => problems.push({ handle, error }));
+    const added = now.filter((handle) => !before.has(handle.toLowerCase()));
+    for (const [i, handle] of added.entries()) {
+      const follow =
+        i < MAX_LOOKUPS ? this.options.feed.follow(handle) : this.options.feed.followLater(handle);
+      await follow.catch((error: unknown) => problems.push({ handle, error }));
     }
     for (const handle of watchedBefore) {
       const name = handle.toLowerCase();
@@ -155,7 +173,7 @@ export class ClubPoster {
         .unfollow(handle)
         .catch((error: unknown) => this.options.logger.warn({ err: error, handle }, 'FICS unfollow failed'));
     }
-    return problems;
+    return { problems, later: Math.max(0, added.length - MAX_LOOKUPS) };
   }
 
   /**

@@ -109,7 +109,9 @@ export class StockfishProcess implements Analyser {
   }
 
   close(): void {
-    this.child?.kill();
+    // SIGKILL: the engine holds nothing to save, and a stopped or wedged process would leave a
+    // SIGTERM pending forever beside its replacement.
+    this.child?.kill('SIGKILL');
     this.child = null;
     this.started = null;
   }

@@ -215,6 +215,8 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
 
   /** Creation and result notices for every game on the server (kept across reconnects). */
   async setGameNotices(on: boolean): Promise<void> {
+    // Sent once: the setting lasts the session, and a new session gets it at login.
+    if (on === this.notices) return;
     this.notices = on;
     if (this.session !== null) await this.session.run(requests.gameNotices(on));
   }

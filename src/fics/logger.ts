@@ -1,5 +1,6 @@
 // The logging the FICS code needs: a pino logger fits, and so does anything with these methods.
 import { shortened } from '../log.js';
+import { LogWindow, type LogWindowLimits } from '../log-window.js';
 import type { Clock } from './clock.js';
 
 type LogMethod = (fields: object, message: string) => void;
@@ -25,11 +26,7 @@ export interface SkippedLine {
   line: string;
 }
 
-export interface SkippedLineLimits {
-  /** Lines logged per window; the rest are only counted. */
-  burst: number;
-  windowMs: number;
-}
+export type SkippedLineLimits = LogWindowLimits;
 
 export const SKIPPED_LINE_LIMITS: SkippedLineLimits = { burst: 10, windowMs: 60_000 };
 
@@ -42,31 +39,27 @@ const SHOWN_CHARS = 120;
  * logged are counted; the count is logged when their window ends.
  */
 export class SkippedLineLog {
-  private windowStart = Number.NEGATIVE_INFINITY;
-  private logged = 0;
-  private suppressed = 0;
+  private readonly window: LogWindow;
   private from = '';
 
   constructor(
     private readonly logger: FicsLogger,
-    private readonly clock: Clock,
-    private readonly limits: SkippedLineLimits = SKIPPED_LINE_LIMITS,
-  ) {}
+    clock: Clock,
+    limits: SkippedLineLimits = SKIPPED_LINE_LIMITS,
+  ) {
+    this.window = new LogWindow(clock, limits, (suppressed, windowMs) =>
+      this.logger.warn(
+        { from: this.from, suppressed, windowMs },
+        'skipped more server lines that could not be decoded; not logged one by one',
+      ),
+    );
+  }
 
   skipped(line: SkippedLine): void {
-    const now = this.clock.now();
-    if (now - this.windowStart >= this.limits.windowMs) {
-      this.windowStart = now;
-      this.logged = 0;
-    }
-    if (this.logged >= this.limits.burst) {
-      if (this.suppressed++ === 0) {
-        this.from = line.from;
-        this.clock.after(this.windowStart + this.limits.windowMs - now, () => this.reportSuppressed());
-      }
+    if (!this.window.admit()) {
+      this.from = line.from;
       return;
     }
-    this.logged++;
     this.logger.warn(
       {
         from: line.from,
@@ -76,15 +69,6 @@ export class SkippedLineLog {
         start: shortened(line.line),
       },
       'skipped a server line that could not be decoded',
-    );
-  }
-
-  private reportSuppressed(): void {
-    const suppressed = this.suppressed;
-    this.suppressed = 0;
-    this.logger.warn(
-      { from: this.from, suppressed, windowMs: this.limits.windowMs },
-      'skipped more server lines that could not be decoded; not logged one by one',
     );
   }
 }

@@ -11,6 +11,8 @@ import type { FramingLimits } from '../protocol/framer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import { ObserverConnection, type ConnectionState, type ReconnectReport } from './connection.js';
+import { GamesCache } from './games-cache.js';
+import { LogWindow } from '../log-window.js';
 import { FicsCapacityError, FicsCommandError, FicsShareError } from './errors.js';
 import { bughousePartner, filterGames, type GamesFilter, type GamesListRow } from './games-list.js';
 import { silentLogger, type FicsLogger } from './logger.js';
@@ -313,9 +315,18 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    */
   async followPlayer(input: Handle, holder?: string): Promise<{ game: number | null; online: boolean }> {
     const handle = checkedHandle(input);
+    await this.followLater(handle);
+    return this.observeFollowed(handle, holder);
+  }
+
+  /**
+   * Follows a player without looking for a game they play now (no `observe`): their next game
+   * comes by its start notice. For many handles at once (a club's pairings).
+   */
+  async followLater(input: Handle): Promise<void> {
+    const handle = checkedHandle(input);
     this.followed.set(handle.toLowerCase(), handle);
     await this.watcher().setGameNotices(true);
-    return this.observeFollowed(handle, holder);
   }
 
   /** True when the holder may take one more game now (its share has room). */
@@ -328,6 +339,29 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.followed.delete(handle.toLowerCase());
     if (this.followed.size === 0 && this.connections.length > 0) await this.watcher().setGameNotices(false);
   }
+
+  /**
+   * Followed games' notices (waiting for a place, over before one came free): one line each up to
+   * ten a minute, then a count, since a hostile server can send any number of game-start notices.
+   */
+  private readonly noticeLog = new LogWindow(
+    { now: () => this.settings.clock.now(), after: (ms, fn) => this.settings.clock.after(ms, fn) },
+    { burst: 10, windowMs: 60_000 },
+    (suppressed, windowMs) =>
+      this.settings.logger.info(
+        { suppressed, windowMs },
+        'more followed-game notices; not logged one by one',
+      ),
+  );
+
+  /**
+   * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
+   * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
+   */
+  readonly recentGames = new GamesCache({
+    fetch: () => this.listGames(),
+    now: () => this.settings.clock.now(),
+  });
 
   /** The games being played on the server, filtered. */
   async listGames(filter: GamesFilter = {}): Promise<GamesListRow[]> {
@@ -619,7 +653,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.waitingForRoom.set(game, { created, holders });
     this.placeFreed();
     if (!this.waitingForRoom.has(game)) return;
-    this.settings.logger.info({ game, holders }, 'followed game waits for a free FICS place');
+    this.notice({ game, holders }, 'followed game waits for a free FICS place');
     this.emit('waiting', { created, holders: holders ?? [] });
   }
 
@@ -664,15 +698,19 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     );
   }
 
+  private notice(fields: object, message: string): void {
+    if (this.noticeLog.admit()) this.settings.logger.info(fields, message);
+  }
+
   /** A followed game's observe failed: it waits for room again, or is over, or the error is told. */
   private notObserved(entry: Waiting, holders: string[], error: Error): void {
     const { game } = entry.created;
     for (const holder of holders) this.shares.release(holder, game);
     if (error instanceof FicsCapacityError) {
       this.waitingForRoom.set(game, entry);
-      this.settings.logger.info({ game }, 'followed game waits for a free FICS place');
+      this.notice({ game }, 'followed game waits for a free FICS place');
     } else if (error instanceof FicsCommandError && error.code === 'noSuchGame') {
-      this.settings.logger.info({ game }, 'followed game ended before a place came free');
+      this.notice({ game }, 'followed game ended before a place came free');
       this.gone.add(gameKey(entry.created));
       if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.values().next().value!);
       // The place is still free: the next waiting game may have it.

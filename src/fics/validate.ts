@@ -3,6 +3,7 @@
 // claims to be: a game number is digits, a handle is letters. Everything else is refused here,
 // with a message that says what was expected.
 import { isGameNumber, LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
+import { HANDLE_MAX_LENGTH } from '../protocol/handle.js';
 import { err, ok, type Result } from '../result.js';
 import { FicsInputError } from './errors.js';
 
@@ -14,7 +15,7 @@ export type Handle = string & { readonly [checked]: 'Handle' };
 
 /** FICS game numbers have 1 to 9 digits; anything longer is a mistake or an attack. */
 const DIGITS = /^[0-9]{1,9}$/;
-const HANDLE = /^[A-Za-z]{3,17}$/;
+const HANDLE = new RegExp(`^[A-Za-z]{3,${HANDLE_MAX_LENGTH}}$`);
 /** Printable ASCII without space: what a password may hold and still travel as one line. */
 const PASSWORD = /^[!-~]{1,64}$/;
 /** Printable ASCII only: no CR, LF, NUL, telnet IAC or block-mode control bytes. */

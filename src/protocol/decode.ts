@@ -3,6 +3,7 @@ import type { MoveList, ServerEvent, Undecoded } from './events.js';
 import { Framer, type Discarded, type FramingLimits } from './framer.js';
 import { decodeDelta } from './delta.js';
 import { decodeGameInfo } from './gameinfo.js';
+import { HANDLE } from './handle.js';
 import { decodeHoldings } from './holdings.js';
 import {
   decodeGameCreated,
@@ -14,6 +15,9 @@ import {
 import { MoveListAssembler } from './movelist.js';
 import { decodeStyle12 } from './style12.js';
 import { undecoded } from './undecoded.js';
+
+/** A braced game notice without a result (e.g. a courtesy note): it carries no state. */
+const BRACED_NOTICE = new RegExp(String.raw`^\{Game \d+ \(${HANDLE} vs\. ${HANDLE}\) [^}]*\}\s*$`);
 
 /** Decodes one complete line (prompt already stripped). Never throws. */
 export function decodeLine(line: string): ServerEvent {
@@ -30,8 +34,7 @@ export function decodeLine(line: string): ServerEvent {
   if (line.startsWith('{Game ')) {
     const event = decodeGameEnd(line) ?? decodeGameCreated(line);
     if (event !== null) return event;
-    // A braced game notice without a result (e.g. a courtesy note) carries no state.
-    if (/^\{Game \d+ \(\S+ vs\. \S+\) [^}]*\}\s*$/.test(line)) return { kind: 'other', line };
+    if (BRACED_NOTICE.test(line)) return { kind: 'other', line };
     return undecoded('gameEnd', 'braced game line of no known form', line);
   }
   if (line.startsWith('Game ')) {

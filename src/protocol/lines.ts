@@ -2,15 +2,18 @@
 // game header, `{Game N (White vs. Black) reason} result`, `Removing game N from observation list.`
 import type { GameCreated, GameEnd, GameHeader, GameResult, Observing, StoppedObserving } from './events.js';
 import { GAME_NUMBER } from './game-number.js';
+import { HANDLE } from './handle.js';
 
 const RESULT = String.raw`(1-0|0-1|1\/2-1\/2|\*)`;
 const HEADER = new RegExp(
-  String.raw`^Game ${GAME_NUMBER}: (\S+) \(([^)]*)\) (\S+) \(([^)]*)\) (rated|unrated) (.+?) (\d+) (\d+)\s*$`,
+  String.raw`^Game ${GAME_NUMBER}: ${HANDLE} \(([^)]*)\) ${HANDLE} \(([^)]*)\) (rated|unrated) (.+?) (\d+) (\d+)\s*$`,
 );
 const CREATED = new RegExp(
-  String.raw`^\{Game ${GAME_NUMBER} \((\S+) vs\. (\S+)\) ((?:Creating|Continuing) (rated|unrated) (.+?) match\.)\}\s*$`,
+  String.raw`^\{Game ${GAME_NUMBER} \(${HANDLE} vs\. ${HANDLE}\) ((?:Creating|Continuing) (rated|unrated) (.+?) match\.)\}\s*$`,
 );
-const END = new RegExp(String.raw`^\{Game ${GAME_NUMBER} \((\S+) vs\. (\S+)\) ([^}]*)\}\s*${RESULT}\s*$`);
+const END = new RegExp(
+  String.raw`^\{Game ${GAME_NUMBER} \(${HANDLE} vs\. ${HANDLE}\) ([^}]*)\}\s*${RESULT}\s*$`,
+);
 /** Examined games end without braces: `Game 127: Black checkmated 1-0`. */
 const EXAMINE_END = new RegExp(String.raw`^Game ${GAME_NUMBER}: ([^{}]*?) ${RESULT}\s*$`);
 const OBSERVING = new RegExp(String.raw`^You are now observing game ${GAME_NUMBER}\.\s*$`);

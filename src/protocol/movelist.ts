@@ -2,10 +2,11 @@
 // spans many lines and other games' boards may arrive around it.
 import type { GameResult, MoveList, MoveListEntry } from './events.js';
 import { GAME_NUMBER } from './game-number.js';
+import { HANDLE } from './handle.js';
 import { parseMoveTime } from './style12.js';
 
 const TITLE = new RegExp(String.raw`^Movelist for game ${GAME_NUMBER}:\s*$`);
-const PLAYERS = /^(\S+) \(([^)]*)\) vs\. (\S+) \(([^)]*)\) --- /;
+const PLAYERS = new RegExp(String.raw`^${HANDLE} \(([^)]*)\) vs\. ${HANDLE} \(([^)]*)\) --- `);
 const MATCH = /^(Rated|Unrated) (.+?) match, initial time: (\d+) minutes?, increment: (\d+) seconds?\./;
 const COLUMNS = /^Move\s+\S+\s+\S+\s*$/;
 const RULE = /^-{4}\s+-+\s+-+\s*$/;

@@ -2,6 +2,7 @@
 // and freechess.org really send.
 import type { Relation, Style12, Undecoded } from './events.js';
 import { isGameNumber } from './game-number.js';
+import { handleProblem } from './handle.js';
 import { Fields } from './tokens.js';
 import { undecoded } from './undecoded.js';
 
@@ -140,6 +141,10 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
   }
   if (lag !== null && Number.isNaN(lag))
     return undecoded('style12', `bad lag field "${t.text(F.lag)}"`, line);
+  const white = t.text(F.white);
+  const black = t.text(F.black);
+  const badHandle = handleProblem(white) ?? handleProblem(black);
+  if (badHandle !== null) return undecoded('style12', badHandle, line);
   const verbose = t.text(F.verbose);
   const san = t.text(F.san);
   return {
@@ -155,8 +160,8 @@ export function decodeStyle12(line: string): Style12 | Undecoded {
     },
     halfmoveClock: n[F.halfmove]!,
     game,
-    white: t.text(F.white),
-    black: t.text(F.black),
+    white,
+    black,
     relation: relation as Relation,
     initialTime: n[F.initialTime]!,
     incrementSec: n[F.increment]!,

@@ -1,6 +1,6 @@
 // The embedded store: one SQLite file (better-sqlite3) in WAL mode, checked and migrated on open.
 // Its schema version is PRAGMA user_version.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
@@ -15,7 +15,7 @@ export const IN_MEMORY = ':memory:';
 export function openSqlite(path: string, list: readonly Migration[]): OpenDatabaseResult {
   let db: Database;
   try {
-    if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+    if (path !== IN_MEMORY) makeFolder(dirname(path));
     db = new BetterSqlite3(path);
   } catch (error) {
     return { ok: false, error: `cannot open the database ${path}: ${errorMessage(error)}` };
@@ -50,6 +50,17 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
     },
   };
   return { ok: true, database };
+}
+
+/**
+ * Creates `folder` and its missing parents one level at a time. Node's recursive mkdir loops
+ * forever where the kernel refuses with ENOENT under an existing folder (`/proc/nope`); a plain
+ * mkdir fails there with an error that names the folder.
+ */
+function makeFolder(folder: string): void {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.push(at);
+  for (const level of missing.reverse()) mkdirSync(level);
 }
 
 /** Brings the schema up to date with `list`, each migration in its own transaction. */

@@ -3,13 +3,15 @@
 // the HEAD fastify adds), every response carries a Content-Security-Policy that allows the page's
 // own scripts and styles only, and the push streams are bounded in number and in buffered bytes.
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { makeChessLive } from '../chesslive/write.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
-import type { Logger } from '../log.js';
+import { shortened, type Logger } from '../log.js';
+import { LogWindow } from '../log-window.js';
 import type { LiveGames } from './games.js';
 import type { Metrics } from './metrics.js';
 import { errorPage, frontPage, livePage } from './pages.js';
@@ -32,7 +34,18 @@ export interface WebServerOptions {
   maxBufferedBytes?: number;
   /** Time between two keep-alive comments on every stream (25 s by default). */
   pingMs?: number;
+  /** KIBITZ_WEB_MAX_STREAMS_PER_ADDRESS: open push streams from one client address. */
+  maxStreamsPerAddress?: number;
+  /** KIBITZ_WEB_TRUST_PROXY: the reverse proxy whose X-Forwarded-For names the client (fastify's trustProxy). */
+  trustProxy?: string;
 }
+
+/** Open push streams one client address may hold: a few tabs, not every slot. */
+export const DEFAULT_MAX_STREAMS_PER_ADDRESS = 20;
+/** Time a request may take to arrive whole (headers and all); a stream is not bounded by it. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Error lines logged per minute; the rest are counted. */
+const ERROR_LOG_LIMITS = { burst: 10, windowMs: 60_000 };
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -46,7 +59,7 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -89,21 +102,67 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
   const { games, metrics } = options;
   const maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024;
   const assets = loadAssets();
+  const errorLog = new LogWindow(
+    { now: Date.now, after: (ms, fn) => setTimeout(fn, ms).unref() },
+    ERROR_LOG_LIMITS,
+    (suppressed, windowMs) =>
+      options.logger.warn({ suppressed, windowMs }, 'more web requests failed; not logged one by one'),
+  );
+  const streamsFrom = new Map<string, number>();
+  const maxStreamsPerAddress = options.maxStreamsPerAddress ?? DEFAULT_MAX_STREAMS_PER_ADDRESS;
   // Streams never end by themselves: closing the server ends them rather than waiting for them.
   const app = Fastify({
     logger: false,
     bodyLimit: 1024,
     forceCloseConnections: true,
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    // Node checks request times every 30 s by default: a body that never ends would hold its
+    // socket that long; here a request that has not arrived whole in 10 s is dropped within 1 s more.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: REQUEST_TIMEOUT_MS,
+          headersTimeout: REQUEST_TIMEOUT_MS,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      ),
+    // Node's own refusals (malformed request, headers too large, too slow): the same headers, no input echoed.
+    clientErrorHandler: (error, socket) => {
+      if (socket.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
+      const code = (error as NodeJS.ErrnoException).code;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      if (socket.writable) socket.write(rawAnswer(status));
+      socket.destroy();
+    },
+    // fastify's own refusals (a URL it cannot decode) would echo the path.
+    frameworkErrors: (_error, _request, reply) => void plain(reply as FastifyReply, STATUS_CODES[400]!, 400),
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(SECURITY_HEADERS);
   });
+  // Everything here is GET or HEAD: a body is refused at once, unread, and its connection closed.
+  app.addHook('onRequest', async (request, reply) => {
+    const { headers } = request;
+    if (headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) === 0) return;
+    return plain(reply.header('connection', 'close'), 'This server takes no request bodies.', 413);
+  });
   app.setNotFoundHandler((_request, reply) =>
     html(reply.code(404), errorPage('Not found', 'There is no such page here.')),
   );
-  app.setErrorHandler((error, _request, reply) => {
-    options.logger.warn({ err: error }, 'web request failed');
-    return reply.code(500).type('text/plain; charset=utf-8').send('Internal error');
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, _request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+    // The client's mistake (4xx) is its answer, not a log line; ours is logged, shortened, rate-limited.
+    if (status >= 500 && errorLog.admit())
+      options.logger.warn(
+        { code: error.code, message: shortened(String(error.message)) },
+        'web request failed',
+      );
+    return plain(
+      reply as FastifyReply,
+      status >= 500 ? 'Internal error' : (STATUS_CODES[status] ?? 'Refused'),
+      status,
+    );
   });
 
   app.get('/', async (_request, reply) =>
@@ -134,13 +193,21 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     const id = request.params.id;
     const admission = PAGE.test(id) ? games.admits(id) : 'unknown';
     if (admission === 'unknown') return notFound(reply);
+    const address = request.ip;
+    const fromAddress = streamsFrom.get(address) ?? 0;
+    if (admission === 'ok' && fromAddress >= maxStreamsPerAddress)
+      return plain(
+        reply.header('retry-after', '60'),
+        'This address has as many live pages open as Kibitz allows; close one or try again in a minute.',
+        429,
+      );
     if (admission !== 'ok') {
       // The page's EventSource tries again by itself; Retry-After says when it is worth it.
       const [code, text] =
         admission === 'full'
           ? [503, 'Kibitz has as many live viewers as it allows; try again in a minute.']
           : [429, 'This game has as many live viewers as Kibitz allows; try again in a minute.'];
-      return reply.code(code).header('retry-after', '60').type('text/plain; charset=utf-8').send(text);
+      return plain(reply.header('retry-after', '60'), text, code);
     }
     // A HEAD request gets the headers only: it is no viewer.
     if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
@@ -156,7 +223,11 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     });
     // Small writes go out at once (each event is one write).
     request.raw.socket.setNoDelay(true);
+    streamsFrom.set(address, fromAddress + 1);
     const stream = new EventStream(response, maxBufferedBytes, (closed, dropped) => {
+      const left = (streamsFrom.get(address) ?? 1) - 1;
+      if (left > 0) streamsFrom.set(address, left);
+      else streamsFrom.delete(address);
       games.leave(id, closed);
       if (dropped) metrics.viewersDropped.inc();
     });
@@ -185,6 +256,23 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
 
 function html(reply: FastifyReply, body: string): FastifyReply {
   return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** A short plain-text answer that echoes nothing of the request. */
+function plain(reply: FastifyReply, text: string, status: number): FastifyReply {
+  return reply.code(status).headers(SECURITY_HEADERS).type('text/plain; charset=utf-8').send(text);
+}
+
+/** A whole HTTP answer written straight to a socket that fastify never saw as a request. */
+function rawAnswer(status: number): string {
+  const body = `${STATUS_CODES[status] ?? 'Bad Request'}\n`;
+  const headers = Object.entries({
+    ...SECURITY_HEADERS,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.join('')}\r\n${body}`;
 }
 
 function notFound(reply: FastifyReply): FastifyReply {

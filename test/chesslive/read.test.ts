@@ -1,7 +1,7 @@
 // Reading: precise errors for malformed files, and files that are still being written.
 import { describe, expect, it } from 'vitest';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
-import { ChessLiveReader } from '../../src/chesslive/read.js';
+import { CHESSLIVE_NAME_MAX, CHESSLIVE_REASON_MAX, ChessLiveReader } from '../../src/chesslive/read.js';
 import { truthRecord, truthGames } from './fics-games.js';
 
 function errorOf(text: string, options: Parameters<typeof parseChessLive>[1] = {}) {
@@ -145,5 +145,16 @@ describe('field text that looks like something else', () => {
     expect(errorOf('W;B;constructor;x').message).toBe(
       'line 1, column 5: move 1 (field 3): Move "constructor" has 1 ":"-separated parts; each MoveStep is From:Square, so it needs an even number',
     );
+  });
+});
+
+describe('long texts', () => {
+  it('cuts player names and the result text to their documented lengths', () => {
+    const long = 'N'.repeat(700_000);
+    const read = parseChessLive(`${long};Bob;e2:e4;+;${long}`);
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value.game.white).toBe(`${'N'.repeat(CHESSLIVE_NAME_MAX - 1)}…`);
+    expect(read.value.game.black).toBe('Bob');
+    expect(read.value.game.reason).toBe(`${'N'.repeat(CHESSLIVE_REASON_MAX - 1)}…`);
   });
 });

@@ -257,3 +257,21 @@ describe('club posting', () => {
     expect(await world.running.context.storage.clubs.members(world.guildId)).toEqual([]);
   });
 });
+
+describe('long pairings', () => {
+  it('look up at most 25 new handles, say so, and turn game notices on once', async () => {
+    const world = await startWorld();
+    await world.startBot();
+    const letters = (i: number): string =>
+      [2, 1, 0].map((p) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(i / 26 ** p) % 26]).join('');
+    const pairs = Array.from({ length: 100 }, (_, i) => `W${letters(i)}-B${letters(i)}`);
+    await club(world, 'channel');
+    await club(world, 'mode', { mode: 'pairings' });
+    const before = world.fics.commands().length;
+    const reply = await club(world, 'pairings', { list: pairs.join(',') });
+    expect(reply).toContain('175 new handles past the first 25 are followed for their next game');
+    const sent = world.fics.commands().slice(before);
+    expect(sent.filter((c) => /^(\d+ )?observe [A-Za-z]+$/.test(c))).toHaveLength(25);
+    expect(sent.filter((c) => /^(\d+ )?set gin 1$/.test(c))).toHaveLength(1);
+  });
+});

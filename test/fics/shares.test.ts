@@ -153,3 +153,24 @@ describe('the pool with holders', () => {
     expect(observes(fake.commands())).toEqual(['observe 77']);
   });
 });
+
+describe('game-start notices from a hostile server', () => {
+  it('are counted, not logged one by one', async () => {
+    const fake = await startFake({ dialect: 'fatics' });
+    fake.addPlayer('Alice');
+    // Nobody has room: every followed game waits, and each wait once made a log line.
+    const h = poolOn(fake, { wantedBy: () => ['full'], limitOf: () => 0 });
+    await h.pool.start();
+    await h.pool.follow(handle('Alice'));
+    const notices = Array.from(
+      { length: 1_000 },
+      (_, i) => `{Game ${i + 1} (Alice vs. Bob) Creating rated blitz match.}\n`,
+    );
+    fake.sendRaw(notices.join(''));
+    // A round trip after the notices: every one of them has been read when it is answered.
+    await h.pool.listGames();
+    const waits = h.logger.records.filter((r) => r.message === 'followed game waits for a free FICS place');
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.length).toBeLessThanOrEqual(10);
+  });
+});
