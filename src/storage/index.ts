@@ -1,5 +1,5 @@
 export { openStorage } from './storage.js';
-export type { Storage, StorageOptions, OpenStorageResult } from './storage.js';
+export type { Storage, StorageHealth, StorageOptions, OpenStorageResult } from './storage.js';
 export { IN_MEMORY, migrateSqlite } from './sqlite.js';
 export { migratePostgres } from './postgres.js';
 export { isPostgresUrl } from './sql.js';

@@ -17,6 +17,12 @@ export interface Sql {
   get<Row>(sql: string, ...params: SqlValue[]): Promise<Row | undefined>;
   /** Runs a write; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlValue[]): Promise<number>;
+  /**
+   * Runs an INSERT into a table with an `id` key; resolves to the new row's id, or null when
+   * ON CONFLICT DO NOTHING left it out. Never `get()` on INSERT … RETURNING in SQLite: in WAL
+   * mode a commit that fails (full disk, read-only file) is invisible to it, the row comes back.
+   */
+  insert(sql: string, ...params: SqlValue[]): Promise<number | null>;
   /** Runs the statements in one transaction: all or none. */
   transaction(statements: readonly SqlStatement[]): Promise<void>;
 }
@@ -32,6 +38,8 @@ export interface OpenedDatabase {
   location: string;
   schemaVersion: number;
   sql: Sql;
+  /** Null while the database takes a write (and, for a file, is still the one opened), else what is wrong. */
+  checkWritable(): Promise<string | null>;
   close(): Promise<void>;
 }
 
