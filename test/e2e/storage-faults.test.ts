@@ -15,13 +15,19 @@ afterEach(async () => {
   world = null;
 });
 
-/** Every write the relay makes to live posts and finished games now fails as on a read-only file. */
-function refuseWrites(storage: Storage): void {
+/**
+ * Every write the relay makes to live posts and finished games now fails as on a read-only file:
+ * a new post at once, the queued writes (src/storage/writes.ts) each time they are tried, until
+ * the returned function lets them through.
+ */
+function refuseWrites(storage: Storage): () => void {
+  let refusing = true;
   const refuse = (): Promise<never> =>
     Promise.reject(new BetterSqlite3.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY'));
-  const posts = storage.livePosts as unknown as Record<string, unknown>;
-  for (const name of ['create', 'setMessage', 'setFlip', 'touch', 'end', 'delete']) posts[name] = refuse;
-  (storage.finishedGames as unknown as Record<string, unknown>).save = refuse;
+  (storage.livePosts as unknown as Record<string, unknown>).create = refuse;
+  const later = storage.writes.later.bind(storage.writes);
+  storage.writes.later = (what, write) => later(what, () => (refusing ? refuse() : write()));
+  return () => (refusing = false);
 }
 
 describe('a damaged database at start', () => {
@@ -80,7 +86,7 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(w.logLines.some((l) => l.includes('"what":"record a live post"'))).toBe(true);
   });
 
-  it('the final edit lands, with the PGN, when the finished game cannot be saved', async () => {
+  it('the final edit lands, with the PGN, while the finished game cannot be saved; it is saved after', async () => {
     world = await World.start({ dbFile: true });
     const w = world;
     const game = w.fics.addGame(shuffleScript(6, { result: '1/2-1/2', reason: 'Game drawn by repetition' }));
@@ -89,7 +95,8 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(reply.content).toContain('is live here');
     const post = await w.fake.waitFor(() => w.livePosts()[0], 'the post', 5_000);
 
-    refuseWrites(w.running.context.storage);
+    const storage = w.running.context.storage;
+    const allow = refuseWrites(storage);
     w.fics.playAll(game);
     const final = await w.waitForMessage(
       post.id,
@@ -99,11 +106,16 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(final.attachments.map((a) => a.filename)).toContain(`game-${game}.pgn`);
     const pgn = final.attachments.find((a) => a.filename === `game-${game}.pgn`)!.bytes.toString();
     expect(pgn).toContain('[Result "1/2-1/2"]');
-    for (const what of ['save a finished game', 'end a finished post'])
-      await w.fake.waitFor(
-        () => (w.logLines.some((l) => l.includes(`"what":"${what}"`)) ? true : undefined),
-        `the failed write "${what}" logged`,
-        5_000,
-      );
+    await w.fake.waitFor(
+      () => (w.logLines.some((l) => l.includes('database write failed: retrying')) ? true : undefined),
+      'the refused write logged',
+      5_000,
+    );
+    expect(await storage.finishedGames.recent({ game })).toEqual([]);
+
+    allow();
+    await storage.writes.idle();
+    expect((await storage.finishedGames.recent({ game })).map((g) => g.result)).toEqual(['1/2-1/2']);
+    expect(await storage.livePosts.listLive()).toEqual([]);
   });
 });
