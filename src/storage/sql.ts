@@ -50,3 +50,24 @@ export type OpenDatabaseResult = { ok: true; database: OpenedDatabase } | { ok: 
  * was removed from stays stored (adding the bot back restores it) but is not acted on.
  */
 export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';
+
+/** Statements run since the start: reads, and writes (each statement of a transaction counted). */
+export interface StatementCounts {
+  reads: number;
+  writes: number;
+}
+
+/** `sql` counting what it runs (load tests report statements per move). */
+export function countedSql(sql: Sql): { sql: Sql; counts: StatementCounts } {
+  const counts: StatementCounts = { reads: 0, writes: 0 };
+  return {
+    counts,
+    sql: {
+      all: (text, ...params) => (counts.reads++, sql.all(text, ...params)),
+      get: (text, ...params) => (counts.reads++, sql.get(text, ...params)),
+      run: (text, ...params) => (counts.writes++, sql.run(text, ...params)),
+      insert: (text, ...params) => (counts.writes++, sql.insert(text, ...params)),
+      transaction: (statements) => ((counts.writes += statements.length), sql.transaction(statements)),
+    },
+  };
+}

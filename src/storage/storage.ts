@@ -10,7 +10,7 @@ import { GuildSettingsRepository } from './guild-settings.js';
 import { LivePostRepository } from './live-posts.js';
 import { migrations, type Migration } from './migrations.js';
 import { openPostgres } from './postgres.js';
-import { isPostgresUrl } from './sql.js';
+import { countedSql, isPostgresUrl, type StatementCounts } from './sql.js';
 import { InterestIndex } from './interest.js';
 import { openSqlite } from './sqlite.js';
 import { Writes, type WritesOptions } from './writes.js';
@@ -48,6 +48,8 @@ export interface Storage {
   readonly interest: InterestIndex;
   /** The queued and batched writes (writes.ts); `idle()` waits until they are stored. */
   readonly writes: Writes;
+  /** Statements run since open (load tests: statements per move). */
+  readonly statements: StatementCounts;
   /** Tries a write now (for /healthz); at most one try at a time, callers meanwhile share it. */
   health(): Promise<StorageHealth>;
   /** Stores what is queued if it can (what it cannot is logged), then closes; safe to call twice. */
@@ -68,7 +70,8 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
       )
     : openSqlite(where, list);
   if (!opened.ok) return opened;
-  const { sql, location, schemaVersion, checkWritable } = opened.database;
+  const { location, schemaVersion, checkWritable } = opened.database;
+  const { sql, counts } = countedSql(opened.database.sql);
   const now = options.now ?? Date.now;
   const interest = new InterestIndex(sql);
   const writes = new Writes(sql, {
@@ -119,6 +122,7 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
       clubs: new ClubRepository(sql, now, changed),
       interest,
       writes,
+      statements: counts,
       health,
       close,
     },
