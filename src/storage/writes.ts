@@ -19,7 +19,7 @@ export interface WritesOptions {
 }
 
 export const WRITE_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5_000, factor: 2, jitter: 0.2 };
-export const BATCH_MS = 2_000;
+export const BATCH_MS = 10_000;
 export const MAX_QUEUED = 10_000;
 
 interface Queued {
