@@ -51,23 +51,49 @@ export type OpenDatabaseResult = { ok: true; database: OpenedDatabase } | { ok: 
  */
 export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';
 
+/**
+ * A statement the database refused, or could not be reached for: a command that needed it says
+ * so (src/discord/dispatch.ts). The message is the database's own.
+ */
+export class StorageError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'StorageError';
+  }
+}
+
 /** Statements run since the start: reads, and writes (each statement of a transaction counted). */
 export interface StatementCounts {
   reads: number;
   writes: number;
 }
 
-/** `sql` counting what it runs (load tests report statements per move). */
+/**
+ * `sql` counting what it runs (load tests report statements per move), its failures thrown as
+ * StorageError.
+ */
 export function countedSql(sql: Sql): { sql: Sql; counts: StatementCounts } {
   const counts: StatementCounts = { reads: 0, writes: 0 };
+  const refused = (error: unknown): never => {
+    throw new StorageError(error);
+  };
   return {
     counts,
     sql: {
-      all: (text, ...params) => (counts.reads++, sql.all(text, ...params)),
-      get: (text, ...params) => (counts.reads++, sql.get(text, ...params)),
-      run: (text, ...params) => (counts.writes++, sql.run(text, ...params)),
-      insert: (text, ...params) => (counts.writes++, sql.insert(text, ...params)),
-      transaction: (statements) => ((counts.writes += statements.length), sql.transaction(statements)),
+      all: <Row>(text: string, ...params: SqlValue[]) => (
+        counts.reads++,
+        sql.all<Row>(text, ...params).catch(refused)
+      ),
+      get: <Row>(text: string, ...params: SqlValue[]) => (
+        counts.reads++,
+        sql.get<Row>(text, ...params).catch(refused)
+      ),
+      run: (text, ...params) => (counts.writes++, sql.run(text, ...params).catch(refused)),
+      insert: (text, ...params) => (counts.writes++, sql.insert(text, ...params).catch(refused)),
+      transaction: (statements) => (
+        (counts.writes += statements.length),
+        sql.transaction(statements).catch(refused)
+      ),
     },
   };
 }

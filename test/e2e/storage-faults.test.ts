@@ -2,18 +2,39 @@
 // real bot against the fakes. The tests run as root here, which no file mode keeps from writing,
 // so the storage's writes are made to fail the way better-sqlite3 fails on a read-only database:
 // with its own SqliteError, code SQLITE_READONLY.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
 
 let world: World | null = null;
+let mounted: string | null = null;
 
 afterEach(async () => {
   await world?.close();
   world = null;
+  if (mounted !== null) {
+    execFileSync('umount', [mounted]);
+    rmSync(mounted, { recursive: true, force: true });
+  }
+  mounted = null;
 });
+
+/** A 2 MiB tmpfs of its own, or null where this process may not mount one. */
+function smallFileSystem(): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'kibitz-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  return (mounted = dir);
+}
 
 /**
  * Every write the relay makes to live posts and finished games now fails as on a read-only file:
@@ -117,5 +138,23 @@ describe('a database that refuses writes while the bot runs', () => {
     await storage.writes.idle();
     expect((await storage.finishedGames.recent({ game })).map((g) => g.result)).toEqual(['1/2-1/2']);
     expect(await storage.livePosts.listLive()).toEqual([]);
+  });
+});
+
+describe('a full disk while the bot runs', () => {
+  it('/follow says the database could not be used, ephemerally, and stores nothing', async (context) => {
+    const fs = smallFileSystem();
+    if (fs === null) return context.skip('this process may not mount a tmpfs');
+    world = await World.start();
+    const w = world;
+    await w.startBot({ env: { KIBITZ_DB: join(fs, 'kibitz.db') } });
+    expect(() => writeFileSync(join(fs, 'filler'), Buffer.alloc(4 << 20))).toThrow(/ENOSPC/);
+
+    const reply = await w.command('follow', { player: 'Alice' }, { user: w.fake.owner }).reply();
+    expect(reply.content).toBe(
+      'Kibitz could not use its database just now, so /follow was not done. It has been logged; please try again later.',
+    );
+    expect(reply.flags & 64).toBe(64);
+    expect(await w.running.context.storage.follows.listForChannel(w.channelId)).toEqual([]);
   });
 });
