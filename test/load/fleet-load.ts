@@ -148,7 +148,7 @@ try {
           ],
           ['PostgreSQL statements per move (all three machines)', figures.postgresStatementsPerMove],
           [
-            'of which the storage (live posts, finished games): reads / writes per move',
+            "each machine's own database (live posts, finished games): reads / writes per move",
             `${figures.storageReadsPerMove} / ${figures.storageWritesPerMove}`,
           ],
           ['games observed on FICS per machine', figures.ficsGamesObserved.join(' / ')],
