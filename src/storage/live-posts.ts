@@ -116,6 +116,8 @@ export class LivePostRepository {
    * post of the same game in the same channel and returns that one.
    */
   async create(input: NewLivePost): Promise<CreateLivePostResult> {
+    // An end of this game's post here still queued: the database would refuse the new one.
+    if (this.#unstoredEnd(input.channelId, input.gameKey)) await this.#writes.idle();
     const now = this.#now();
     // One statement, so that two requests at once cannot both pass a check made before it: the
     // unique index on live posts refuses the second.
@@ -295,6 +297,12 @@ export class LivePostRepository {
     const posts = this.#byGame.get(post.game);
     posts?.delete(id);
     if (posts?.size === 0) this.#byGame.delete(post.game);
+  }
+
+  #unstoredEnd(channelId: string, gameKey: string): boolean {
+    for (const post of this.#posts.values())
+      if (post.state !== 'live' && post.channelId === channelId && post.gameKey === gameKey) return true;
+    return false;
   }
 
   /** The live ones of `posts` (all by default), oldest first. */

@@ -388,6 +388,8 @@ describe('Relay on PostgreSQL', () => {
     expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
     expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
     expect(await storage.livePosts.listLive()).toEqual([]);
+    // Queued (src/storage/writes.ts): stored once PostgreSQL has taken it.
+    await storage.writes.idle();
     expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
   });
 });
