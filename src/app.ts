@@ -175,19 +175,12 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ...(engine === null ? {} : { engine: engine.evaluations }),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
-  // The page's registry asks on every update which games live posts show: it must not wait on the
-  // database, so they are read from it every 2 s and for each front page (which also tells
-  // /healthz whether the database answers).
-  const relayedNow = { games: new Map<string, number>(), database: 'ok' as 'ok' | 'failing' };
+  // The page's registry asks on every update which games live posts show: they are read (from
+  // the live posts in memory) every 2 s and for each front page.
+  const relayedNow = { games: new Map<string, number>() };
   const readRelayed = async (): Promise<void> => {
-    try {
-      const posts = await storage.livePosts.listLive();
-      relayedNow.games = new Map(posts.map((post) => [post.gameKey, post.game]));
-      relayedNow.database = 'ok';
-    } catch (error) {
-      if (relayedNow.database === 'ok') logger.error({ err: error }, 'database read failed');
-      relayedNow.database = 'failing';
-    }
+    const posts = await storage.livePosts.listLive();
+    relayedNow.games = new Map(posts.map((post) => [post.gameKey, post.game]));
   };
   if (config.web.port !== null && firstShard)
     games = new LiveGames({
@@ -318,17 +311,19 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
           logger: logger.child({ component: 'web' }),
           maxStreamsPerAddress: config.web.maxStreamsPerAddress,
           ...(config.web.trustProxy === null ? {} : { trustProxy: config.web.trustProxy }),
-          health: () => {
+          health: async () => {
             const connections = fics.status();
             const online = connections.filter((c) => c.state === 'online').length;
-            const database = relayedNow.database;
+            const stored = await storage.health();
             // Status names: ready, connecting, reconnecting, idle, disconnected…
             const discord = (Status[client.ws.status] ?? 'unknown').toLowerCase();
             return {
-              ok: discord === 'ready' && online > 0 && database === 'ok',
+              ok: discord === 'ready' && online > 0 && stored.writable,
               discord,
               fics: { online, connections: connections.length },
-              database,
+              database: stored.writable ? 'ok' : 'failing',
+              databaseError: stored.error,
+              queuedWrites: stored.queued,
             };
           },
         },

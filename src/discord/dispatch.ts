@@ -6,6 +6,7 @@ import type { Interaction, RepliableInteraction } from 'discord.js';
 import type { CommandRegistry } from './loader.js';
 import type { BotContext } from './context.js';
 import { parseCustomId } from './custom-id.js';
+import { StorageError } from '../storage/index.js';
 
 export type InteractionDispatcher = (interaction: Interaction) => Promise<void>;
 
@@ -17,7 +18,7 @@ export function createDispatcher(registry: CommandRegistry, ctx: BotContext): In
       await route(registry, ctx, interaction);
     } catch (error) {
       ctx.logger.error({ err: error, interaction: about }, 'interaction handler failed');
-      await answerFailure(interaction, about.label).catch((replyError: unknown) =>
+      await answerFailure(interaction, about.label, error).catch((replyError: unknown) =>
         ctx.logger.warn({ err: replyError, interaction: about }, 'could not tell the user about the failure'),
       );
     }
@@ -66,7 +67,7 @@ async function route(registry: CommandRegistry, ctx: BotContext, interaction: In
   ctx.logger.debug({ type: interaction.type }, 'interaction type not handled');
 }
 
-async function answerFailure(interaction: Interaction, label: string): Promise<void> {
+async function answerFailure(interaction: Interaction, label: string, error: unknown): Promise<void> {
   if (interaction.isAutocomplete()) {
     if (!interaction.responded) await interaction.respond([]);
     return;
@@ -74,7 +75,9 @@ async function answerFailure(interaction: Interaction, label: string): Promise<v
   if (!interaction.isRepliable()) return;
   await replyEphemeral(
     interaction,
-    `Something went wrong with ${label}. It has been logged; please try again.`,
+    error instanceof StorageError
+      ? `Kibitz could not use its database just now, so ${label} was not done. It has been logged; please try again later.`
+      : `Something went wrong with ${label}. It has been logged; please try again.`,
   );
 }
 

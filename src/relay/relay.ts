@@ -295,7 +295,10 @@ export class Relay {
       return { ok: false, error: UNRECORDED };
     }
     const shown = await storage.livePosts.get(post.id);
-    if (shown === null) return { ok: false, error: UNRECORDED };
+    if (shown === null) {
+      await this.release(snapshot.game, request.guildId, post.id);
+      return { ok: false, error: UNRECORDED };
+    }
     this.catchUp(shown, snapshot);
     this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
     return { ok: true, post: shown, snapshot };
@@ -598,19 +601,17 @@ export class Relay {
     if (posts.length === 0) return;
     for (const post of posts) this.quotas.finishStarted(post.id, post.guildId);
     const pgn = makeSnapshotPgn(snapshot);
-    // Kept for a restart's final edit; the final edit goes out now whether or not it is kept.
-    await this.recorded('save a finished game', () =>
-      this.options.storage.finishedGames.save({
-        gameKey: gameKeyOf(snapshot),
-        game: snapshot.game,
-        white: snapshot.white,
-        black: snapshot.black,
-        pgn,
-        result: snapshot.result,
-        reason: snapshot.reason,
-        endedAt: Date.now(),
-      }),
-    );
+    // Kept for a restart's final edit; queued, so the final edit never waits on the database.
+    this.options.storage.finishedGames.save({
+      gameKey: gameKeyOf(snapshot),
+      game: snapshot.game,
+      white: snapshot.white,
+      black: snapshot.black,
+      pgn,
+      result: snapshot.result,
+      reason: snapshot.reason,
+      endedAt: Date.now(),
+    });
     const evaluations = chartEvaluations(snapshot, this.evaluations(gameKeyOf(snapshot)));
     const files = await this.images.finalFiles(snapshot, pgn, evaluations);
     await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));

@@ -263,11 +263,12 @@ export class ClubRepository {
 
   /** Records a posted game; null when the club already has this game open (posted before). */
   async recordGame(game: NewClubGame): Promise<ClubGame | null> {
-    const row = await this.#sql.get<ClubGameRow>(
+    const startedAt = this.#now();
+    const id = await this.#sql.insert(
       `INSERT INTO club_games (guild_id, channel_id, game_key, game_number, white, black, post_id,
            message_channel_id, message_id, started_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT DO NOTHING RETURNING *`,
+         ON CONFLICT DO NOTHING`,
       game.guildId,
       game.channelId,
       game.gameKey,
@@ -277,9 +278,9 @@ export class ClubRepository {
       game.postId,
       game.messageChannelId,
       game.messageId,
-      this.#now(),
+      startedAt,
     );
-    return row === undefined ? null : toClubGame(row);
+    return id === null ? null : { ...game, id, result: null, reason: null, startedAt, endedAt: null };
   }
 
   /** The club's record of a game still running (or last seen running). */

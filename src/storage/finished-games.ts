@@ -1,5 +1,6 @@
 // Finished games kept as PGN so /pgn can hand out a game that just ended.
 import type { Sql, SqlValue } from './sql.js';
+import type { Writes } from './writes.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface FinishedGame {
@@ -47,27 +48,35 @@ function toFinishedGame(row: FinishedGameRow): FinishedGame {
 
 export class FinishedGameRepository {
   readonly #sql: Sql;
+  readonly #writes: Writes;
 
-  constructor(sql: Sql) {
+  constructor(sql: Sql, writes: Writes) {
     this.#sql = sql;
+    this.#writes = writes;
   }
 
-  /** Stores the game; saving the same key again replaces it (a corrected PGN wins). */
-  async save(game: FinishedGame): Promise<void> {
-    await this.#sql.run(
-      `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
+  /**
+   * Queues the game for storing (writes.ts: in order, retried until the database takes it), so
+   * a game's end never waits on the database; saving the same key again replaces it (a corrected
+   * PGN wins).
+   */
+  save(game: FinishedGame): void {
+    this.#writes.later('save a finished game', () =>
+      this.#sql.run(
+        `INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (game_key) DO UPDATE SET game_number = excluded.game_number, white = excluded.white,
            black = excluded.black, pgn = excluded.pgn, result = excluded.result, reason = excluded.reason,
            ended_at = excluded.ended_at`,
-      game.gameKey,
-      game.game,
-      game.white,
-      game.black,
-      game.pgn,
-      game.result,
-      game.reason,
-      game.endedAt,
+        game.gameKey,
+        game.game,
+        game.white,
+        game.black,
+        game.pgn,
+        game.result,
+        game.reason,
+        game.endedAt,
+      ),
     );
   }
 

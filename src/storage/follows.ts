@@ -56,18 +56,19 @@ export class FollowRepository {
   /** Adds the follow, or returns the existing one for the same channel and handle. */
   async add(input: NewFollow): Promise<AddFollowResult> {
     // One statement: the unique (channel, handle) refuses a second add made at the same time.
-    const row = await this.#sql.get<FollowRow>(
+    const createdAt = this.#now();
+    const id = await this.#sql.insert(
       `INSERT INTO follows (guild_id, channel_id, handle, created_by, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT DO NOTHING RETURNING *`,
+         ON CONFLICT DO NOTHING`,
       input.guildId,
       input.channelId,
       input.handle,
       input.createdBy,
-      this.#now(),
+      createdAt,
     );
-    if (row !== undefined) {
+    if (id !== null) {
       await this.#changed();
-      return { added: true, follow: toFollow(row) };
+      return { added: true, follow: { ...input, id, createdAt } };
     }
     const existing = await this.#sql.get<FollowRow>(
       'SELECT * FROM follows WHERE channel_id = ? AND handle = ?',

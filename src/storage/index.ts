@@ -1,8 +1,8 @@
 export { openStorage } from './storage.js';
-export type { Storage, StorageOptions, OpenStorageResult } from './storage.js';
+export type { Storage, StorageHealth, StorageOptions, OpenStorageResult } from './storage.js';
 export { IN_MEMORY, migrateSqlite } from './sqlite.js';
 export { migratePostgres } from './postgres.js';
-export { isPostgresUrl } from './sql.js';
+export { isPostgresUrl, StorageError } from './sql.js';
 export { migrations } from './migrations.js';
 export type { Migration, MigrateResult } from './migrations.js';
 export type {

@@ -1,6 +1,11 @@
 // Live posts: one Discord message per relayed game per channel, edited as the game goes on.
-// Rows outlive the process so that a restart resumes editing the same messages.
+// Rows outlive the process so that a restart resumes editing the same messages. The live posts
+// are kept in memory too (loaded at open, changed here), so that showing a move reads nothing
+// from the database: a new post is written at once (its id names its buttons), every other
+// change is queued or batched (writes.ts) and stored when the database takes it. Memory speaks
+// for this process's posts: with shards on one database, each shard changes only its own.
 import type { Sql, SqlValue } from './sql.js';
+import type { Writes } from './writes.js';
 
 export type LivePostState = 'live' | 'ended' | 'ended_offline';
 
@@ -85,25 +90,42 @@ function toLivePost(row: LivePostRow): LivePost {
 export class LivePostRepository {
   readonly #sql: Sql;
   readonly #now: () => number;
+  readonly #writes: Writes;
+  /** Live posts, and ended ones whose end is not stored yet (the database still says live). */
+  readonly #posts = new Map<number, LivePost>();
+  /** The same posts by game number: a move finds its posts without a scan. */
+  readonly #byGame = new Map<number, Map<number, LivePost>>();
 
-  constructor(sql: Sql, now: () => number) {
+  constructor(sql: Sql, now: () => number, writes: Writes) {
     this.#sql = sql;
     this.#now = now;
+    this.#writes = writes;
+  }
+
+  /** Reads every live post into memory (at open). */
+  async load(): Promise<void> {
+    const rows = await this.#sql.all<LivePostRow>(
+      `SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`,
+    );
+    for (const row of rows) this.#keep(toLivePost(row));
   }
 
   /**
-   * Records a post before its message exists (its id goes into the message's button ids).
-   * Refuses a second live post of the same game in the same channel and returns that one.
+   * Records a post before its message exists (its id goes into the message's button ids): the one
+   * write made at once, and it throws when the database does not take it. Refuses a second live
+   * post of the same game in the same channel and returns that one.
    */
   async create(input: NewLivePost): Promise<CreateLivePostResult> {
+    // An end of this game's post here still queued: the database would refuse the new one.
+    if (this.#unstoredEnd(input.channelId, input.gameKey)) await this.#writes.idle();
     const now = this.#now();
     // One statement, so that two requests at once cannot both pass a check made before it: the
     // unique index on live posts refuses the second.
-    const row = await this.#sql.get<LivePostRow>(
+    const id = await this.#sql.insert(
       `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
            requested_by, state, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)
-         ON CONFLICT DO NOTHING RETURNING *`,
+         ON CONFLICT DO NOTHING`,
       input.guildId,
       input.channelId,
       input.game,
@@ -116,63 +138,83 @@ export class LivePostRepository {
       now,
       now,
     );
-    if (row !== undefined) return { ok: true, post: toLivePost(row) };
-    const existing = await this.findLive(input.channelId, input.gameKey);
+    if (id !== null) {
+      const post: LivePost = {
+        ...input,
+        options: { ...input.options },
+        id,
+        messageChannelId: null,
+        messageId: null,
+        threadId: null,
+        state: 'live',
+        endReason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      this.#keep(post);
+      return { ok: true, post };
+    }
+    // Another process's post (a shard's), when this one does not know it.
+    const existing =
+      (await this.findLive(input.channelId, input.gameKey)) ??
+      (await this.#one(
+        `SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`,
+        input.channelId,
+        input.gameKey,
+      ));
     if (existing === null) throw new Error(`live post of ${input.gameKey} neither created nor found`);
     return { ok: false, existing };
   }
 
+  /** From memory while the post is live (or its end not stored yet), else from the database. */
   async get(id: number): Promise<LivePost | null> {
-    return this.#one('SELECT * FROM live_posts WHERE id = ?', id);
+    return this.#posts.get(id) ?? this.#one('SELECT * FROM live_posts WHERE id = ?', id);
   }
 
   /** The live post of this game in this channel, if any. */
   async findLive(channelId: string, gameKey: string): Promise<LivePost | null> {
-    return this.#one(
-      `SELECT * FROM live_posts WHERE channel_id = ? AND game_key = ? AND state = 'live'`,
-      channelId,
-      gameKey,
-    );
+    return this.#live().find((post) => post.channelId === channelId && post.gameKey === gameKey) ?? null;
   }
 
   /** Every live post, oldest first: what a restart resumes. */
   async listLive(): Promise<LivePost[]> {
-    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`);
+    return this.#live();
   }
 
   /** Live posts showing one FICS game number (several channels may watch the same game). */
   async listLiveByGame(game: number): Promise<LivePost[]> {
-    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' AND game_number = ? ORDER BY id`, game);
+    return this.#live(this.#byGame.get(game)?.values() ?? []);
   }
 
   async listLiveInGuild(guildId: string): Promise<LivePost[]> {
-    return this.#all(`SELECT * FROM live_posts WHERE state = 'live' AND guild_id = ? ORDER BY id`, guildId);
+    return this.#live().filter((post) => post.guildId === guildId);
   }
 
   async countLiveInGuild(guildId: string): Promise<number> {
-    const row = await this.#sql.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM live_posts WHERE state = 'live' AND guild_id = ?`,
-      guildId,
-    );
-    return row?.n ?? 0;
+    return (await this.listLiveInGuild(guildId)).length;
   }
 
-  /** Records where the board message was posted. False when the post does not exist. */
+  /** Records where the board message was posted. False when the post is not known. */
   async setMessage(
     id: number,
     where: { messageChannelId: string; messageId: string; threadId?: string | null },
   ): Promise<boolean> {
+    const threadId = where.threadId ?? null;
     return this.#update(
       id,
+      { messageChannelId: where.messageChannelId, messageId: where.messageId, threadId },
+      'record a posted message',
       'message_channel_id = ?, message_id = ?, thread_id = ?',
       where.messageChannelId,
       where.messageId,
-      where.threadId ?? null,
+      threadId,
     );
   }
 
   async setFlip(id: number, flip: boolean): Promise<boolean> {
-    return this.#update(id, 'flip = ?', flip ? 1 : 0);
+    const post = this.#posts.get(id);
+    const changes = post === undefined ? {} : { options: { ...post.options, flip } };
+    return this.#update(id, changes, 'turn a board', 'flip = ?', flip ? 1 : 0);
   }
 
   /** Marks the post finished; it stays stored so its message is not taken over later. */
@@ -181,36 +223,95 @@ export class LivePostRepository {
     state: Exclude<LivePostState, 'live'>,
     reason: string | null = null,
   ): Promise<boolean> {
+    const post = this.#posts.get(id);
+    const changes = { state, endReason: reason ?? post?.endReason ?? null };
     // A reason given once (the refusal that ended it) is kept by a later end without one.
-    return this.#update(id, 'state = ?, end_reason = COALESCE(?, end_reason)', state, reason);
+    const known = this.#update(
+      id,
+      changes,
+      'end a post',
+      'state = ?, end_reason = COALESCE(?, end_reason)',
+      state,
+      reason,
+    );
+    // Out of memory once the database says it ended too.
+    this.#writes.later('forget an ended post', async () => {
+      if (this.#posts.get(id)?.state !== 'live') this.#forget(id);
+    });
+    return known;
   }
 
-  /** Notes that the post was just edited (for staleness checks after a restart). */
+  /** Notes that the post was just edited (for staleness checks after a restart): batched. */
   async touch(id: number): Promise<boolean> {
-    return this.#update(id, 'id = id');
+    const post = this.#posts.get(id);
+    if (post === undefined) return false;
+    const now = this.#now();
+    this.#replace({ ...post, updatedAt: now });
+    this.#writes.batch(`touch ${id}`, {
+      sql: 'UPDATE live_posts SET updated_at = ? WHERE id = ?',
+      params: [now, id],
+    });
+    return true;
   }
 
   /** Removes a post whose message could not be created (nothing left to edit). */
   async delete(id: number): Promise<boolean> {
-    return (await this.#sql.run('DELETE FROM live_posts WHERE id = ?', id)) === 1;
+    const known = this.#posts.has(id);
+    this.#forget(id);
+    this.#writes.later('drop a post', () => this.#sql.run('DELETE FROM live_posts WHERE id = ?', id));
+    return known;
   }
 
-  async #update(id: number, assignments: string, ...values: SqlValue[]): Promise<boolean> {
-    const changed = await this.#sql.run(
-      `UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`,
-      ...values,
-      this.#now(),
-      id,
+  /** Changes the post in memory now and queues the same change for the database. */
+  #update(
+    id: number,
+    changes: Partial<LivePost>,
+    what: string,
+    assignments: string,
+    ...values: SqlValue[]
+  ): boolean {
+    const now = this.#now();
+    const post = this.#posts.get(id);
+    if (post !== undefined) this.#replace({ ...post, ...changes, updatedAt: now });
+    this.#writes.later(what, () =>
+      this.#sql.run(`UPDATE live_posts SET ${assignments}, updated_at = ? WHERE id = ?`, ...values, now, id),
     );
-    return changed === 1;
+    return post !== undefined;
+  }
+
+  #keep(post: LivePost): void {
+    this.#posts.set(post.id, post);
+    let posts = this.#byGame.get(post.game);
+    if (posts === undefined) this.#byGame.set(post.game, (posts = new Map()));
+    posts.set(post.id, post);
+  }
+
+  #replace(post: LivePost): void {
+    if (this.#posts.has(post.id)) this.#keep(post);
+  }
+
+  #forget(id: number): void {
+    const post = this.#posts.get(id);
+    if (post === undefined) return;
+    this.#posts.delete(id);
+    const posts = this.#byGame.get(post.game);
+    posts?.delete(id);
+    if (posts?.size === 0) this.#byGame.delete(post.game);
+  }
+
+  #unstoredEnd(channelId: string, gameKey: string): boolean {
+    for (const post of this.#posts.values())
+      if (post.state !== 'live' && post.channelId === channelId && post.gameKey === gameKey) return true;
+    return false;
+  }
+
+  /** The live ones of `posts` (all by default), oldest first. */
+  #live(posts: Iterable<LivePost> = this.#posts.values()): LivePost[] {
+    return [...posts].filter((post) => post.state === 'live').sort((a, b) => a.id - b.id);
   }
 
   async #one(sql: string, ...params: SqlValue[]): Promise<LivePost | null> {
     const row = await this.#sql.get<LivePostRow>(sql, ...params);
     return row === undefined ? null : toLivePost(row);
-  }
-
-  async #all(sql: string, ...params: SqlValue[]): Promise<LivePost[]> {
-    return (await this.#sql.all<LivePostRow>(sql, ...params)).map(toLivePost);
   }
 }

@@ -62,6 +62,14 @@ export async function openPostgres(
       location,
       schemaVersion: migrated.to,
       sql: postgresSql(pool),
+      checkWritable: async () => {
+        try {
+          await pool.query('UPDATE schema_version SET version = version');
+          return null;
+        } catch (error) {
+          return `it cannot be written (${errorMessage(error)})`;
+        }
+      },
       close: async () => {
         if (ended) return;
         ended = true;
@@ -123,6 +131,10 @@ function postgresSql(pool: Pool): Sql {
     },
     async run(sql, ...params) {
       return (await pool.query(statement(sql, params))).rowCount ?? 0;
+    },
+    async insert(sql, ...params) {
+      const rows = (await pool.query<{ id: number }>(statement(`${sql} RETURNING id`, params))).rows;
+      return rows[0]?.id ?? null;
     },
     async transaction(list) {
       const client = await pool.connect();

@@ -17,6 +17,12 @@ export interface Sql {
   get<Row>(sql: string, ...params: SqlValue[]): Promise<Row | undefined>;
   /** Runs a write; resolves to the number of rows it changed. */
   run(sql: string, ...params: SqlValue[]): Promise<number>;
+  /**
+   * Runs an INSERT into a table with an `id` key; resolves to the new row's id, or null when
+   * ON CONFLICT DO NOTHING left it out. Never `get()` on INSERT … RETURNING in SQLite: in WAL
+   * mode a commit that fails (full disk, read-only file) is invisible to it, the row comes back.
+   */
+  insert(sql: string, ...params: SqlValue[]): Promise<number | null>;
   /** Runs the statements in one transaction: all or none. */
   transaction(statements: readonly SqlStatement[]): Promise<void>;
 }
@@ -32,6 +38,8 @@ export interface OpenedDatabase {
   location: string;
   schemaVersion: number;
   sql: Sql;
+  /** Null while the database takes a write (and, for a file, is still the one opened), else what is wrong. */
+  checkWritable(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -42,3 +50,50 @@ export type OpenDatabaseResult = { ok: true; database: OpenedDatabase } | { ok: 
  * was removed from stays stored (adding the bot back restores it) but is not acted on.
  */
 export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';
+
+/**
+ * A statement the database refused, or could not be reached for: a command that needed it says
+ * so (src/discord/dispatch.ts). The message is the database's own.
+ */
+export class StorageError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'StorageError';
+  }
+}
+
+/** Statements run since the start: reads, and writes (each statement of a transaction counted). */
+export interface StatementCounts {
+  reads: number;
+  writes: number;
+}
+
+/**
+ * `sql` counting what it runs (load tests report statements per move), its failures thrown as
+ * StorageError.
+ */
+export function countedSql(sql: Sql): { sql: Sql; counts: StatementCounts } {
+  const counts: StatementCounts = { reads: 0, writes: 0 };
+  const refused = (error: unknown): never => {
+    throw new StorageError(error);
+  };
+  return {
+    counts,
+    sql: {
+      all: <Row>(text: string, ...params: SqlValue[]) => (
+        counts.reads++,
+        sql.all<Row>(text, ...params).catch(refused)
+      ),
+      get: <Row>(text: string, ...params: SqlValue[]) => (
+        counts.reads++,
+        sql.get<Row>(text, ...params).catch(refused)
+      ),
+      run: (text, ...params) => (counts.writes++, sql.run(text, ...params).catch(refused)),
+      insert: (text, ...params) => (counts.writes++, sql.insert(text, ...params).catch(refused)),
+      transaction: (statements) => (
+        (counts.writes += statements.length),
+        sql.transaction(statements).catch(refused)
+      ),
+    },
+  };
+}

@@ -1,6 +1,6 @@
 // The embedded store: one SQLite file (better-sqlite3) in WAL mode, checked and migrated on open.
 // Its schema version is PRAGMA user_version.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
@@ -40,10 +40,21 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
     db.close();
     return { ok: false, error: `cannot use the database ${path}: ${migrated.error}` };
   }
+  const opened = path === IN_MEMORY ? null : fileIdentity(path);
   const database: OpenedDatabase = {
     location: path,
     schemaVersion: migrated.to,
     sql: sqliteSql(db),
+    checkWritable: () => {
+      if (!db.open) return Promise.resolve('the database is closed');
+      // Deleted or replaced under the bot, the open file takes writes that no restart will see.
+      if (opened !== null) {
+        const now = fileIdentity(path);
+        if (now === null) return Promise.resolve(`the file ${path} was deleted while Kibitz had it open`);
+        if (now !== opened) return Promise.resolve(`the file ${path} was replaced while Kibitz had it open`);
+      }
+      return Promise.resolve(checkWrite(db));
+    },
     close: () => {
       if (db.open) db.close();
       return Promise.resolve();
@@ -110,6 +121,11 @@ function sqliteSql(db: Database): Sql {
     async run(sql, ...params) {
       return prepare(sql).run(...params).changes;
     },
+    async insert(sql, ...params) {
+      // run(), whose commit failure throws; lastInsertRowid is the row this statement added.
+      const result = prepare(sql).run(...params);
+      return result.changes === 0 ? null : Number(result.lastInsertRowid);
+    },
     async transaction(list) {
       db.transaction(() => {
         for (const { sql, params } of list) prepare(sql).run(...params);
@@ -133,12 +149,26 @@ function checkSound(db: Database): string | null {
   } catch (error) {
     return `it cannot be read whole (${errorMessage(error)}). Restore a backup, or move the file away to start with an empty one.`;
   }
+  const unwritable = checkWrite(db);
+  return unwritable === null
+    ? null
+    : `${unwritable}. Check the file's and its folder's permissions and the free disk space, and that no other program holds the database.`;
+}
+
+/** Null when the database takes a write, else why not. */
+function checkWrite(db: Database): string | null {
   try {
     // Writing the schema version back as it is: a real write, and a harmless one.
     const version = Number(db.pragma('user_version', { simple: true }));
     db.transaction(() => db.pragma(`user_version = ${version}`)).immediate();
+    return null;
   } catch (error) {
-    return `it cannot be written (${errorMessage(error)}). Check the file's and its folder's permissions and the free disk space, and that no other program holds the database.`;
+    return `it cannot be written (${errorMessage(error)})`;
   }
-  return null;
+}
+
+/** The file's device and inode, or null when there is no file at `path`. */
+function fileIdentity(path: string): string | null {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? null : `${stat.dev}:${stat.ino}`;
 }

@@ -10,17 +10,29 @@ import { GuildSettingsRepository } from './guild-settings.js';
 import { LivePostRepository } from './live-posts.js';
 import { migrations, type Migration } from './migrations.js';
 import { openPostgres } from './postgres.js';
-import { isPostgresUrl } from './sql.js';
+import { countedSql, isPostgresUrl, type StatementCounts } from './sql.js';
 import { InterestIndex } from './interest.js';
 import { openSqlite } from './sqlite.js';
+import { Writes, type WritesOptions } from './writes.js';
 
 export interface StorageOptions {
   /** Clock for created/updated stamps (ms since the epoch). */
   now?: () => number;
   /** Schema migrations to apply; the project's own unless a test swaps them. */
   migrations?: readonly Migration[];
-  /** Where a PostgreSQL connection that failed while idle is reported. */
+  /** Where a PostgreSQL connection that failed while idle, and writes refused, are reported. */
   logger?: Logger;
+  /** Retries and batching of the writes that do not hold the bot up (writes.ts). */
+  writes?: Omit<WritesOptions, 'logger'>;
+}
+
+export interface StorageHealth {
+  /** The database took a write just now (and, for a file, is still the file opened). */
+  writable: boolean;
+  /** Writes waiting for the database (queued while it refused them). */
+  queued: number;
+  /** What is wrong, when something is. */
+  error: string | null;
 }
 
 export interface Storage {
@@ -34,7 +46,13 @@ export interface Storage {
   readonly clubs: ClubRepository;
   /** Who wants which player's games and each guild's cap, in memory (interest.ts). */
   readonly interest: InterestIndex;
-  /** Safe to call twice. */
+  /** The queued and batched writes (writes.ts); `idle()` waits until they are stored. */
+  readonly writes: Writes;
+  /** Statements run since open (load tests: statements per move). */
+  readonly statements: StatementCounts;
+  /** Tries a write now (for /healthz); at most one try at a time, callers meanwhile share it. */
+  health(): Promise<StorageHealth>;
+  /** Stores what is queued if it can (what it cannot is logged), then closes; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -52,27 +70,60 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
       )
     : openSqlite(where, list);
   if (!opened.ok) return opened;
-  const { sql, location, schemaVersion, close } = opened.database;
+  const { location, schemaVersion, checkWritable } = opened.database;
+  const { sql, counts } = countedSql(opened.database.sql);
   const now = options.now ?? Date.now;
   const interest = new InterestIndex(sql);
+  const writes = new Writes(sql, {
+    ...options.writes,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const livePosts = new LivePostRepository(sql, now, writes);
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await writes.close();
+    await opened.database.close();
+  };
   try {
     await interest.reload();
+    await livePosts.load();
   } catch (error) {
     await close();
     return { ok: false, error: `cannot read the database ${location}: ${errorMessage(error)}` };
   }
   const changed = (): Promise<void> => interest.reload();
+  let checking: Promise<StorageHealth> | null = null;
+  let reported: string | null = null;
+  const health = (): Promise<StorageHealth> =>
+    (checking ??= checkWritable()
+      .then((error) => {
+        // Logged once per new problem: /healthz may be asked every few seconds.
+        if (error !== null && error !== reported)
+          options.logger?.error({ db: location, error }, 'database not writable');
+        reported = error;
+        return {
+          writable: error === null,
+          queued: writes.status().queued,
+          error: error ?? writes.status().failing,
+        };
+      })
+      .finally(() => (checking = null)));
   return {
     ok: true,
     storage: {
       path: location,
       schemaVersion,
-      livePosts: new LivePostRepository(sql, now),
+      livePosts,
       follows: new FollowRepository(sql, now, changed),
       guildSettings: new GuildSettingsRepository(sql, now, changed),
-      finishedGames: new FinishedGameRepository(sql),
+      finishedGames: new FinishedGameRepository(sql, writes),
       clubs: new ClubRepository(sql, now, changed),
       interest,
+      writes,
+      statements: counts,
+      health,
       close,
     },
   };

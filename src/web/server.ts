@@ -22,13 +22,18 @@ export interface Health {
   ok: boolean;
   discord: string;
   fics: { online: number; connections: number };
+  /** `ok`, or `failing` while the database takes no write (`databaseError` says why). */
   database: string;
+  databaseError?: string | null;
+  /** Writes waiting for the database (src/storage/writes.ts). */
+  queuedWrites?: number;
 }
 
 export interface WebServerOptions {
   games: LiveGames;
   metrics: Metrics;
-  health(): Health;
+  /** Asked on each /healthz: it may try a database write. */
+  health(): Health | Promise<Health>;
   logger: Logger;
   /** Bytes a viewer's stream may have waiting before the viewer is dropped (256 KiB by default). */
   maxBufferedBytes?: number;
@@ -236,7 +241,9 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     games.watch(id, stream);
   });
 
-  app.get('/healthz', (_request, reply) => reply.header('cache-control', 'no-store').send(options.health()));
+  app.get('/healthz', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send(await options.health()),
+  );
 
   app.get('/metrics', async (_request, reply) =>
     reply

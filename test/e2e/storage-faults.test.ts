@@ -2,26 +2,53 @@
 // real bot against the fakes. The tests run as root here, which no file mode keeps from writing,
 // so the storage's writes are made to fail the way better-sqlite3 fails on a read-only database:
 // with its own SqliteError, code SQLITE_READONLY.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
 
 let world: World | null = null;
+let mounted: string | null = null;
 
 afterEach(async () => {
   await world?.close();
   world = null;
+  if (mounted !== null) {
+    execFileSync('umount', [mounted]);
+    rmSync(mounted, { recursive: true, force: true });
+  }
+  mounted = null;
 });
 
-/** Every write the relay makes to live posts and finished games now fails as on a read-only file. */
-function refuseWrites(storage: Storage): void {
+/** A 2 MiB tmpfs of its own, or null where this process may not mount one. */
+function smallFileSystem(): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'kibitz-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir], { stdio: 'ignore' });
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  return (mounted = dir);
+}
+
+/**
+ * Every write the relay makes to live posts and finished games now fails as on a read-only file:
+ * a new post at once, the queued writes (src/storage/writes.ts) each time they are tried, until
+ * the returned function lets them through.
+ */
+function refuseWrites(storage: Storage): () => void {
+  let refusing = true;
   const refuse = (): Promise<never> =>
     Promise.reject(new BetterSqlite3.SqliteError('attempt to write a readonly database', 'SQLITE_READONLY'));
-  const posts = storage.livePosts as unknown as Record<string, unknown>;
-  for (const name of ['create', 'setMessage', 'setFlip', 'touch', 'end', 'delete']) posts[name] = refuse;
-  (storage.finishedGames as unknown as Record<string, unknown>).save = refuse;
+  (storage.livePosts as unknown as Record<string, unknown>).create = refuse;
+  const later = storage.writes.later.bind(storage.writes);
+  storage.writes.later = (what, write) => later(what, () => (refusing ? refuse() : write()));
+  return () => (refusing = false);
 }
 
 describe('a damaged database at start', () => {
@@ -80,7 +107,7 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(w.logLines.some((l) => l.includes('"what":"record a live post"'))).toBe(true);
   });
 
-  it('the final edit lands, with the PGN, when the finished game cannot be saved', async () => {
+  it('the final edit lands, with the PGN, while the finished game cannot be saved; it is saved after', async () => {
     world = await World.start({ dbFile: true });
     const w = world;
     const game = w.fics.addGame(shuffleScript(6, { result: '1/2-1/2', reason: 'Game drawn by repetition' }));
@@ -89,7 +116,8 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(reply.content).toContain('is live here');
     const post = await w.fake.waitFor(() => w.livePosts()[0], 'the post', 5_000);
 
-    refuseWrites(w.running.context.storage);
+    const storage = w.running.context.storage;
+    const allow = refuseWrites(storage);
     w.fics.playAll(game);
     const final = await w.waitForMessage(
       post.id,
@@ -99,11 +127,34 @@ describe('a database that refuses writes while the bot runs', () => {
     expect(final.attachments.map((a) => a.filename)).toContain(`game-${game}.pgn`);
     const pgn = final.attachments.find((a) => a.filename === `game-${game}.pgn`)!.bytes.toString();
     expect(pgn).toContain('[Result "1/2-1/2"]');
-    for (const what of ['save a finished game', 'end a finished post'])
-      await w.fake.waitFor(
-        () => (w.logLines.some((l) => l.includes(`"what":"${what}"`)) ? true : undefined),
-        `the failed write "${what}" logged`,
-        5_000,
-      );
+    await w.fake.waitFor(
+      () => (w.logLines.some((l) => l.includes('database write failed: retrying')) ? true : undefined),
+      'the refused write logged',
+      5_000,
+    );
+    expect(await storage.finishedGames.recent({ game })).toEqual([]);
+
+    allow();
+    await storage.writes.idle();
+    expect((await storage.finishedGames.recent({ game })).map((g) => g.result)).toEqual(['1/2-1/2']);
+    expect(await storage.livePosts.listLive()).toEqual([]);
+  });
+});
+
+describe('a full disk while the bot runs', () => {
+  it('/follow says the database could not be used, ephemerally, and stores nothing', async (context) => {
+    const fs = smallFileSystem();
+    if (fs === null) return context.skip('this process may not mount a tmpfs');
+    world = await World.start();
+    const w = world;
+    await w.startBot({ env: { KIBITZ_DB: join(fs, 'kibitz.db') } });
+    expect(() => writeFileSync(join(fs, 'filler'), Buffer.alloc(4 << 20))).toThrow(/ENOSPC/);
+
+    const reply = await w.command('follow', { player: 'Alice' }, { user: w.fake.owner }).reply();
+    expect(reply.content).toBe(
+      'Kibitz could not use its database just now, so /follow was not done. It has been logged; please try again later.',
+    );
+    expect(reply.flags & 64).toBe(64);
+    expect(await w.running.context.storage.follows.listForChannel(w.channelId)).toEqual([]);
   });
 });

@@ -55,6 +55,9 @@ export interface BotMetrics {
   fics: { online: number; connections: number; games: number };
   /** Live posts stored as live. */
   livePosts: number;
+  /** Moves (boards after the first) the pool passed on, and the database statements run, since the last reset. */
+  moves: number;
+  statements: { reads: number; writes: number };
   /** Messages discord.js keeps in its channel caches. */
   cachedMessages: number;
   /** discord.js REST request queues (one per route and major parameter; swept hourly). */
@@ -106,6 +109,8 @@ let queuedLatencies: number[] = [];
 let finalLatencies: number[] = [];
 let updateTurns: number[] = [];
 let turnStart = 0;
+let moves = 0;
+let statementsAt = { ...storage.statements };
 /** When Discord's answer to the latest edit of each message came. */
 const answeredAt = new Map<string, number>();
 /** Messages whose next edit waits out a rate limit. */
@@ -114,6 +119,7 @@ const heldBack = new Set<string>();
 bot.context.fics.prependListener('update', (update: TrackerUpdate) => {
   if (update.type === 'started' || update.type === 'moved' || update.type === 'ended')
     boardAt.set(update.snapshot.game, { at: performance.now(), ended: update.type === 'ended' });
+  if (update.type === 'moved') moves++;
   turnStart = performance.now();
 });
 // Last of all (after the feed that passes updates to the relay and to the live pages).
@@ -209,6 +215,11 @@ async function metrics(): Promise<BotMetrics> {
       games: status.reduce((n, c) => n + c.games.length, 0),
     },
     livePosts: (await storage.livePosts.listLive()).length,
+    moves,
+    statements: {
+      reads: storage.statements.reads - statementsAt.reads,
+      writes: storage.statements.writes - statementsAt.writes,
+    },
     restHandlers: bot.client.rest.handlers.size,
     cachedMessages: bot.client.channels.cache.reduce(
       (n, channel) => n + ('messages' in channel ? channel.messages.cache.size : 0),
@@ -240,6 +251,8 @@ function reset(): void {
   queuedLatencies = [];
   finalLatencies = [];
   for (const key of Object.keys(rest) as (keyof typeof rest)[]) rest[key] = 0;
+  moves = 0;
+  statementsAt = { ...storage.statements };
 }
 
 process.on('message', (message: ParentMessage) => void answer(message));

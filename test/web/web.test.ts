@@ -226,6 +226,8 @@ describe('the live web page', () => {
       discord: 'ready',
       fics: { online: 1, connections: 1 },
       database: 'ok',
+      databaseError: null,
+      queuedWrites: 0,
     });
 
     const viewer = await open(`${base}/g/${strongId}/events`);
