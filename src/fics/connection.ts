@@ -86,6 +86,8 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private onlineWaiters: { resolve(): void; reject(error: Error): void }[] = [];
   /** One rate limit for the skipped lines of every session, so reconnecting does not reset it. */
   private readonly skippedLines: SkippedLineLog;
+  /** Interface variables the server refused, not asked again after a reconnect. */
+  private readonly refusedSettings = new Set<string>();
 
   constructor(private readonly options: ConnectionOptions) {
     super();
@@ -247,6 +249,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
       session = await FicsSession.open({
         ...this.options,
         skippedLines: this.skippedLines,
+        refusedSettings: this.refusedSettings,
         onEvent: (event) => this.receive(event),
         onClose: (error) => this.dropped(session, error),
       });

@@ -582,9 +582,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
         this.pairBoards(game, partner);
         return;
       } catch (error) {
-        if (!(error instanceof FicsCommandError && /: Command not found/.test(error.serverText ?? ''))) {
-          throw error;
-        }
+        if (!(error instanceof FicsCommandError && error.code === 'unknownCommand')) throw error;
         this.pobserve = false;
       }
     }
