@@ -97,15 +97,18 @@ export class GameTracker {
       case 'gameHeader': {
         const known = this.current.get(event.game);
         const same = known !== undefined && !known.ended && !this.reused.has(event.game);
-        const state = same && samePlayers(known, event.white, event.black) ? known : this.create(event);
-        return this.after(state, state.applyHeader(event));
+        if (same && samePlayers(known, event.white, event.black))
+          return this.after(known, known.applyHeader(event));
+        const ended = this.endReplaced(event);
+        const state = this.create(event);
+        return [...ended, ...this.after(state, state.applyHeader(event))];
       }
       case 'gameCreated': {
         const known = this.current.get(event.game);
         if (known !== undefined && (known.ended || !samePlayers(known, event.white, event.black))) {
           this.reused.add(event.game);
         }
-        return [];
+        return this.endReplaced(event);
       }
       case 'observing': {
         const known = this.current.get(event.game);
@@ -158,10 +161,11 @@ export class GameTracker {
       !this.reused.has(board.game) &&
       samePlayers(known, board.white, board.black) &&
       !(known.ended && board.ply < known.ply);
+    const replaced = same ? [] : this.endReplaced(board);
     const state = same ? known : this.create(board);
     if (!state.hasBoard) this.resume(state, board);
     const change = state.applyBoard(board);
-    const updates = this.after(state, change);
+    const updates = [...replaced, ...this.after(state, change)];
     if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
     const pass = this.pendingPass;
     this.pendingPass = null;
@@ -205,6 +209,27 @@ export class GameTracker {
     if (at < 0) return;
     state.continueFrom(this.adjourned[at]!);
     this.adjourned.splice(at, 1);
+  }
+
+  /**
+   * A game is its number and its players: a number that shows other players while the game known
+   * under it has not ended (a server restart, a reconnect after the end) means that game is over,
+   * its result unknown. It ends now rather than stay live forever.
+   */
+  private endReplaced(now: { game: number; white: string; black: string }): TrackerUpdate[] {
+    const known = this.current.get(now.game);
+    if (known === undefined || known.ended || samePlayers(known, now.white, now.black)) return [];
+    return this.after(
+      known,
+      known.applyEnd({
+        kind: 'gameEnd',
+        game: now.game,
+        white: null,
+        black: null,
+        result: '*',
+        reason: `Result unknown: game ${now.game} now shows ${now.white} vs ${now.black}`,
+      }),
+    );
   }
 
   private create(first: { game: number; white: string; black: string }): GameState {

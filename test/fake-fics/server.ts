@@ -245,6 +245,15 @@ export class FakeFics {
     }
   }
 
+  /**
+   * The server killed and started again: every connection dropped, every game gone without an
+   * end line; numbers start over.
+   */
+  restart(): void {
+    this.drop();
+    this.games.clear();
+  }
+
   /** While stalled the server reads but answers nothing; un-stalling sends what was held. */
   stall(on: boolean): void {
     this.stalled = on;
