@@ -256,11 +256,13 @@ export class GameTracker {
       // Another pair's list is not this game's history (its number was reused meanwhile).
       return state !== undefined && samePlayers(state, white, black) ? state : undefined;
     }
-    // lasker's move list names no game: take the game of these players that waits for it.
+    // lasker's move list names no game: take the game of these players that waits for it. An
+    // earlier game of the same pair that is over (finished, aborted, adjourned) is another game:
+    // it takes a list only while it still waits for one itself.
     let best: GameState | undefined;
     for (const state of this.current.values()) {
-      if (!samePlayers(state, white, black)) continue;
-      if (best === undefined || (state.needs !== null && best.needs === null)) best = state;
+      if (!samePlayers(state, white, black) || (state.ended && state.needs === null)) continue;
+      if (best === undefined || rank(state) >= rank(best)) best = state;
     }
     return best;
   }
@@ -307,6 +309,11 @@ export class GameTracker {
     this.asked.set(state, state.needs);
     return updates;
   }
+}
+
+/** Which game of a pair a nameless move list is for: a live one waiting for it, then a live one. */
+function rank(state: GameState): number {
+  return (state.ended ? 0 : 2) + (state.needs === null ? 0 : 1);
 }
 
 function samePlayers(state: GameState, white: string, black: string): boolean {
