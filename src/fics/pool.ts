@@ -449,6 +449,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       startAttempts: s.startAttempts,
       pace: s.pace,
       framing: s.framing,
+      identify: (game) => {
+        const snapshot = this.tracker.snapshot(game);
+        return snapshot === undefined ? undefined : `${snapshot.white} ${snapshot.black}`;
+      },
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));

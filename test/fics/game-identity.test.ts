@@ -39,6 +39,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     const now = await h.snapshotWhen(n, (s) => s.white === 'OtherWhite', 'the new game');
     expect(now.key).not.toBe(before.key);
     expect(now.ended).toBe(false);
+    expect(reports[0]).toMatchObject({ games: [], lost: [n] });
   });
 });
 
