@@ -1,23 +1,32 @@
 // The FICS 1.6.2 lineage (uhlin/fics): its real login replayed by the fake FICS, then its stub
 // `iset` and one input line read per wake-up. No session line ends that login: the first prompt
 // does; a guest keeps the name it typed.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { poolOn, startFake } from './harness.js';
 
 // ../shared next to the repository (KIBITZ_SHARED elsewhere, e.g. in a worktree).
 const SHARED = process.env.KIBITZ_SHARED ?? fileURLToPath(new URL('../../../shared/', import.meta.url));
-const CAPTURE = `${SHARED}/fixtures/fics/extra-captures/uhlin_login/`;
-const raw = readFileSync(`${CAPTURE}login.raw`);
-const sent = readFileSync(`${CAPTURE}login.sent.jsonl`, 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => JSON.parse(line) as { raw_offset: number; sent: string });
-// The name exchange and the return; the capture's third line is its first command.
-const loginReplay = { raw, offsets: sent.map((s) => s.raw_offset), name: 'GuestGUHH' };
+const CAPTURE = `${SHARED.replace(/\/$/, '')}/fixtures/fics/extra-captures/uhlin_login/`;
+// Not committed (../shared): where it is missing the replays are skipped, visibly.
+const present = existsSync(`${CAPTURE}login.raw`);
+if (!present) console.warn(`uhlin_login capture not found at ${CAPTURE}: its replays are skipped`);
+const loginReplay = (() => {
+  if (!present) return { raw: new Uint8Array(), offsets: [], name: '' };
+  const sent = readFileSync(`${CAPTURE}login.sent.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { raw_offset: number });
+  // The name exchange and the return; the capture's third line is its first command.
+  return {
+    raw: readFileSync(`${CAPTURE}login.raw`),
+    offsets: sent.map((s) => s.raw_offset),
+    name: 'GuestGUHH',
+  };
+})();
 
-describe('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
+describe.skipIf(!present)('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
   it('logs in without a session line, typing a guest name of its own, and asks no ivariable twice', async () => {
     const fake = await startFake({ dialect: 'uhlin', loginReplay, lineIntervalMs: 20 });
     const h = poolOn(fake, { loginTimeoutMs: 5_000 });
@@ -51,7 +60,9 @@ describe('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
     await h.pool.listGames();
     expect(fake.commands(2)).toEqual(['set style 12', 'set seek 0', 'set interface Kibitz 0.1.0', 'games']);
   });
+});
 
+describe('a FICS 1.6.2-lineage server (the fake, no capture)', () => {
   it('types another name when the server says the one typed is taken', async () => {
     // The capture's guest is logged in already: the fake refuses a second one of that name.
     const fake = await startFake({ dialect: 'uhlin' });
