@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
 import { FicsPool, FICS_DEFAULTS } from '../fics/pool.js';
 import { parseGameNumber, parseHandle, type GameNumber, type Handle } from '../fics/validate.js';
+import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { createLogger } from '../log.js';
 import { gameJson } from './game-json.js';
@@ -92,24 +93,44 @@ const running = new Set<number>();
 let ready = false;
 let undecoded = 0;
 
-const EVENTS: Partial<Record<TrackerUpdate['type'], string>> = {
+const EVENTS: Partial<Record<TrackerUpdate['type'], 'start' | 'move' | 'end'>> = {
   started: 'start',
   moved: 'move',
   ended: 'end',
 };
 
+/**
+ * Games seen while the observes are answered, by key: their `start` waits for the answers (board,
+ * holdings, move list), so that it names the variant lasker shows only after the first board.
+ */
+const early = new Map<string, GameSnapshot>();
+
+function print(event: 'start' | 'move' | 'end', snapshot: GameSnapshot): void {
+  process.stdout.write(JSON.stringify({ event, ...gameJson(snapshot, undecoded) }) + '\n');
+  if (event === 'end') running.delete(snapshot.game);
+}
+
 pool.on('update', (update) => {
   if (update.type === 'undecoded') undecoded++;
   if (update.type === 'needs' || update.type === 'undecoded') return;
   const { snapshot } = update;
-  process.stdout.write(
-    JSON.stringify({ event: EVENTS[update.type], ...gameJson(snapshot, undecoded) }) + '\n',
-  );
-  if (update.type === 'ended') {
-    running.delete(snapshot.game);
-    if (ready && running.size === 0) finish(0);
+  if (!ready && (update.type === 'started' || early.has(snapshot.key))) early.set(snapshot.key, snapshot);
+  else {
+    print(EVENTS[update.type]!, snapshot);
+    if (update.type === 'ended' && ready && running.size === 0) finish(0);
   }
 });
+
+/** The games seen while observing, each as it stands now: `start`, and `end` if it is over. */
+function startEarly(): void {
+  for (const last of early.values()) {
+    const now = pool.snapshot(last.game);
+    const snapshot = now?.key === last.key ? now : last;
+    print('start', snapshot);
+    if (snapshot.ended) print('end', snapshot);
+  }
+  early.clear();
+}
 
 function finish(status: number): void {
   pool.close();
@@ -165,5 +186,6 @@ const observed = await Promise.all(
   }),
 );
 ready = true;
+startEarly();
 if (observed.every((game) => game === null)) finish(1);
 if (running.size === 0) finish(0);

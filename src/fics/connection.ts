@@ -24,6 +24,11 @@ export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onC
   maxGames: number;
   /** Failed first logins before `start()` gives up; unlimited when omitted. */
   startAttempts?: number;
+  /**
+   * Which game a number shows (its players), where known: a number restored after a reconnect
+   * that shows other players than before is reported lost, not restored.
+   */
+  identify?(game: number): string | undefined;
 }
 
 export type ConnectionState = 'connecting' | 'online' | 'reconnecting' | 'failed' | 'closed';
@@ -86,6 +91,8 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private onlineWaiters: { resolve(): void; reject(error: Error): void }[] = [];
   /** One rate limit for the skipped lines of every session, so reconnecting does not reset it. */
   private readonly skippedLines: SkippedLineLog;
+  /** Interface variables the server refused, not asked again after a reconnect. */
+  private readonly refusedSettings = new Set<string>();
 
   constructor(private readonly options: ConnectionOptions) {
     super();
@@ -249,6 +256,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
       session = await FicsSession.open({
         ...this.options,
         skippedLines: this.skippedLines,
+        refusedSettings: this.refusedSettings,
         onEvent: (event) => this.receive(event),
         onClose: (error) => this.dropped(session, error),
       });
@@ -289,11 +297,17 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   private async restore(session: FicsSession): Promise<{ games: number[]; lost: number[] }> {
     if (this.notices) await session.run(requests.gameNotices(true)).catch(() => undefined);
     const wanted = [...this.entries.values()];
+    const before = wanted.map((entry) => this.options.identify?.(entry.game));
     // Each observe brings its game's move list too: the boards seen now may be moves ahead of
     // what we had, and the lists fill the gap.
     const results = await Promise.all(wanted.map((entry) => this.observe(session, entry)));
-    const games = wanted.filter((_, i) => results[i] === 'observed').map((entry) => entry.game);
-    const lost = wanted.filter((_, i) => results[i] === 'lost').map((entry) => entry.game);
+    // A number that now shows other players (a server restart gave it away) lost its game.
+    const other = (i: number): boolean =>
+      before[i] !== undefined && this.options.identify?.(wanted[i]!.game) !== before[i];
+    const games = wanted.filter((_, i) => results[i] === 'observed' && !other(i)).map((entry) => entry.game);
+    const lost = wanted
+      .filter((_, i) => results[i] === 'lost' || (results[i] === 'observed' && other(i)))
+      .map((entry) => entry.game);
     return { games, lost };
   }
 

@@ -63,6 +63,8 @@ export type CommandFailure =
   | 'notLoggedIn'
   | 'notPlaying'
   | 'noSuchPlayer'
+  /** The server does not know the command (`Command not found.`, `Command has failed.`). */
+  | 'unknownCommand'
   /** Any other refusal: `serverText` says what. */
   | 'refused';
 

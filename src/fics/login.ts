@@ -1,7 +1,10 @@
 // The login dialogue as a pure state machine: server text in, what to send (or the outcome) out.
 // Prompts (`login: `, `password: `, `Press return ... "GuestXXXX":`) often have no line end until
 // we answer, so both complete lines and the unterminated text are offered; each prompt is answered
-// once. Texts are those of lasker 2.2 and FatICS (the recorded fixtures) and of freechess.org.
+// once. Texts are those of lasker 2.2 and FatICS (the recorded fixtures), of freechess.org and of
+// the FICS 1.6.2 lineage (uhlin/fics): no session line there (the first `fics% ` prompt after the
+// name exchange ends the login), and a guest keeps the name it typed, so each connection types a
+// name of its own where the banner does not offer "guest".
 import { shortened } from '../log.js';
 import { FicsLoginError } from './errors.js';
 
@@ -32,17 +35,39 @@ const FAILURES: readonly [RegExp, FicsLoginError['code']][] = [
   [/server is full|too many (?:users|players)|maximum number of (?:users|players)/i, 'serverFull'],
 ];
 const KICKING = /is already logged in - kicking/i;
+/** lasker, FatICS, freechess.org: `enter the login name "guest"` (the server assigns GuestXXXX). */
+const GUEST_OFFERED = /login name "guest"/i;
+/** Names typed on one connection when the server keeps typed names and says one is taken. */
+const MAX_GUEST_NAMES = 3;
+
+/** A guest name of its own (`Guest` and four letters), for servers that keep the typed name. */
+export function distinctGuestName(random: () => number): string {
+  let letters = '';
+  for (let i = 0; i < 4; i++) letters += String.fromCharCode(65 + Math.floor(random() * 26));
+  return `Guest${letters}`;
+}
 
 export class LoginMachine {
   private phase: Phase = 'prompt';
   /** The unterminated prompt already answered, so its completed line does not count twice. */
   private answered: string | null = null;
   private readonly recent: string[] = [];
+  /** The banner said to type "guest": the server names the guest itself. */
+  private guestOffered = false;
+  /** The name typed last, and how many were typed. */
+  private typed: string | null = null;
+  private namesTyped = 0;
+  /** The name the server offered at `Press return`. */
+  private offered: string | null = null;
+  /** The server said our guest name is taken (it may ask again, or close). */
+  private taken: string | null = null;
 
   constructor(
     private readonly credentials: Credentials | null,
     /** `host:port`, for messages. */
     private readonly server: string,
+    /** A fresh guest name per call, typed where the banner does not offer "guest". */
+    private readonly guestName: () => string = () => 'guest',
   ) {}
 
   get done(): boolean {
@@ -73,9 +98,21 @@ export class LoginMachine {
     return steps;
   }
 
+  /**
+   * A `fics% ` prompt came. After the name (and password) exchange it ends the login on servers
+   * that send no session line; the line, where it comes, comes first.
+   */
+  prompted(): LoginStep[] {
+    if (this.phase === 'return' && this.offered !== null) return this.loggedIn(this.offered, true);
+    if (this.phase === 'password' && this.credentials !== null)
+      return this.loggedIn(this.credentials.user, false);
+    return [];
+  }
+
   /** The connection ended before the login finished. */
   closed(): LoginStep[] {
     if (this.phase === 'done') return [];
+    if (this.taken !== null) return this.failure('handleInUse', this.taken);
     return this.fail(
       'closed',
       `${this.server} closed the connection during the login${this.recent.length > 0 ? ` (last text: "${this.recent.join(' / ')}")` : ''}. Kibitz will try again.`,
@@ -94,16 +131,41 @@ export class LoginMachine {
 
   private read(text: string): LoginStep[] {
     for (const [pattern, code] of FAILURES) {
-      if (pattern.test(text)) return this.failure(code, shortened(text));
+      if (!pattern.test(text)) continue;
+      if (code === 'handleInUse' && this.retryable(text)) {
+        // The server kept the name we typed and someone has it: type another if it asks again.
+        this.taken = shortened(text);
+        this.phase = 'prompt';
+        return [{ type: 'notice', text: this.taken }];
+      }
+      return this.failure(code, shortened(text));
     }
     if (KICKING.test(text)) return [{ type: 'notice', text: shortened(text) }];
+    if (GUEST_OFFERED.test(text)) this.guestOffered = true;
     const started = STARTING.exec(text);
-    if (started !== null) {
-      this.phase = 'done';
-      const handle = started[1]!;
-      return [{ type: 'loggedIn', handle, guest: started[2]!.includes('(U)') }];
-    }
+    if (started !== null) return this.loggedIn(started[1]!, started[2]!.includes('(U)'));
     return this.prompt(text);
+  }
+
+  /** The guest name we typed is the one taken, and another may be typed. */
+  private retryable(said: string): boolean {
+    const typed = this.typed?.toLowerCase();
+    return (
+      this.credentials === null &&
+      this.namesTyped < MAX_GUEST_NAMES &&
+      typed !== undefined &&
+      said.toLowerCase().includes(`sorry ${typed} is`)
+    );
+  }
+
+  private loggedIn(handle: string, guest: boolean): LoginStep[] {
+    this.phase = 'done';
+    return [{ type: 'loggedIn', handle, guest }];
+  }
+
+  private nameToType(): string {
+    if (this.credentials !== null) return this.credentials.user;
+    return this.guestOffered && this.taken === null ? 'guest' : this.guestName();
   }
 
   private prompt(text: string): LoginStep[] {
@@ -118,6 +180,7 @@ export class LoginMachine {
         );
       }
       this.phase = 'return';
+      this.offered = press[1]!;
       return [{ type: 'send', text: '', secret: false }];
     }
     if (PASSWORD_PROMPT.test(text)) {
@@ -135,13 +198,15 @@ export class LoginMachine {
     if (LOGIN_PROMPT.test(text)) {
       if (this.phase === 'prompt') {
         this.phase = 'name';
-        return [{ type: 'send', text: this.credentials?.user ?? 'guest', secret: false }];
+        this.typed = this.nameToType();
+        this.namesTyped++;
+        return [{ type: 'send', text: this.typed, secret: false }];
       }
       // Asked again: what we sent was refused without one of the known messages.
       if (this.phase === 'password') return this.failure('badPassword', this.recent.join(' / '));
       return this.fail(
         'badHandle',
-        `${this.server} refused the login name "${this.credentials?.user ?? 'guest'}" and asked again (server said: "${this.recent.join(' / ')}").`,
+        `${this.server} refused the login name "${this.typed}" and asked again (server said: "${this.recent.join(' / ')}").`,
         this.recent.join('\n') || null,
       );
     }
@@ -155,7 +220,7 @@ export class LoginMachine {
       badPassword: `${this.server} rejected the password for FICS_USER "${user}" ("${said}"). Check FICS_PASSWORD.`,
       notRegistered: `FICS_USER "${user}" is not a registered handle on ${this.server}.`,
       handleInUse: `${this.server} refused the login because "${user ?? 'that guest name'}" is already logged in ("${said}"). Kibitz will try again.`,
-      badHandle: `${this.server} refused the login name "${user ?? 'guest'}" ("${said}"). Check FICS_USER.`,
+      badHandle: `${this.server} refused the login name "${user ?? this.typed}" ("${said}"). Check FICS_USER.`,
       banned: `${this.server} refuses logins from this handle or address ("${said}").`,
       serverFull: `${this.server} is full and refused the login ("${said}"). Kibitz will try again.`,
       timeout: `${this.server} did not answer in time.`,

@@ -483,6 +483,10 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       startAttempts: s.startAttempts,
       pace: s.pace,
       framing: s.framing,
+      identify: (game) => {
+        const snapshot = this.tracker.snapshot(game);
+        return snapshot === undefined ? undefined : `${snapshot.white} ${snapshot.black}`;
+      },
     });
     connection.on('event', (event) => this.route(connection, event));
     connection.on('gameCreated', (created) => this.created(created));
@@ -616,9 +620,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
         this.pairBoards(game, partner);
         return;
       } catch (error) {
-        if (!(error instanceof FicsCommandError && /: Command not found/.test(error.serverText ?? ''))) {
-          throw error;
-        }
+        if (!(error instanceof FicsCommandError && error.code === 'unknownCommand')) throw error;
         this.pobserve = false;
       }
     }

@@ -38,7 +38,17 @@ export interface Observed {
   toggledOff: boolean;
 }
 
-/** Known refusals, in the words of lasker, FatICS and freechess.org. */
+/**
+ * An unknown command, in every dialect: `WORD: Command not found.` (lasker, FatICS, freechess.org),
+ * `WORD: Command has failed.` (the FICS 1.6.2 lineage).
+ */
+const UNKNOWN_COMMAND = /^\S+: Command (?:not found|has failed)\.?\s*$/;
+
+export function unknownCommand(line: string): boolean {
+  return UNKNOWN_COMMAND.test(line.trim());
+}
+
+/** Known refusals, in the words of lasker, FatICS, freechess.org and the FICS 1.6.2 lineage. */
 const REFUSALS: readonly [RegExp, CommandFailure][] = [
   [/^There is no such game\.?\s*$/, 'noSuchGame'],
   [/^You are already observing the maximum number of games\.?\s*$/, 'observeLimit'],
@@ -47,7 +57,7 @@ const REFUSALS: readonly [RegExp, CommandFailure][] = [
   // lasker's words for a handle not logged in now ("No user named "X" is logged in.").
   [/^No (?:user|player) named "[^"]*" is (?:logged in|online)\b/, 'notLoggedIn'],
   [/^No (?:user|player) named "[^"]*"/, 'noSuchPlayer'],
-  [/^\S+: Command not found\.?\s*$/, 'refused'],
+  [UNKNOWN_COMMAND, 'unknownCommand'],
   [/^Ambiguous (?:name|command)\b/, 'refused'],
   [/^You are not observing game \d+\.?\s*$/, 'refused'],
 ];
@@ -89,21 +99,37 @@ export function setVariable(name: string, value: string): FicsRequest<string> {
   return { text: `set ${name} ${value}`, reply: ok, matcher: () => null, unanswered: '' };
 }
 
-/** `iset name 1`: resolves true when the server accepted the interface variable. */
-export function setInterfaceVariable(name: string): FicsRequest<boolean> {
+/**
+ * How a server took `iset name 1`: set, refused, or not understood at all (the FICS 1.6.2 lineage's
+ * `iset` only echoes `com_iset: name 1`; a server without `iset` calls it an unknown command).
+ */
+export type IvarAnswer = 'set' | 'refused' | 'unsupported';
+
+/** `iset name 1`. */
+export function setInterfaceVariable(name: string): FicsRequest<IvarAnswer> {
   const accepted = new RegExp(String.raw`^${name} set\.?\s*$`, 'i');
   const refused = new RegExp(
-    String.raw`^(?:No such ivariable "?${name}"?|Unknown ivariable|Bad value .*${name}|iset: Command not found|${name} unset)`,
+    String.raw`^(?:No such ivariable "?${name}"?|Unknown ivariable|Bad value .*${name}|${name} unset)`,
     'i',
   );
+  const stub = /^com_iset:/;
+  const answer = (line: string): IvarAnswer | undefined => {
+    if (accepted.test(line)) return 'set';
+    if (refused.test(line)) return 'refused';
+    return stub.test(line) || unknownCommand(line) ? 'unsupported' : undefined;
+  };
   return {
     text: `iset ${name} 1`,
-    reply: (text) => ok(text.split('\n').some((line) => accepted.test(line.trim()))),
+    reply: (text) => {
+      const lines = text.split('\n').map((line) => line.trim());
+      const answers = lines.map(answer);
+      return ok(answers.find((a) => a === 'set') ?? answers.find((a) => a !== undefined) ?? 'refused');
+    },
     matcher: () => (event) => {
       const line = lineOf(event)?.trim();
       if (line === undefined) return undefined;
-      if (accepted.test(line)) return ok(true);
-      return refused.test(line) ? ok(false) : undefined;
+      const said = answer(line);
+      return said === undefined ? undefined : ok(said);
     },
   };
 }

@@ -17,7 +17,7 @@ import {
 } from './requests.js';
 import { FicsCommandError, FicsLoginError } from './errors.js';
 import { SkippedLineLog, type FicsLogger } from './logger.js';
-import { LoginMachine, type Credentials, type LoginStep } from './login.js';
+import { distinctGuestName, LoginMachine, type Credentials, type LoginStep } from './login.js';
 import { CommandPacer, DEFAULT_PACE, type PaceOptions } from './pacer.js';
 import { assertWireLine } from './validate.js';
 
@@ -38,6 +38,7 @@ export interface Capabilities {
 
 /** Interface variables asked for after `block`, in this order. */
 const IVARS = ['ms', 'nowrap', 'compressmove', 'gameinfo', 'startpos', 'defprompt'] as const;
+type IvarName = (typeof IVARS)[number];
 
 export interface SessionOptions {
   host: string;
@@ -52,6 +53,13 @@ export interface SessionOptions {
   commandTimeoutMs: number;
   /** Idle time after which a harmless command is sent (FICS logs out after 60 minutes). */
   keepAliveMs: number;
+  /** Picks guest names where the server keeps the typed one; Math.random when omitted. */
+  random?: () => number;
+  /**
+   * Interface variables this server refused before: not asked again (a server that reads one
+   * line per wake-up answers each seconds apart). Kept by the connection across sessions.
+   */
+  refusedSettings?: Set<string>;
   /** How fast commands go out (src/fics/pacer.ts); DEFAULT_PACE when omitted. */
   pace?: PaceOptions;
   /** Limits of the framing (line, reply and telnet subnegotiation sizes); defaults when omitted. */
@@ -111,7 +119,8 @@ export class FicsSession {
 
   private constructor(private readonly options: SessionOptions) {
     this.server = `${options.host}:${options.port}`;
-    this.login = new LoginMachine(options.credentials, this.server);
+    const random = options.random ?? Math.random;
+    this.login = new LoginMachine(options.credentials, this.server, () => distinctGuestName(random));
     this.pacer = new CommandPacer(options.pace ?? DEFAULT_PACE, options.clock);
     this.decoder = new ObserverDecoder(options.framing);
     this.skippedLines = options.skippedLines ?? new SkippedLineLog(options.logger, options.clock);
@@ -247,27 +256,33 @@ export class FicsSession {
 
   private async setUp(): Promise<void> {
     const log = this.options.logger;
+    const refused = this.options.refusedSettings ?? new Set<string>();
     // Without block mode an answer is recognised by its text; one not recognised means "no".
     const unframedWait = Math.min(this.options.commandTimeoutMs, UNFRAMED_IVAR_WAIT_MS);
+    const ask = async (name: IvarName | 'block', wait?: number): Promise<boolean> => {
+      if (refused.has(name)) return false;
+      const answer = await this.run(setInterfaceVariable(name), wait).catch(() => null);
+      // A server whose `iset` does nothing is not asked for the others either, now or later.
+      if (answer === 'unsupported') for (const ivar of ['block', ...IVARS]) refused.add(ivar);
+      else if (answer === 'refused') refused.add(name);
+      return answer === 'set';
+    };
     // Block mode first: every later reply can then be matched by id.
-    this.capabilities.block = await this.run(setInterfaceVariable('block'), unframedWait).catch(() => false);
-    const ivars = IVARS.map((name) => ({ name, command: setInterfaceVariable(name) }));
+    this.capabilities.block = await ask('block', unframedWait);
+    // Only what the decoders need or what saves traffic: BEL bytes are dropped by the framer.
     const sets = [
       setVariable('style', '12'),
-      setVariable('bell', '0'),
       setVariable('seek', '0'),
       setVariable('interface', this.options.interfaceName),
     ];
     if (this.capabilities.block) {
-      const accepted = await Promise.all(ivars.map(({ command }) => this.run(command).catch(() => false)));
-      ivars.forEach(({ name }, i) => (this.capabilities[name] = accepted[i]!));
+      const accepted = await Promise.all(IVARS.map((name) => ask(name)));
+      IVARS.forEach((name, i) => (this.capabilities[name] = accepted[i]!));
       await Promise.all(sets.map((command) => this.run(command)));
     } else {
       // Without ids, one at a time: each answer is recognised by its text.
       for (const command of sets) await this.run(command);
-      for (const { name, command } of ivars) {
-        this.capabilities[name] = await this.run(command, unframedWait).catch(() => false);
-      }
+      for (const name of IVARS) this.capabilities[name] = await ask(name, unframedWait);
     }
     log.info(
       { server: this.server, handle: this.handle, guest: this.guest, capabilities: this.capabilities },
@@ -310,6 +325,7 @@ export class FicsSession {
       }
     }
     if (this.loginDone !== null) this.loginSteps(this.login.partial(this.decoder.partial));
+    if (this.loginDone !== null && this.decoder.takePrompt()) this.loginSteps(this.login.prompted());
   }
 
   private loginSteps(steps: LoginStep[]): void {

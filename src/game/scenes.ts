@@ -4,6 +4,7 @@ import type { Color } from 'chessops/types';
 import type { BoardScene, RenderResult, ScenePlayer } from '../../render/scene.js';
 import type { ThemeName } from '../../render/theme.js';
 import type { Holdings } from '../protocol/events.js';
+import { flaggedSides } from './flag.js';
 import { parseUciMove, play, replayFen, startReplay } from './moves.js';
 import type { GameRecord } from './record.js';
 import type { GameSnapshot } from './snapshot.js';
@@ -90,8 +91,11 @@ export function recordScenes(
     scenes.push(sceneOf(uci, extras.handsAfter[ply] ?? null));
   }
   const last = scenes.at(-1)!;
+  const flagged = flaggedSides({ ...game, ended: extras.ended });
   scenes[scenes.length - 1] = {
     ...last,
+    ...(flagged.white ? { white: { ...last.white, clockMs: 0 } } : {}),
+    ...(flagged.black ? { black: { ...last.black, clockMs: 0 } } : {}),
     ...(bughouse ? { holdings: extras.finalHoldings ?? noHoldings } : {}),
     ...(extras.ended ? { result: { result: game.result, reason: game.reason } } : {}),
   };

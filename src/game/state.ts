@@ -34,7 +34,8 @@ import {
 import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
 import { OpeningTrail } from './openings.js';
 import type { GameSnapshot, SyncNeed } from './snapshot.js';
-import { rulesFor, variantFromType, type Variant } from './variants.js';
+import { flaggedSides } from './flag.js';
+import { gameTypeLabel, rulesFor, variantFromType, type Variant } from './variants.js';
 
 export interface Ply {
   san: string;
@@ -132,8 +133,10 @@ export class GameState {
   setType(type: string): void {
     this.type = type;
     const variant = variantFromType(type);
-    // A plain type ("blitz") says nothing against holdings or a partner seen already.
-    if (variant !== 'chess') this.setVariant(variant);
+    // A plain type ("blitz") says nothing against holdings or a partner seen already, nor does
+    // "Wild" (what the FICS 1.6.2 lineage calls a bughouse board).
+    const holdings = rulesFor(this.variant) === 'crazyhouse';
+    if (variant !== 'chess' && !(variant === 'wild' && holdings)) this.setVariant(variant);
   }
 
   /** Changes the rules, carrying the position over (lasker names the variant late or never). */
@@ -433,6 +436,7 @@ export class GameState {
     const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
     const startFen = this.base === null ? fen : this.fen(this.base);
     const uci = this.plies.map((p) => p.uci);
+    const flagged = flaggedSides(this);
     return {
       key: this.key,
       game: this.game,
@@ -442,7 +446,7 @@ export class GameState {
       blackRating: this.blackRating,
       variant: this.variant,
       rated: this.rated,
-      type: this.type,
+      type: gameTypeLabel(this.type, this.variant),
       initialMinutes: this.initialMinutes,
       incrementSec: this.incrementSec,
       startFen,
@@ -453,8 +457,9 @@ export class GameState {
       ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
       fen,
       sideToMove: pos?.turn ?? 'white',
-      whiteClockMs: this.whiteClockMs,
-      blackClockMs: this.blackClockMs,
+      // A fallen flag reads 0:00, not the time left after that side's last move.
+      whiteClockMs: flagged.white ? 0 : this.whiteClockMs,
+      blackClockMs: flagged.black ? 0 : this.blackClockMs,
       clockTicking: this.clockTicking,
       holdings: pos?.pockets === undefined ? this.serverHoldings : holdingsFrom(pos.pockets),
       partnerGame: this.partnerGame,

@@ -97,15 +97,18 @@ export class GameTracker {
       case 'gameHeader': {
         const known = this.current.get(event.game);
         const same = known !== undefined && !known.ended && !this.reused.has(event.game);
-        const state = same && samePlayers(known, event.white, event.black) ? known : this.create(event);
-        return this.after(state, state.applyHeader(event));
+        if (same && samePlayers(known, event.white, event.black))
+          return this.after(known, known.applyHeader(event));
+        const ended = this.endReplaced(event);
+        const state = this.create(event);
+        return [...ended, ...this.after(state, state.applyHeader(event))];
       }
       case 'gameCreated': {
         const known = this.current.get(event.game);
         if (known !== undefined && (known.ended || !samePlayers(known, event.white, event.black))) {
           this.reused.add(event.game);
         }
-        return [];
+        return this.endReplaced(event);
       }
       case 'observing': {
         const known = this.current.get(event.game);
@@ -158,10 +161,11 @@ export class GameTracker {
       !this.reused.has(board.game) &&
       samePlayers(known, board.white, board.black) &&
       !(known.ended && board.ply < known.ply);
+    const replaced = same ? [] : this.endReplaced(board);
     const state = same ? known : this.create(board);
     if (!state.hasBoard) this.resume(state, board);
     const change = state.applyBoard(board);
-    const updates = this.after(state, change);
+    const updates = [...replaced, ...this.after(state, change)];
     if (board.san?.includes('x') === true) this.pairBughouse(state, 'capture');
     const pass = this.pendingPass;
     this.pendingPass = null;
@@ -207,6 +211,27 @@ export class GameTracker {
     this.adjourned.splice(at, 1);
   }
 
+  /**
+   * A game is its number and its players: a number that shows other players while the game known
+   * under it has not ended (a server restart, a reconnect after the end) means that game is over,
+   * its result unknown. It ends now rather than stay live forever.
+   */
+  private endReplaced(now: { game: number; white: string; black: string }): TrackerUpdate[] {
+    const known = this.current.get(now.game);
+    if (known === undefined || known.ended || samePlayers(known, now.white, now.black)) return [];
+    return this.after(
+      known,
+      known.applyEnd({
+        kind: 'gameEnd',
+        game: now.game,
+        white: null,
+        black: null,
+        result: '*',
+        reason: `Result unknown: game ${now.game} now shows ${now.white} vs ${now.black}`,
+      }),
+    );
+  }
+
   private create(first: { game: number; white: string; black: string }): GameState {
     this.reused.delete(first.game);
     const state = new GameState(
@@ -231,11 +256,13 @@ export class GameTracker {
       // Another pair's list is not this game's history (its number was reused meanwhile).
       return state !== undefined && samePlayers(state, white, black) ? state : undefined;
     }
-    // lasker's move list names no game: take the game of these players that waits for it.
+    // lasker's move list names no game: take the game of these players that waits for it. An
+    // earlier game of the same pair that is over (finished, aborted, adjourned) is another game:
+    // it takes a list only while it still waits for one itself.
     let best: GameState | undefined;
     for (const state of this.current.values()) {
-      if (!samePlayers(state, white, black)) continue;
-      if (best === undefined || (state.needs !== null && best.needs === null)) best = state;
+      if (!samePlayers(state, white, black) || (state.ended && state.needs === null)) continue;
+      if (best === undefined || rank(state) >= rank(best)) best = state;
     }
     return best;
   }
@@ -282,6 +309,11 @@ export class GameTracker {
     this.asked.set(state, state.needs);
     return updates;
   }
+}
+
+/** Which game of a pair a nameless move list is for: a live one waiting for it, then a live one. */
+function rank(state: GameState): number {
+  return (state.ended ? 0 : 2) + (state.needs === null ? 0 : 1);
 }
 
 function samePlayers(state: GameState, white: string, black: string): boolean {

@@ -19,6 +19,8 @@ export type FileVariant = Extract<Variant, 'chess' | 'chess960' | 'crazyhouse' |
 interface VariantFacts {
   /** chessops rules that decide legality. */
   rules: Rules;
+  /** How a game type names the variant (`blitz crazyhouse`); null for standard chess. */
+  label: string | null;
   /** PGN `Variant` header; null for standard rules, which PGN leaves unnamed. */
   pgn: string | null;
   /**
@@ -29,15 +31,15 @@ interface VariantFacts {
 }
 
 const VARIANTS: Record<Variant, VariantFacts> = {
-  chess: { rules: 'chess', pgn: null, moveFile: true },
-  chess960: { rules: 'chess', pgn: 'Chess960', moveFile: true },
-  crazyhouse: { rules: 'crazyhouse', pgn: 'Crazyhouse', moveFile: true },
-  bughouse: { rules: 'crazyhouse', pgn: 'Bughouse', moveFile: true },
+  chess: { rules: 'chess', label: null, pgn: null, moveFile: true },
+  chess960: { rules: 'chess', label: 'chess960', pgn: 'Chess960', moveFile: true },
+  crazyhouse: { rules: 'crazyhouse', label: 'crazyhouse', pgn: 'Crazyhouse', moveFile: true },
+  bughouse: { rules: 'crazyhouse', label: 'bughouse', pgn: 'Bughouse', moveFile: true },
   // Standard rules from the start position the FEN header gives.
-  wild: { rules: 'chess', pgn: null, moveFile: true },
-  suicide: { rules: 'antichess', pgn: 'Antichess', moveFile: false },
-  atomic: { rules: 'atomic', pgn: 'Atomic', moveFile: false },
-  losers: { rules: 'chess', pgn: null, moveFile: false },
+  wild: { rules: 'chess', label: 'wild', pgn: null, moveFile: true },
+  suicide: { rules: 'antichess', label: 'suicide', pgn: 'Antichess', moveFile: false },
+  atomic: { rules: 'atomic', label: 'atomic', pgn: 'Atomic', moveFile: false },
+  losers: { rules: 'chess', label: 'losers', pgn: null, moveFile: false },
 };
 
 /** PGN `Variant` header values read, lower case, without spaces or dashes. */
@@ -73,7 +75,9 @@ export function parsePgnVariant(header: string): FileVariant | undefined {
 }
 
 /** Variant from a FICS game type (`blitz`, `crazyhouse`, `blitz bughouse`, `wild/fr`, `zh`). */
-export function variantFromType(type: string): Variant {
+export function variantFromType(server: string): Variant {
+  // Servers capitalise as they please (`Crazyhouse`, `Wild`).
+  const type = server.toLowerCase();
   if (/bughouse|\bbug\b/.test(type)) return 'bughouse';
   if (/crazyhouse|\bzh\b/.test(type)) return 'crazyhouse';
   if (/\bwild\/fr\b/.test(type)) return 'chess960';
@@ -82,4 +86,35 @@ export function variantFromType(type: string): Variant {
   if (/atomic/.test(type)) return 'atomic';
   if (/losers/.test(type)) return 'losers';
   return 'chess';
+}
+
+/** Time classes in the words servers use for them: the FICS 1.6.2 lineage writes `Lighting`. */
+const SPEEDS: Record<string, string> = {
+  lightning: 'lightning',
+  lighting: 'lightning',
+  bullet: 'lightning',
+  blitz: 'blitz',
+  standard: 'standard',
+  untimed: 'untimed',
+};
+
+/**
+ * A server's game type in one spelling: the time class, then the variant as this table names it
+ * (`lightning`, `blitz bughouse`), whatever the server wrote (`Lighting`, `Blitz`, `Wild` for a
+ * bughouse board). A wild type keeps its number (`wild/5`). Null when the server named none.
+ */
+export function gameTypeLabel(type: string | null, variant: Variant): string | null {
+  if (type === null) return null;
+  const words = type
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  const speed = words.map((w) => SPEEDS[w]).find((w) => w !== undefined) ?? null;
+  const wildType = words.find((w) => w.startsWith('wild/'));
+  const name =
+    variant === 'wild' || variant === 'chess960'
+      ? (wildType ?? VARIANTS[variant].label)
+      : VARIANTS[variant].label;
+  const label = [speed, name].filter((w) => w !== null).join(' ');
+  return label === '' ? words.join(' ') || null : label;
 }

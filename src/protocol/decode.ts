@@ -86,6 +86,11 @@ export class ObserverDecoder {
     return this.framer.partial;
   }
 
+  /** Whether a `fics% ` prompt came since the last call (Framer.takePrompt). */
+  takePrompt(): boolean {
+    return this.framer.takePrompt();
+  }
+
   push(chunk: Uint8Array): Decoded[] {
     return this.frames(this.framer.push(chunk));
   }

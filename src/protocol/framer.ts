@@ -66,12 +66,13 @@ const PARTIAL_BYTES = 1024;
 /** Block ids and codes have at most this many digits. */
 const MAX_HEADER_DIGITS = 9;
 
+const PROMPT_TEXT = 'fics% ';
 const PROMPT = /^(?:fics% )+/;
 const CONTINUATION = /^\\ +/;
 
 /** Removes leading prompts (`fics% `), possibly several glued together. */
 export function stripPrompt(text: string): string {
-  return text.startsWith('fics% ') ? text.replace(PROMPT, '') : text;
+  return text.startsWith(PROMPT_TEXT) ? text.replace(PROMPT, '') : text;
 }
 
 type TelnetState = 'data' | 'iac' | 'option' | 'sub' | 'subIac';
@@ -96,6 +97,8 @@ export class Framer {
   private blockLines: string[] = [];
   private blockBytes = 0;
   private out: Frame[] = [];
+  /** A `fics% ` prompt came (glued to a line, or waiting unterminated) since `takePrompt`. */
+  private prompted = false;
 
   constructor(limits: Partial<FramingLimits> = {}) {
     this.limits = { ...FRAMING_LIMITS, ...limits };
@@ -108,6 +111,17 @@ export class Framer {
   get partial(): string {
     const from = Math.max(0, this.length - PARTIAL_BYTES);
     return stripPrompt(Buffer.from(this.bytes.subarray(from, this.length)).toString('utf8'));
+  }
+
+  /**
+   * Whether a `fics% ` prompt came since the last call: a server without a session line says the
+   * login is over only this way.
+   */
+  takePrompt(): boolean {
+    const seen =
+      this.prompted || (this.length >= PROMPT_TEXT.length && this.head(PROMPT_TEXT.length) === PROMPT_TEXT);
+    this.prompted = false;
+    return seen;
   }
 
   /** True while inside a block-mode reply. */
@@ -274,6 +288,7 @@ export class Framer {
 
   private line(raw: string): void {
     const text = stripPrompt(raw);
+    if (text.length !== raw.length) this.prompted = true;
     if (CONTINUATION.test(text)) {
       if (this.discardingContinuations) return;
       if (this.held !== null) {

@@ -52,6 +52,19 @@ export function decodeGameCreated(line: string): GameCreated | null {
   };
 }
 
+/**
+ * Reasons a server leaves half-written: the FICS 1.6.2 lineage overwrites "X lost connection; game "
+ * with the rest and sends only "adjourned" or "aborted".
+ */
+const TERSE_REASONS: Readonly<Record<string, string>> = {
+  adjourned: 'Game adjourned when a player lost connection',
+  aborted: 'Game aborted when a player lost connection',
+};
+
+function spelledOut(reason: string): string {
+  return TERSE_REASONS[reason.toLowerCase()] ?? reason;
+}
+
 export function decodeGameEnd(line: string): GameEnd | null {
   const m = END.exec(line);
   if (m !== null) {
@@ -60,7 +73,7 @@ export function decodeGameEnd(line: string): GameEnd | null {
       game: Number(m[1]),
       white: m[2]!,
       black: m[3]!,
-      reason: m[4]!.trim(),
+      reason: spelledOut(m[4]!.trim()),
       result: m[5] as GameResult,
     };
   }

@@ -122,6 +122,17 @@ describe('npm run observe', () => {
     );
   }, 20_000);
 
+  it('the first line of a lasker crazyhouse game names its variant (lasker says it after the board)', async () => {
+    const fake = await startFake({ dialect: 'lasker' });
+    const game = fixture('lasker_crazyhouse#1');
+    const n = fake.addGame(scriptOf(game));
+    fake.playMoves(n, 4);
+    const run = observe(['--host', '127.0.0.1', '--port', String(fake.port), String(n)]);
+    await fake.waitFor(() => run.stdout.length > 0, 'the first line', 10_000);
+    run.kill();
+    expect(JSON.parse(run.stdout[0]!)).toMatchObject({ event: 'start', game: n, variant: 'crazyhouse' });
+  }, 20_000);
+
   it.each([
     [['foo;bar'], /"foo;bar" is neither a FICS game number \(digits\) nor a handle/],
     [[], /name at least one game number or handle/],

@@ -19,6 +19,14 @@ export interface Dialect {
   removingAfterEnd: boolean;
   /** `<b1>` writes `White`/`Black`. */
   capitalisedHoldings: boolean;
+  /** `**** Starting FICS session as NAME ****` after the login (not in the FICS 1.6.2 lineage). */
+  sessionLine: boolean;
+  /** A guest keeps the name typed, `guest` included (no GuestXXXX assigned). */
+  keepsGuestName: boolean;
+  /** FICS 1.6.2 lineage (uhlin/fics): `iset` only echoes `com_iset: name value`. */
+  isetStub: boolean;
+  /** The answer to a command the server does not know. */
+  unknownCommand(word: string): string;
   ivarSet(name: string): string;
   setReply(name: string, value: string): string;
   guestIntro(name: string): string[];
@@ -77,6 +85,10 @@ export const FATICS: Dialect = {
   observeHeader: true,
   removingAfterEnd: true,
   capitalisedHoldings: false,
+  sessionLine: true,
+  keepsGuestName: false,
+  isetStub: false,
+  unknownCommand: (word) => `${word}: Command not found.`,
   ivarSet: (name) => `${name} set.`,
   setReply: (name, value) => setReply('fatics', name, value),
   guestIntro: (name) => [
@@ -108,6 +120,10 @@ export const LASKER: Dialect = {
   observeHeader: false,
   removingAfterEnd: false,
   capitalisedHoldings: true,
+  sessionLine: true,
+  keepsGuestName: false,
+  isetStub: false,
+  unknownCommand: (word) => `${word}: Command not found.`,
   ivarSet: (name) => `${name} set`,
   setReply: (name, value) => setReply('lasker', name, value),
   guestIntro: (name) => [
@@ -119,4 +135,33 @@ export const LASKER: Dialect = {
   ],
   notPlaying: (name) => `${name} is not playing a game.`,
   gamesFooter: (shown) => `  ${shown} games displayed.`,
+};
+
+/**
+ * The FICS 1.6.2 lineage (uhlin/fics, `extra-captures/uhlin_login`): lasker's texts and board layout,
+ * but a stub `iset` and "Command has failed." for unknown commands. Its login is replayed from the
+ * capture (FakeFicsOptions.loginReplay).
+ */
+export const UHLIN: Dialect = {
+  ...LASKER,
+  // From the capture (its ASCII art left out).
+  banner: [
+    '',
+    ' ***** Welcome to a Free (GNU) Internet Chess Server at <this.place.net> *****',
+    ' Come on in and check it out!',
+    '',
+    'Server location: localhost   Server version : rpblc-1.4.7',
+    '',
+    'If you are not a registered player, enter a unique ID to join the server.',
+  ],
+  guestIntro: (name) => [
+    `"${name}" is not a registered name. You may use this name to play unrated games.`,
+    '(After logging in,do "help register" for more info on how to register.)',
+    '',
+  ],
+  sessionLine: false,
+  keepsGuestName: true,
+  ivars: new Set(),
+  isetStub: true,
+  unknownCommand: (word) => `${word}: Command has failed.`,
 };

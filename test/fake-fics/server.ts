@@ -7,12 +7,20 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { systemClock, type Clock } from '../../src/fics/clock.js';
 import type { GameResult } from '../../src/protocol/events.js';
-import { FATICS, LASKER, type Dialect } from './dialect.js';
+import { FATICS, LASKER, UHLIN, type Dialect } from './dialect.js';
 import { ScriptedGame, type BoardView, type GameScript } from './game.js';
 import { waitFor } from '../support/wait.js';
 
 export interface FakeFicsOptions {
-  dialect?: 'fatics' | 'lasker';
+  dialect?: 'fatics' | 'lasker' | 'uhlin';
+  /**
+   * The login dialogue replayed from a capture: `raw` sent up to `offsets[0]`, then after the
+   * k-th line received up to `offsets[k + 1]`; after the last offset the session is logged in as
+   * `name`.
+   */
+  loginReplay?: { raw: Uint8Array; offsets: readonly number[]; name: string };
+  /** Read one input line per connection every this many ms (the FICS 1.6.2 lineage's wake-ups). */
+  lineIntervalMs?: number;
   /** Accept `guest` logins (default true). */
   guests?: boolean;
   /** Registered handles and their passwords. */
@@ -66,6 +74,11 @@ interface FakeSession {
   lastCommandAt: number;
   input: string;
   held: Buffer[];
+  /** Lines received, not yet read (lineIntervalMs). */
+  queue: string[];
+  reading: boolean;
+  /** Login lines replayed so far (loginReplay). */
+  replayed: number;
 }
 
 const IAC_WILL_ECHO = Buffer.from([0xff, 0xfb, 0x01]);
@@ -101,7 +114,7 @@ export class FakeFics {
     private readonly server: Server,
     private readonly options: FakeFicsOptions,
   ) {
-    this.dialect = options.dialect === 'lasker' ? LASKER : FATICS;
+    this.dialect = options.dialect === 'lasker' ? LASKER : options.dialect === 'uhlin' ? UHLIN : FATICS;
     this.clock = options.clock ?? systemClock;
   }
 
@@ -232,6 +245,15 @@ export class FakeFics {
     }
   }
 
+  /**
+   * The server killed and started again: every connection dropped, every game gone without an
+   * end line; numbers start over.
+   */
+  restart(): void {
+    this.drop();
+    this.games.clear();
+  }
+
   /** While stalled the server reads but answers nothing; un-stalling sends what was held. */
   stall(on: boolean): void {
     this.stalled = on;
@@ -281,6 +303,9 @@ export class FakeFics {
       lastCommandAt: this.clock.now(),
       input: '',
       held: [],
+      queue: [],
+      reading: false,
+      replayed: 0,
     };
     this.sessions.push(session);
     socket.on('data', (chunk: Buffer) => this.receive(session, chunk));
@@ -291,7 +316,9 @@ export class FakeFics {
     });
     const { eol } = this.dialect;
     if (this.options.preamble !== undefined) this.send(session, this.options.preamble);
-    this.send(session, `${this.dialect.banner.join(eol)}${eol}login: `);
+    const replay = this.options.loginReplay;
+    if (replay !== undefined) this.send(session, replay.raw.subarray(0, replay.offsets[0]));
+    else this.send(session, `${this.dialect.banner.join(eol)}${eol}login: `);
   }
 
   private receive(session: FakeSession, chunk: Buffer): void {
@@ -300,18 +327,47 @@ export class FakeFics {
     while ((end = session.input.indexOf('\n')) >= 0) {
       const line = session.input.slice(0, end).replace(/\r$/, '');
       session.input = session.input.slice(end + 1);
-      if (session.phase === 'closed') return;
-      this.received.push({
-        session: session.id,
-        line,
-        phase: session.phase === 'prompt' ? 'command' : 'login',
-      });
-      if (session.phase === 'prompt') this.command(session, line);
-      else this.login(session, line);
+      if (this.options.lineIntervalMs === undefined) this.read(session, line);
+      else session.queue.push(line);
     }
+    if (this.options.lineIntervalMs !== undefined && !session.reading) this.readLater(session);
+  }
+
+  /** One queued line per wake-up, as a server that sleeps between reads. */
+  private readLater(session: FakeSession): void {
+    if (session.queue.length === 0) {
+      session.reading = false;
+      return;
+    }
+    session.reading = true;
+    setTimeout(() => {
+      this.read(session, session.queue.shift()!);
+      this.readLater(session);
+    }, this.options.lineIntervalMs);
+  }
+
+  private read(session: FakeSession, line: string): void {
+    if (session.phase === 'closed') return;
+    this.received.push({
+      session: session.id,
+      line,
+      phase: session.phase === 'prompt' ? 'command' : 'login',
+    });
+    if (session.phase === 'prompt') this.command(session, line);
+    else this.login(session, line);
   }
 
   private login(session: FakeSession, line: string): void {
+    const replay = this.options.loginReplay;
+    if (replay !== undefined) {
+      const k = ++session.replayed;
+      this.send(session, replay.raw.subarray(replay.offsets[k - 1], replay.offsets[k]));
+      if (k === replay.offsets.length - 1) {
+        session.name = replay.name;
+        session.phase = 'prompt';
+      }
+      return;
+    }
     const { eol } = this.dialect;
     const lasker = this.dialect.name === 'lasker';
     if (session.phase === 'return') {
@@ -359,7 +415,7 @@ export class FakeFics {
       return;
     }
     let guestName = name;
-    if (name.toLowerCase() === 'guest') {
+    if (name.toLowerCase() === 'guest' && !this.dialect.keepsGuestName) {
       if (this.options.guests === false) {
         this.send(
           session,
@@ -375,7 +431,7 @@ export class FakeFics {
     }
     session.name = guestName;
     session.phase = 'return';
-    const prompt = `Press return to enter the server as "${guestName}":`;
+    const prompt = `Press return to enter the ${this.dialect.sessionLine ? 'server' : 'FICS'} as "${guestName}":`;
     if (lasker) {
       this.send(session, IAC_WILL_ECHO);
       this.send(session, `${eol}${this.dialect.guestIntro(guestName).join(eol)}${eol}${prompt}`);
@@ -390,10 +446,12 @@ export class FakeFics {
     session.phase = 'prompt';
     session.lastCommandAt = this.clock.now();
     this.send(session, IAC_WONT_ECHO);
+    const started = this.dialect.sessionLine
+      ? `${eol}**** Starting FICS session as ${session.name}${guest ? '(U)' : ''} ****`
+      : '';
     this.send(
       session,
-      `${eol}**** Starting FICS session as ${session.name}${guest ? '(U)' : ''} ****${eol}` +
-        `Welcome to the fake FICS server of the Kibitz tests.${eol}${eol}${PROMPT}`,
+      `${started}${eol}Welcome to the fake FICS server of the Kibitz tests.${eol}${eol}${PROMPT}`,
     );
   }
 
@@ -489,10 +547,14 @@ export class FakeFics {
         return;
       }
     }
-    reply(CODE.badCommand, [`${word}: Command not found.`]);
+    reply(CODE.badCommand, [this.dialect.unknownCommand(word)]);
   }
 
   private iset(session: FakeSession, id: number | null, name: string, value: string): void {
+    if (this.dialect.isetStub) {
+      this.reply(session, id, CODE.iset, [`com_iset: ${name} ${value}`]);
+      return;
+    }
     if (!this.dialect.ivars.has(name)) {
       this.reply(session, id, CODE.iset, [`No such ivariable "${name}".`]);
       return;

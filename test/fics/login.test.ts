@@ -5,15 +5,21 @@ import { LoginMachine, type Credentials, type LoginStep } from '../../src/fics/l
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 
 /** Runs server bytes through the decoder and the machine as the session does, in reads of `size`. */
-function run(bytes: Uint8Array, size: number, credentials: Credentials | null = null): LoginStep[] {
+function run(
+  bytes: Uint8Array,
+  size: number,
+  credentials: Credentials | null = null,
+  guestName?: () => string,
+): LoginStep[] {
   const decoder = new ObserverDecoder();
-  const machine = new LoginMachine(credentials, 'test:5000');
+  const machine = new LoginMachine(credentials, 'test:5000', guestName);
   const steps: LoginStep[] = [];
   for (let at = 0; at < bytes.length && !machine.done; at += size) {
     for (const item of decoder.push(bytes.subarray(at, at + size))) {
       if (item.kind === 'other' || item.kind === 'undecoded') steps.push(...machine.line(item.line));
     }
     steps.push(...machine.partial(decoder.partial));
+    if (!machine.done && decoder.takePrompt()) steps.push(...machine.prompted());
   }
   return steps;
 }
@@ -35,6 +41,39 @@ describe('LoginMachine on real login transcripts', () => {
       ]);
     });
   }
+});
+
+describe('LoginMachine on a server without the session line (FICS 1.6.2 lineage)', () => {
+  const names = (): (() => string) => {
+    let n = 0;
+    return () => `Guest${'ABCD'[n++]!.repeat(4)}`;
+  };
+  const banner = 'If you are not a registered player, enter a unique ID to join the server.\nlogin: ';
+
+  it.each([1, 3, 64])('the first prompt after the return ends the login (reads of %i bytes)', (size) => {
+    const said = `${banner}\n"GuestAAAA" is not a registered name.\n\nPress return to enter the FICS as "GuestAAAA":\xff\xfc\x01Welcome\n\nfics% `;
+    expect(run(text(said), size, null, names())).toEqual([
+      { type: 'send', text: 'GuestAAAA', secret: false },
+      { type: 'send', text: '', secret: false },
+      { type: 'loggedIn', handle: 'GuestAAAA', guest: true },
+    ]);
+  });
+
+  it('a taken name is followed by another when the server asks again', () => {
+    const said = `${banner}\n*** Sorry GuestAAAA is already logged in ***\nlogin: \nPress return to enter the FICS as "GuestBBBB":\n\nfics% `;
+    expect(run(text(said), 5, null, names())).toEqual([
+      { type: 'send', text: 'GuestAAAA', secret: false },
+      { type: 'notice', text: '*** Sorry GuestAAAA is already logged in ***' },
+      { type: 'send', text: 'GuestBBBB', secret: false },
+      { type: 'send', text: '', secret: false },
+      { type: 'loggedIn', handle: 'GuestBBBB', guest: true },
+    ]);
+  });
+
+  it('a registered login ends at the first prompt after the password', () => {
+    const steps = run(text(`${banner}\npassword: \n\nfics% `), 4, { user: 'Kibitzer', password: 'pw' });
+    expect(steps[steps.length - 1]).toEqual({ type: 'loggedIn', handle: 'Kibitzer', guest: false });
+  });
 });
 
 describe('LoginMachine refusals', () => {

@@ -100,7 +100,6 @@ describe('interface variables', () => {
         'iset gameinfo 1',
         'iset startpos 1',
         'iset defprompt 1',
-        'set bell 0',
         'set seek 0',
         'set interface Kibitz 0.1.0',
       ]),

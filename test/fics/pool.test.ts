@@ -217,12 +217,14 @@ describe('both boards of a bughouse game from one observe, before any piece is p
     ['lasker (no pobserve, no header: the move list names the variant)', { dialect: 'lasker' }],
     ['FatICS (no pobserve, <g1> pt=0)', { dialect: 'fatics' }],
     ['a server with pobserve (freechess.org)', { dialect: 'fatics', pobserve: true }],
+    // "pobserve: Command has failed.": the games list at once, not after the command's timeout.
+    ['the FICS 1.6.2 lineage (unknown commands "have failed")', { dialect: 'uhlin' }],
   ] as const) {
     it(server, async () => {
       const fake = await startFake(options);
       const [a, b] = boards();
       const [ga, gb] = fake.addBughouse(a!, b!);
-      const h = poolOn(fake);
+      const h = poolOn(fake, { commandTimeoutMs: 60_000 });
       await h.pool.start();
       await h.pool.observeGame(gameNumber(ga));
       await fake.waitFor(() => fake.observers(gb).length === 1, 'the partner board to be observed');

@@ -10,6 +10,7 @@ import type { ServerEvent } from '../../src/protocol/events.js';
 import { style12Line } from '../support/boards.js';
 import {
   fitsMoveFile,
+  gameTypeLabel,
   parsePgnVariant,
   pgnVariantHeader,
   rulesFor,
@@ -56,5 +57,33 @@ describe('a FICS wild/fr game', () => {
     expect(snap).toMatchObject({ variant: 'chess960', type: 'wild/fr', san: ['e4'], complete: true });
     expect(makeSnapshotPgn(snap)).toContain('[Variant "Chess960"]');
     expect(makeChessLive(snap)).toEqual({ ok: true, value: 'GuestA;GuestB;e2:e4/0/0/300/' });
+  });
+});
+
+describe('a server game type, in one spelling', () => {
+  it.each([
+    ['Lighting', 'chess', 'lightning'],
+    ['Blitz', 'chess', 'blitz'],
+    ['Standard', 'chess', 'standard'],
+    // The FICS 1.6.2 lineage's type for a bughouse board: the variant table names it.
+    ['Wild', 'bughouse', 'bughouse'],
+    ['blitz bughouse', 'bughouse', 'blitz bughouse'],
+    ['lightning crazyhouse', 'crazyhouse', 'lightning crazyhouse'],
+    ['Crazyhouse', 'crazyhouse', 'crazyhouse'],
+    ['wild/fr', 'chess960', 'wild/fr'],
+    ['wild/5', 'wild', 'wild/5'],
+  ] as const)('%s (%s) reads "%s"', (type, variant, label) => {
+    expect(gameTypeLabel(type, variant)).toBe(label);
+  });
+
+  it('is what a snapshot carries: "Lighting" from a header becomes "lightning"', () => {
+    const players = { game: 5, white: 'GuestA', black: 'GuestB' };
+    const tracker = new GameTracker();
+    for (const event of new ObserverDecoder().lines([
+      'Game 5: GuestA (++++) GuestB (++++) unrated Lighting 1 0',
+      style12Line(Chess.default(), { ...players, ply: 0 }),
+    ]) as ServerEvent[])
+      tracker.apply(event);
+    expect(tracker.snapshot(5)).toMatchObject({ variant: 'chess', type: 'lightning' });
   });
 });
