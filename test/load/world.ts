@@ -9,6 +9,7 @@ import type { RecordedRequest } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
 import fixtures from '../fixtures/fics-games/games.json' with { type: 'json' };
+import { MAX_FICS_CONNECTIONS } from '../../src/config.js';
 import { seeded } from './random.js';
 
 export interface LoadWorldOptions {
@@ -187,7 +188,7 @@ export class LoadWorld {
       FICS_HOST: '127.0.0.1',
       FICS_PORT: String(this.fics.port),
       // Each connection observes 30 games; one more for the gaps while games change hands.
-      FICS_MAX_CONNECTIONS: String(Math.min(20, Math.ceil(this.options.channels / 30) + 1)),
+      FICS_MAX_CONNECTIONS: String(Math.min(MAX_FICS_CONNECTIONS, Math.ceil(this.options.channels / 30) + 1)),
       LOG_LEVEL: 'warn',
       KIBITZ_WEB_PORT: 'off',
       ...extra,
