@@ -54,7 +54,8 @@ export interface ScheduleClock {
 const REAL_CLOCK: ScheduleClock = {
   now: () => performance.now(),
   after: (ms, run) => {
-    const timer = setTimeout(run, ms);
+    // Waiting turns alone do not keep a stopping process alive (their senders are closed by then).
+    const timer = setTimeout(run, ms).unref();
     return () => clearTimeout(timer);
   },
 };
