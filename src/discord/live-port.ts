@@ -132,7 +132,7 @@ export const POSTS_AND_EDITS_PER_SECOND = 40;
 
 /**
  * The pace of live posts and edits on Discord, for the relay's scheduler: `perSecond` is this
- * process's share (shards of one bot split the 45 by their shard count, shard.ts shareOf). A
+ * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf). A
  * channel's message edits share one bucket, announced as 5 per 5 s (the fake does the same);
  * the window is kept a little longer, as answers reach Discord later than turns are given. While
  * the governor holds edits back bot-wide, no turn is given at all.
