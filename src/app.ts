@@ -25,13 +25,14 @@ import type { BotContext } from './discord/context.js';
 import { createDispatcher } from './discord/dispatch.js';
 import { RestGovernor } from './discord/governor.js';
 import { watchGuilds } from './discord/guilds.js';
-import { DiscordPostPort } from './discord/live-port.js';
+import { discordEditPace, DiscordPostPort, POSTS_AND_EDITS_PER_SECOND } from './discord/live-port.js';
 import { inviteUrl } from './discord/permissions.js';
 import { registerCommands } from './discord/register.js';
 import { gameKeyOf } from './relay/game-key.js';
 import type { GameSnapshot } from './game/snapshot.js';
 import { LiveGames } from './web/games.js';
 import { Metrics } from './web/metrics.js';
+import { EditScheduler } from './relay/schedule.js';
 import { startWebServer, type WebServer } from './web/server.js';
 
 export interface StartOptions {
@@ -159,9 +160,14 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     chart: (scene) => gifRenders.chart(scene),
   };
   const engine = config.engine.enabled ? startEngine(config, logger, options.engineFrom) : null;
+  // Every post and edit of this process waits for its turn here, at this shard's share of the
+  // bot's rate (src/relay/schedule.ts).
+  const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
+  metrics.addSchedule(() => scheduler.figures());
   const relay = new Relay({
     feed,
     port: new DiscordPostPort(client, governor, options.now),
+    scheduler,
     storage,
     logger: logger.child({ component: 'relay' }),
     maxLivePerGuild: config.maxLivePerGuild,

@@ -119,6 +119,12 @@ export const DEFAULTS = {
   fleetLeaseMs: 15_000,
 } as const;
 
+/**
+ * FICS connections one process may open: 40 x 30 = 1,200 games, room for 1,000 (34 connections)
+ * and the gaps while games change hands. Fair shares follow from it (src/fics/shares.ts).
+ */
+export const MAX_FICS_CONNECTIONS = 40;
+
 /** Discord gives at most this many shards to a bot; a larger count is a typo. */
 export const MAX_SHARDS = 1024;
 
@@ -176,7 +182,12 @@ export function loadConfig(env: Env): ConfigResult {
   };
 
   const ficsPort = integer('FICS_PORT', DEFAULTS.ficsPort, 1, 65535);
-  const maxConnections = integer('FICS_MAX_CONNECTIONS', DEFAULTS.ficsMaxConnections, 1, 20);
+  const maxConnections = integer(
+    'FICS_MAX_CONNECTIONS',
+    DEFAULTS.ficsMaxConnections,
+    1,
+    MAX_FICS_CONNECTIONS,
+  );
   const maxLivePerGuild = integer('KIBITZ_MAX_LIVE_PER_GUILD', DEFAULTS.maxLivePerGuild, 1, 100);
   const chessLivePollMs = integer('KIBITZ_CHESSLIVE_POLL_MS', DEFAULTS.chessLivePollMs, 100, 600_000);
   const chessLiveMaxBytes = integer(

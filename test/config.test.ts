@@ -147,6 +147,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes FICS connections for 1,000 games (34 of 30) and refuses more than 40', () => {
+    const at = (n: string) => loadConfig({ DISCORD_TOKEN: TOKEN, FICS_MAX_CONNECTIONS: n });
+    const thousand = at('34');
+    expect(thousand.ok && thousand.config.fics.maxConnections).toBe(34);
+    const most = at('40');
+    expect(most.ok && most.config.fics.maxConnections).toBe(40);
+    const over = at('41');
+    expect(over.ok ? [] : over.errors).toEqual([
+      'FICS_MAX_CONNECTIONS must be a whole number from 1 to 40, got "41".',
+    ]);
+  });
+
   it('reports every bad value at once, naming the variable and the value', () => {
     const result = loadConfig({
       DISCORD_TOKEN: 'two words',
@@ -169,7 +181,7 @@ describe('loadConfig', () => {
       'DISCORD_API_BASE must be an http(s) URL',
       'LOG_LEVEL must be one of',
       'FICS_PORT must be a whole number from 1 to 65535, got "70000"',
-      'FICS_MAX_CONNECTIONS must be a whole number from 1 to 20, got "0"',
+      'FICS_MAX_CONNECTIONS must be a whole number from 1 to 40, got "0"',
       'KIBITZ_MAX_LIVE_PER_GUILD must be a whole number from 1 to 100, got "2.5"',
       'FICS_USER must be a FICS handle',
       'FICS_USER is set but FICS_PASSWORD is not',

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
+import { MAX_FICS_CONNECTIONS } from '../config.js';
 import { FicsPool, FICS_DEFAULTS } from '../fics/pool.js';
 import { parseGameNumber, parseHandle, type GameNumber, type Handle } from '../fics/validate.js';
 import type { GameSnapshot } from '../game/snapshot.js';
@@ -72,8 +73,11 @@ const logger = createLogger({
 
 const connectionsText = process.env.FICS_MAX_CONNECTIONS || String(FICS_DEFAULTS.maxConnections);
 const maxConnections = /^\d{1,2}$/.test(connectionsText) ? Number(connectionsText) : NaN;
-if (!(maxConnections >= 1 && maxConnections <= 20)) {
-  fail(`FICS_MAX_CONNECTIONS must be a whole number from 1 to 20, got ${JSON.stringify(connectionsText)}`, 2);
+if (!(maxConnections >= 1 && maxConnections <= MAX_FICS_CONNECTIONS)) {
+  fail(
+    `FICS_MAX_CONNECTIONS must be a whole number from 1 to ${MAX_FICS_CONNECTIONS}, got ${JSON.stringify(connectionsText)}`,
+    2,
+  );
 }
 
 function createPool(): FicsPool {

@@ -20,6 +20,7 @@ import {
   type MessageEditOptions,
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
+import type { EditPace } from '../relay/schedule.js';
 import { BOARD_IMAGE, type LiveMessage, type Outcome } from '../relay/message.js';
 import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
@@ -138,6 +139,33 @@ export const EMBED_LIMITS = {
  * than an hour to an unpublished, low rate (30046), and a standard game lasts two hours or more.
  */
 export const CONTINUE_AFTER_MS = 50 * 60_000;
+
+/**
+ * Discord allows a bot 50 requests a second over all its connections ("All bots can make up to 50
+ * requests per second", rate-limits#global-rate-limit); interaction answers do not count. Posts and
+ * edits take 40 of them: the rest is for thread creations, notices and command registration, and
+ * for the replies to commands, which discord.js counts in its own 50 (only the first answer to an
+ * interaction is outside its count; at 300 games, 45 made it wait 122 times in two minutes).
+ */
+export const POSTS_AND_EDITS_PER_SECOND = 40;
+
+/**
+ * The pace of live posts and edits on Discord, for the relay's scheduler: `perSecond` is this
+ * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf). A
+ * channel's message edits share one bucket, announced as 5 per 5 s (the fake does the same);
+ * the window is kept a little longer, as answers reach Discord later than turns are given. While
+ * the governor holds edits back bot-wide, no turn is given at all.
+ */
+export function discordEditPace(perSecond: number, governor: RestGovernor | null): EditPace {
+  return {
+    perSecond,
+    burst: 2,
+    perBucket: { limit: 5, windowMs: 5_250 },
+    // About a second of Discord's answers: enough to keep the rate when Discord answers slowly.
+    inFlight: Math.max(4, perSecond),
+    ...(governor === null ? {} : { pausedForMs: () => governor.pausedForMs() }),
+  };
+}
 
 /** Why Discord refused a post for good, in words for the channel and the log. */
 const REFUSALS: Record<number, string> = {

@@ -41,14 +41,32 @@ export class Refused extends Error {
 export interface LatestWinsOptions<T> {
   /** Sends one update; resolves when Discord (or whoever) has taken it. */
   send: (value: T) => Promise<void>;
+  /**
+   * Where each send waits for its turn (the bot-wide EditScheduler, schedule.ts): the value is
+   * taken only when the turn comes, so that the newest one goes. At once when absent.
+   */
+  turn?: Turn;
+  /** A value that goes before ordinary ones (a game's end, a button's answer). */
+  urgent?: (value: T) => boolean;
   /** Told about a failed send; the next update is still tried (no retry loop here). */
   onError?: (error: unknown, value: T) => void;
   /** Told once when a send is refused for good; the sender has stopped by then. */
   onRefused?: (refusal: Refused, value: T) => void;
 }
 
+/** Runs `go` in the caller's turn; resolves without running it when `signal` aborts first. */
+export type Turn = (
+  standing: () => { since: number; urgent: boolean },
+  go: () => Promise<void>,
+  signal: AbortSignal,
+) => Promise<unknown>;
+
 export class LatestWins<T> {
   private pending: { value: T } | null = null;
+  /** When the oldest value not shown yet came, and whether any of them is urgent. */
+  private since = 0;
+  private urgent = false;
+  private readonly aborted = new AbortController();
   private inFlight: Promise<void> | null = null;
   private closed = false;
   private cancelled = false;
@@ -58,12 +76,18 @@ export class LatestWins<T> {
   skipped = 0;
   sent = 0;
 
-  constructor(private readonly options: LatestWinsOptions<T>) {}
+  constructor(
+    private readonly options: LatestWinsOptions<T>,
+    /** The clock `since` is read from (the scheduler's). */
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Queues a value, replacing any value not yet sent. */
   push(value: T): void {
     if (this.closed) return;
     if (this.pending !== null) this.skipped++;
+    else this.since = this.now();
+    this.urgent ||= this.options.urgent?.(value) ?? false;
     this.pending = { value };
     if (this.inFlight === null) this.inFlight = this.drain();
   }
@@ -80,6 +104,7 @@ export class LatestWins<T> {
     this.closed = true;
     this.cancelled = true;
     this.pending = null;
+    this.aborted.abort();
     this.wake?.();
   }
 
@@ -90,27 +115,47 @@ export class LatestWins<T> {
 
   private async drain(): Promise<void> {
     while (this.pending !== null) {
-      const { value } = this.pending;
-      this.pending = null;
-      try {
-        await this.options.send(value);
+      const turn: { taken: { value: T; since: number; urgent: boolean } | null } = { taken: null };
+      const go = async (): Promise<void> => {
+        // Taken in the turn, not before: whatever came while waiting goes instead.
+        if (this.pending === null) return;
+        turn.taken = { value: this.pending.value, since: this.since, urgent: this.urgent };
+        this.pending = null;
+        this.urgent = false;
+        await this.options.send(turn.taken.value);
         this.sent++;
+      };
+      try {
+        if (this.options.turn === undefined) await go();
+        else
+          await this.options.turn(
+            () => ({ since: this.since, urgent: this.urgent }),
+            go,
+            this.aborted.signal,
+          );
       } catch (error) {
+        const taken = turn.taken;
+        // Only the send fails, never the wait for a turn.
+        if (taken === null) break;
         if (error instanceof Refused) {
           this.close();
-          this.options.onRefused?.(error, value);
+          this.options.onRefused?.(error, taken.value);
           break;
         }
         if (!(error instanceof RetryLater)) {
-          this.options.onError?.(error, value);
+          this.options.onError?.(error, taken.value);
           continue;
         }
         if (!this.cancelled) await this.sleep(error.afterMs);
         if (this.cancelled) break;
-        // Nothing newer came meanwhile: this value is still the newest.
-        if (this.pending === null) this.pending = { value };
+        // Nothing newer came meanwhile: this value is still the newest. It keeps its age and urgency.
+        if (this.pending === null) this.pending = { value: taken.value };
         else this.skipped++;
+        this.since = taken.since;
+        this.urgent ||= taken.urgent;
       }
+      // Aborted before its turn (close()): nothing was taken.
+      if (turn.taken === null) break;
     }
     this.inFlight = null;
   }

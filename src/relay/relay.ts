@@ -30,6 +30,7 @@ import type { LiveAttachment, LiveMessage } from './message.js';
 import type { GameFeed, PostPort } from './ports.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
+import { EditScheduler } from './schedule.js';
 import { Serial } from '../serial.js';
 
 export interface WatchRequest {
@@ -67,6 +68,8 @@ export interface RelayOptions {
   onEdited?: (ms: number) => void;
   /** Engine evaluations (KIBITZ_ENGINE=on); absent when the operator has no engine. */
   engine?: LiveEvaluations;
+  /** Where every post and edit waits for its turn, bot-wide (schedule.ts); unpaced by default. */
+  scheduler?: EditScheduler;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -77,8 +80,15 @@ type Edit =
       files: LiveAttachment[] | null;
       /** The last edit of a stopped post: it says so and loses its buttons. */
       stopped?: boolean;
+      /** A button's answer or a new post's catch-up: it goes before ordinary moves. */
+      urgent?: boolean;
     }
   | { message: LiveMessage };
+
+/** A game's end, a stop, a button's answer: before every ordinary move (schedule.ts). */
+function isUrgent(edit: Edit): boolean {
+  return 'message' in edit || edit.files !== null || edit.stopped === true || edit.urgent === true;
+}
 
 /** Footer of a post someone stopped. */
 export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
@@ -110,8 +120,12 @@ export class Relay {
   private readonly editRoom = new EditRoom();
   /** Evaluation edits waiting for room, per post. */
   private readonly evaluationWaits = new Map<number, NodeJS.Timeout>();
+  private readonly scheduler: EditScheduler;
+  /** Each post's rate-limit bucket (its message's channel), known from its first send. */
+  private readonly bucketOf = new Map<number, string>();
 
   constructor(private readonly options: RelayOptions) {
+    this.scheduler = options.scheduler ?? new EditScheduler();
     this.images = new BoardImages({
       renderer: options.renderer,
       snapshot: (game) => options.feed.snapshot(game),
@@ -144,6 +158,7 @@ export class Relay {
   }
 
   private ended(post: LivePost): void {
+    this.bucketOf.delete(post.id);
     this.options.engine?.forget(post.id);
     this.editRoom.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
@@ -272,7 +287,13 @@ export class Relay {
     let where: Awaited<ReturnType<PostPort['post']>>;
     try {
       if (message instanceof Error) throw message;
-      where = await this.options.port.post(post.id, request.channelId, message, threadName);
+      // A new post goes before ordinary moves; its first board was drawn already (it is the answer).
+      const since = this.scheduler.now();
+      const posted = await this.scheduler.run(
+        { bucket: () => null, standing: () => ({ since, urgent: true }) },
+        () => this.options.port.post(post.id, request.channelId, message, threadName),
+      );
+      where = posted!;
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
       if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
@@ -331,7 +352,7 @@ export class Relay {
       // A bughouse post shows the partner board too, often found while the first message was out.
       now.partnerGame !== null
     ) {
-      this.sender(post.id).push({ snapshot: now, files: null });
+      this.sender(post.id).push({ snapshot: now, files: null, urgent: true });
     }
   }
 
@@ -393,7 +414,7 @@ export class Relay {
     engine.setChoice(post.id, choice);
     const snapshot = this.options.feed.snapshot(post.game);
     if (snapshot === undefined || gameKeyOf(snapshot) !== post.gameKey) return true;
-    this.sender(post.id).push({ snapshot, files: null });
+    this.sender(post.id).push({ snapshot, files: null, urgent: true });
     engine.request(snapshot, [post.id]);
     return true;
   }
@@ -651,11 +672,17 @@ export class Relay {
   private sender(postId: number): LatestWins<Edit> {
     let sender = this.senders.get(postId);
     if (sender === undefined) {
-      sender = new LatestWins<Edit>({
-        send: (edit) => this.send(postId, edit),
-        onError: (error) => this.options.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
-        onRefused: (refusal) => this.track(this.refused(postId, refusal)),
-      });
+      sender = new LatestWins<Edit>(
+        {
+          send: (edit) => this.send(postId, edit),
+          urgent: isUrgent,
+          turn: (standing, go, signal) =>
+            this.scheduler.run({ bucket: () => this.bucketOf.get(postId) ?? null, standing, signal }, go),
+          onError: (error) => this.options.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
+          onRefused: (refusal) => this.track(this.refused(postId, refusal)),
+        },
+        () => this.scheduler.now(),
+      );
       this.senders.set(postId, sender);
     }
     return sender;
@@ -668,6 +695,7 @@ export class Relay {
     if (post === null || post.messageId === null || post.messageChannelId === null) return;
     // Refused for good (refused()): not even a final edit goes, it would be refused again.
     if (post.endReason !== null) return;
+    this.bucketOf.set(postId, post.messageChannelId);
     const started = performance.now();
     let shown: LiveMessage;
     if ('message' in edit) shown = edit.message;

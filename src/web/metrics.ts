@@ -2,6 +2,7 @@
 // games, viewers, FICS connections) are read when scraped; counters and histograms are fed by
 // small hooks where things happen (the relay's edits, Discord's answers, renders, FICS reconnects).
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ScheduleFigures } from '../relay/schedule.js';
 
 export interface MetricsSources {
   /** Games with a live page now. */
@@ -19,6 +20,33 @@ export class Metrics {
   readonly editSeconds: Histogram;
   readonly renderSeconds: Histogram;
   readonly viewersDropped: Counter;
+
+  /** The edit scheduler's counts (src/relay/schedule.ts): its waits are counted, never logged. */
+  addSchedule(figures: () => ScheduleFigures): void {
+    const registers = [this.registry];
+    const gauge = (name: string, help: string, read: (f: ScheduleFigures) => number): void =>
+      void new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(figures()));
+        },
+      });
+    gauge('kibitz_edit_turns', 'Posts and edits given their turn since the start', (f) => f.turns);
+    gauge('kibitz_edit_urgent_turns', 'Turns of finals, new posts and button answers', (f) => f.urgentTurns);
+    gauge(
+      'kibitz_edits_held_back',
+      'Sends Discord still held back (each holds its channel)',
+      (f) => f.heldBack,
+    );
+    gauge('kibitz_edits_waiting', 'Posts waiting for their turn now', (f) => f.waiting);
+    gauge(
+      'kibitz_edit_wait_seconds',
+      "The last turn's wait since its oldest unshown update",
+      (f) => f.lastWaitMs / 1000,
+    );
+  }
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];

@@ -148,6 +148,8 @@ export class FakeDiscord extends EventEmitter {
   readonly #routes: CompiledFakeRoute[];
   readonly #limits: RateLimitConfig;
   readonly #limiter = new RateLimiter();
+  /** Requests refused for the bot's global limit (50 a second over all its connections). */
+  globalLimited = 0;
   readonly #faults: PendingFault[] = [];
   readonly #interactions = new Map<string, InteractionRecord>();
   readonly #responseWindowMs: number;
@@ -880,6 +882,23 @@ export class FakeDiscord extends EventEmitter {
           fault.retryAfterMs,
           fault.scope ?? (fault.global ? 'global' : 'user'),
           fault.global ?? false,
+        );
+        return;
+      }
+      // The bot's global limit: every connection of the token counts in one bucket.
+      const global = matched.route.auth
+        ? this.#limiter.take('global', this.#limits.global, this.#token)
+        : null;
+      if (global !== null && !global.allowed) {
+        this.globalLimited++;
+        this.#sendRateLimited(
+          res,
+          record,
+          'global',
+          this.#limits.global.limit,
+          global.retryAfterMs,
+          'global',
+          true,
         );
         return;
       }

@@ -16,12 +16,18 @@ export interface RateLimitConfig {
   messageCreate: BucketSpec;
   /** Every other route, per route and major parameter. */
   default: BucketSpec;
+  /**
+   * Per bot token, over every route that takes it and every connection using it (Discord: "All
+   * bots can make up to 50 requests per second"); interaction endpoints do not count.
+   */
+  global: BucketSpec;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   messageEdit: { limit: 5, windowMs: 5000 },
   messageCreate: { limit: 5, windowMs: 5000 },
   default: { limit: 50, windowMs: 1000 },
+  global: { limit: 50, windowMs: 1000 },
 };
 
 export interface BucketState {

@@ -6,7 +6,7 @@ import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } f
 import { afterEach, describe, expect, it } from 'vitest';
 import { BLOCKED_BODY, OLD_MESSAGE_MS } from './index.js';
 import { errorPaths } from './schema.js';
-import { startFakeWithClient, type ClientHarness } from '../discord/harness.js';
+import { startFake, startFakeWithClient, type ClientHarness } from '../discord/harness.js';
 
 let open: ClientHarness | null = null;
 afterEach(async () => {
@@ -124,5 +124,38 @@ describe('fake Discord refusals', () => {
       body: { content: 'back' },
     });
     expect(h.fake.message(message.id)!.content).toBe('back');
+  });
+});
+
+describe('fake Discord global limit', () => {
+  it("counts every connection of one token in the bot's global limit", async () => {
+    const { fake, channel } = await startFake({
+      rateLimits: { ...rateLimits, global: { limit: 10, windowMs: 60_000 } },
+    });
+    try {
+      // Two processes of one bot (two shards), each on its own connections.
+      const shard = (n: number) =>
+        Array.from({ length: 8 }, (_, i) =>
+          fetch(`${fake.apiBase}/v10/channels/${channel.id}/messages`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bot ${fake.token}`,
+              'content-type': 'application/json',
+              connection: 'close',
+            },
+            body: JSON.stringify({ content: `shard ${n} message ${i}` }),
+          }),
+        );
+      const answers = await Promise.all([...shard(0), ...shard(1)]);
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      const refused = answers.filter((a) => a.status === 429);
+      expect(refused).toHaveLength(6);
+      expect(refused.every((a) => a.headers.get('x-ratelimit-global') === 'true')).toBe(true);
+      expect(refused[0]!.headers.get('x-ratelimit-scope')).toBe('global');
+      expect(fake.globalLimited).toBe(6);
+    } finally {
+      await fake.stop();
+    }
   });
 });

@@ -117,7 +117,9 @@ const answeredAt = new Map<string, number>();
 const heldBack = new Set<string>();
 // Before the relay's own listener: the clock starts before rendering and storage.
 bot.context.fics.prependListener('update', (update: TrackerUpdate) => {
-  if (update.type === 'started' || update.type === 'moved' || update.type === 'ended')
+  // Not 'started': a game's first board goes out as a new message, not an edit, and the first
+  // edit after it may be an evaluation that shows no new move.
+  if (update.type === 'moved' || update.type === 'ended')
     boardAt.set(update.snapshot.game, { at: performance.now(), ended: update.type === 'ended' });
   if (update.type === 'moved') moves++;
   turnStart = performance.now();

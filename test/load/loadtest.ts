@@ -15,6 +15,7 @@ import { BotChild, buildCompiledBot } from './bot-child.js';
 import { runFaultLoad } from './fault-load.js';
 import { logCounts, machine, MB, round, summarize, table } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
+import { POSTS_AND_EDITS_PER_SECOND as DISCORD_EDITS_PER_SECOND } from '../../src/discord/live-port.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -82,6 +83,8 @@ try {
   await sleep(Number(args['warmup-s']) * 1000);
   await child.metrics({ reset: true });
   world.counts.editLatencyMs.length = 0;
+  world.counts.stalenessMs.length = 0;
+  world.counts.finalDelayMs.length = 0;
   const before = { ...world.counts, finished: world.finished.length };
   const driverCpu = process.cpuUsage();
   // The fakes' own event loop: when it stalls, Discord answers late and edits queue in the bot.
@@ -99,13 +102,24 @@ try {
     edits: world.counts.edits - before.edits,
     posts: world.counts.posts - before.posts,
     status429: world.counts.status429 - before.status429,
+    globalLimited: world.counts.globalLimited - before.globalLimited,
+    staleness: summarize(world.counts.stalenessMs),
+    finalDelay: summarize(world.counts.finalDelayMs),
     finished: world.finished.length - before.finished,
     latency: summarize(world.counts.editLatencyMs),
   };
   stopHousekeeping();
 
   // Every game still running ends now; each must reach Discord with its final position and PGN.
-  const audit = await world.endAllAndAudit({ healMs: 0, auditMs: 60_000 });
+  // Their finals all wait for turns at Discord's rate: the audit waits a minute plus that long, twice.
+  const finalsBefore = world.counts.finalDelayMs.length;
+  const audit = await world.endAllAndAudit({
+    healMs: 0,
+    auditMs: 60_000 + Math.ceil((2 * games * 1000) / DISCORD_EDITS_PER_SECOND),
+  });
+  const finalsTogether = summarize(world.counts.finalDelayMs.slice(finalsBefore));
+  // The post the scheduler would come back to at its rate, were every post always behind.
+  const fairBoundMs = (games / Math.max(1, during.edits / (bot.wallMs / 1000))) * 1000;
 
   const seconds = bot.wallMs / 1000;
   const latency = summarize(bot.editLatencyMs);
@@ -148,6 +162,18 @@ try {
     finalEdits: finals.count,
     fakesLoopDelayP99Ms: round(Math.max(0, fakesLoop.percentile(99) / 1e6 - 10)),
     fakesLoopDelayMaxMs: round(Math.max(0, fakesLoop.max / 1e6 - 10)),
+    stalenessP50Ms: round(during.staleness.p50),
+    stalenessP99Ms: round(during.staleness.p99),
+    stalenessMaxMs: round(during.staleness.max),
+    stalenessSamples: during.staleness.count,
+    fairBoundMs: round(fairBoundMs),
+    finalDelayP50Ms: round(during.finalDelay.p50),
+    finalDelayP99Ms: round(during.finalDelay.p99),
+    finalDelayMaxMs: round(during.finalDelay.max),
+    finalsTogether: finalsTogether.count,
+    finalsTogetherP50Ms: round(finalsTogether.p50),
+    finalsTogetherMaxMs: round(finalsTogether.max),
+    globalLimited: during.globalLimited,
     wireLatencyP50Ms: round(during.latency.p50),
     wireLatencyP99Ms: round(during.latency.p99),
     status429: during.status429,
@@ -230,7 +256,23 @@ try {
             `${figures.wireLatencyP50Ms} / ${figures.wireLatencyP99Ms}`,
             '',
           ],
+          [
+            'staleness per ply (move -> first image showing it) p50 / p99 / max ms; fair bound (posts / edits per s)',
+            `${figures.stalenessP50Ms} / ${figures.stalenessP99Ms} / ${figures.stalenessMaxMs}; ${figures.fairBoundMs}`,
+            `p99 < 1.5 x bound: ${goal(figures.stalenessP99Ms < 1.5 * figures.fairBoundMs)}`,
+          ],
+          [
+            'game end -> final edit received, p50 / p99 / max ms',
+            `${figures.finalDelayP50Ms} / ${figures.finalDelayP99Ms} / ${figures.finalDelayMaxMs}`,
+            '',
+          ],
+          [
+            'all games ended together: finals received, p50 / max ms',
+            `${figures.finalsTogether}, ${figures.finalsTogetherP50Ms} / ${figures.finalsTogetherMaxMs}`,
+            '',
+          ],
           ['429 answers', figures.status429, `0: ${goal(figures.status429 === 0)}`],
+          ['429 for the global limit', figures.globalLimited, '0'],
           [
             'discord.js waits (bucket / global)',
             `${figures.botRateLimitWaits} / ${figures.botGlobalLimitWaits}`,
@@ -243,6 +285,7 @@ try {
             '0 / 0 / 0',
           ],
           ['observe refused', figures.observeRefused, '0'],
+          ['posts never made', audit.unposted, '0'],
           ['bot warnings / errors logged', `${figures.botWarnings} / ${figures.botErrors}`, ''],
         ],
       )}\n`,
@@ -250,6 +293,20 @@ try {
   }
   if (world.observeFailures.length > 0)
     say(`first refusals: ${world.observeFailures.slice(0, 3).join(' | ')}`);
+  // A run that lost or refused anything failed, whatever its speed.
+  const failures = [
+    world.observeFailures.length > 0 ? `${world.observeFailures.length} observations refused` : '',
+    audit.finalMissing + audit.pgnMissing > 0
+      ? `${audit.finalMissing} finals, ${audit.pgnMissing} PGNs lost`
+      : '',
+    audit.duplicates > 0 ? `${audit.duplicates} games posted twice` : '',
+    audit.unposted > 0 ? `${audit.unposted} posts never made` : '',
+    audit.audited < audit.finished ? `${audit.finished - audit.audited} games not audited` : '',
+  ].filter((f) => f !== '');
+  if (failures.length > 0) {
+    say(`FAILED: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  }
 } finally {
   await child.stop();
   await world.close();

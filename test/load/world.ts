@@ -9,6 +9,7 @@ import type { RecordedRequest } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
 import fixtures from '../fixtures/fics-games/games.json' with { type: 'json' };
+import { MAX_FICS_CONNECTIONS } from '../../src/config.js';
 import { seeded } from './random.js';
 
 export interface LoadWorldOptions {
@@ -71,6 +72,14 @@ export interface PlayedGame {
   result: string | null;
   /** When the latest ply left the server (performance clock of this process). */
   lastPlyAt: number;
+  /** When each ply left the server, by ply index (performance clock); before the post: 0. */
+  plyAt: number[];
+  /** Plies Discord shows already (by the moves line of the newest post or edit). */
+  shownPlies: number;
+  /** When the server ended it (performance clock); null while it runs. */
+  endedAt: number | null;
+  /** When its final edit (the result in the footer) reached Discord; null until then. */
+  finalAt: number | null;
   /** Since when the bot observes the game again after a gap (see holdEndsWhileUnobserved). */
   observedAgainAt?: number | null;
   /** Final checks: undefined until audited. */
@@ -105,6 +114,16 @@ export interface DiscordCounts {
   posts: number;
   /** Move sent by the fake FICS -> its edit received by the fake Discord, ms. */
   editLatencyMs: number[];
+  /**
+   * Staleness per ply: the ply sent by the fake FICS -> the first post or edit showing it or a
+   * later ply received by the fake Discord, ms. A stale image sent just after a move does not
+   * count as showing it.
+   */
+  stalenessMs: number[];
+  /** Game ended by the fake FICS -> its final edit received, ms. */
+  finalDelayMs: number[];
+  /** 429s for the bot's global limit (all its connections together). */
+  globalLimited: number;
 }
 
 const CHESS_GAMES = fixtures.games.filter((g) => !g.id.includes('crazyhouse'));
@@ -133,7 +152,12 @@ export class LoadWorld {
     edits: 0,
     posts: 0,
     editLatencyMs: [],
+    stalenessMs: [],
+    finalDelayMs: [],
+    globalLimited: 0,
   };
+  /** Games by number until audited and forgotten (a final edit may come after the next game began). */
+  private readonly recent = new Map<number, PlayedGame>();
   /** Replies to /observe that did not say the game is live, with the text shown. */
   readonly observeFailures: string[] = [];
   /** Games that ended while no connection of the bot observed them. */
@@ -187,7 +211,7 @@ export class LoadWorld {
       FICS_HOST: '127.0.0.1',
       FICS_PORT: String(this.fics.port),
       // Each connection observes 30 games; one more for the gaps while games change hands.
-      FICS_MAX_CONNECTIONS: String(Math.min(20, Math.ceil(this.options.channels / 30) + 1)),
+      FICS_MAX_CONNECTIONS: String(Math.min(MAX_FICS_CONNECTIONS, Math.ceil(this.options.channels / 30) + 1)),
       LOG_LEVEL: 'warn',
       KIBITZ_WEB_PORT: 'off',
       ...extra,
@@ -321,6 +345,7 @@ export class LoadWorld {
       this.finished.filter((g) => g.audit !== undefined && g.audit.finalShown && g.audit.pgnComplete),
     );
     for (const game of audited) {
+      this.recent.delete(game.number);
       const slot = this.slots[game.slot]!;
       for (const message of this.messagesOf(slot.channelId, game))
         this.discord.state.messages.delete(message.id);
@@ -441,11 +466,19 @@ export class LoadWorld {
       played: [],
       result: null,
       lastPlyAt: performance.now(),
+      plyAt: [],
+      shownPlies: 0,
+      endedAt: null,
+      finalAt: null,
     };
     // Joining a game in progress: some plies were played before the bot looks.
     const before = midGame ? Math.floor(this.random() * Math.max(0, script.san.length - 4)) : 0;
-    for (let i = 0; i < before; i++) game.played.push(this.fics.playMove(number));
+    for (let i = 0; i < before; i++) {
+      game.played.push(this.fics.playMove(number));
+      game.plyAt.push(0);
+    }
     this.games.set(number, game);
+    this.recent.set(number, game);
     this.channelGame.set(slot.channelId, game);
     slot.game = game;
     return game;
@@ -486,6 +519,7 @@ export class LoadWorld {
       if (game.played.length < game.script.san.length) {
         game.played.push(this.fics.playMove(game.number));
         game.lastPlyAt = performance.now();
+        game.plyAt.push(game.lastPlyAt);
         slot.dueAt = now + this.nextPlyDelay();
         continue;
       }
@@ -540,6 +574,7 @@ export class LoadWorld {
     game.ended = true;
     game.result = game.script.result ?? '*';
     game.lastPlyAt = performance.now();
+    game.endedAt = game.lastPlyAt;
     this.games.delete(game.number);
     this.finished.push(game);
   }
@@ -553,16 +588,33 @@ export class LoadWorld {
   private onRequest(request: RecordedRequest): void {
     this.counts.requests++;
     if (request.status === 429) this.counts.status429++;
+    if (
+      request.status === 429 &&
+      request.response !== null &&
+      (request.response as { global?: unknown }).global === true
+    )
+      this.counts.globalLimited++;
     if (request.status >= 500) this.counts.status5xx++;
-    if (request.route === '/channels/:channel_id/messages' && request.method === 'POST') this.counts.posts++;
-    if (request.route !== '/channels/:channel_id/messages/:message_id' || request.method !== 'PATCH') return;
-    this.counts.edits++;
-    if (request.status !== 200) return;
-    const game = this.channelGame.get(request.params.channel_id ?? '');
+    const post = request.route === '/channels/:channel_id/messages' && request.method === 'POST';
+    if (post) this.counts.posts++;
+    const edit = request.route === '/channels/:channel_id/messages/:message_id' && request.method === 'PATCH';
+    if (edit) this.counts.edits++;
+    if ((!post && !edit) || request.status !== 200) return;
+    const arrived = performance.now() - (Date.now() - request.at);
+    const shown = shownOf(request.body);
+    const game = shown === null ? undefined : this.recent.get(shown.game);
+    if (shown === null || game === undefined) return;
     // Edits that show the latest ply: the time since that ply left the fake server.
-    if (game !== undefined && game.played.length > 0) {
-      const arrived = performance.now() - (Date.now() - request.at);
+    if (edit && this.channelGame.get(request.params.channel_id ?? '') === game && game.played.length > 0)
       this.counts.editLatencyMs.push(arrived - game.lastPlyAt);
+    // Each ply shown for the first time: how long it waited (plies played before the post: not timed).
+    const plies = Math.min(shown.plies ?? game.shownPlies, game.plyAt.length);
+    for (let ply = game.shownPlies; ply < plies; ply++)
+      if (game.plyAt[ply]! > 0) this.counts.stalenessMs.push(arrived - game.plyAt[ply]!);
+    game.shownPlies = Math.max(game.shownPlies, plies);
+    if (shown.final && game.endedAt !== null && game.finalAt === null) {
+      game.finalAt = arrived;
+      this.counts.finalDelayMs.push(arrived - game.endedAt);
     }
   }
 
@@ -592,6 +644,33 @@ function auditOf(shown: Shown, game: PlayedGame): GameAudit {
     finalShown: shown.finalShown,
     pgnComplete: shown.pgn !== null && pgnHas(shown.pgn, game),
   };
+}
+
+/**
+ * What a post or edit shows: its game (by the title), its plies (by the last moves line,
+ * `23. Nf3 Nc6 24. Bb5`; null without one) and whether it is the final one (a footer with a result).
+ */
+function shownOf(body: unknown): { game: number; plies: number | null; final: boolean } | null {
+  const embed = (
+    body as { embeds?: { title?: string; description?: string; footer?: { text?: string } }[] } | null
+  )?.embeds?.[0];
+  const game = /^Game (\d+):/.exec(embed?.title ?? '');
+  if (embed === undefined || game === null) return null;
+  let plies: number | null = null;
+  for (const line of (embed.description ?? '').split('\n')) {
+    const marks = [...line.matchAll(/(\d+)\.(\.\.)? /g)];
+    const last = marks.at(-1);
+    if (last === undefined || !/^\d+\./.test(line)) continue;
+    const after = line
+      .slice(last.index + last[0].length)
+      .trim()
+      .split(/\s+/).length;
+    plies = (Number(last[1]) - 1) * 2 + (last[2] === undefined ? 0 : 1) + after;
+    // The first such line: an engine line may follow it.
+    break;
+  }
+  const footer = embed.footer?.text ?? '';
+  return { game: Number(game[1]), plies, final: /^(1-0|0-1|½-½)/.test(footer) };
 }
 
 function titleOf(message: FakeMessage): string | null {

@@ -1,0 +1,236 @@
+// One edit scheduler for the whole bot: every live post that has something new to show waits here
+// for its turn, and turns are given at the rate the receiving side allows (Discord's, given by the
+// Discord side as an EditPace). Each turn goes to the most urgent waiter (a game's end, a new post,
+// a button's answer), then to the one whose oldest unshown update came first: that is the post whose
+// picture is the most out of date, so turns follow staleness and no busy game starves a quiet one.
+// The waiter renders its picture and builds its request inside its turn, never before: nothing is
+// drawn or built only to be held back, and what goes out is the newest position of that moment.
+import { RetryLater } from './latest-wins.js';
+
+/** What the receiving side allows; every field is a bound the scheduler keeps. */
+export interface EditPace {
+  /** Turns per second for the whole process (Discord: its share of the bot's 50 requests/s). */
+  perSecond: number;
+  /** Turns allowed in a row above the steady rate (after an idle moment). */
+  burst: number;
+  /** Turns per bucket (a channel's message edits) in any window of `windowMs`. */
+  perBucket: { limit: number; windowMs: number };
+  /** At most this many sends at once (each waits for the receiving side's answer). */
+  inFlight: number;
+  /** Ms until nothing may go at all (the receiving side refusing everything); 0: it may. */
+  pausedForMs?: () => number;
+}
+
+/** No pace: every turn at once (tests, tools). */
+export const UNPACED: EditPace = {
+  perSecond: Number.POSITIVE_INFINITY,
+  burst: 1,
+  perBucket: { limit: Number.POSITIVE_INFINITY, windowMs: 1 },
+  inFlight: Number.POSITIVE_INFINITY,
+};
+
+/** One waiter's standing, read again at each turn (a waiter may turn urgent while it waits). */
+export interface Standing {
+  /** When its oldest unshown update came (the scheduler's clock). */
+  since: number;
+  /** A game's end, a new post or a button's answer: before every ordinary move. */
+  urgent: boolean;
+}
+
+export interface TurnRequest {
+  /** The rate-limit bucket the send counts in (a channel's edits); null: none but the global one. */
+  bucket: () => string | null;
+  standing: () => Standing;
+  /** Aborted: the waiter leaves the queue and its task never runs. */
+  signal?: AbortSignal;
+}
+
+export interface ScheduleClock {
+  now(): number;
+  /** Calls `run` after `ms`; returns the cancel. */
+  after(ms: number, run: () => void): () => void;
+}
+
+const REAL_CLOCK: ScheduleClock = {
+  now: () => performance.now(),
+  after: (ms, run) => {
+    // Waiting turns alone do not keep a stopping process alive (their senders are closed by then).
+    const timer = setTimeout(run, ms).unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** Counted, never logged one by one: the metrics read them. */
+export interface ScheduleFigures {
+  /** Turns given. */
+  turns: number;
+  /** Turns given to urgent waiters. */
+  urgentTurns: number;
+  /** Sends the receiving side still held back (RetryLater): each holds its bucket. */
+  heldBack: number;
+  /** Waiters now. */
+  waiting: number;
+  /** Ms the last turn's waiter had waited for its oldest unshown update. */
+  lastWaitMs: number;
+}
+
+interface Waiter {
+  request: TurnRequest;
+  run: () => void;
+  /** Order of arrival: ties in `since` go first come, first served. */
+  seq: number;
+}
+
+export class EditScheduler {
+  private readonly waiters = new Set<Waiter>();
+  /** GCRA: the time the next turn is due at the steady rate; a burst may run ahead of it. */
+  private due = Number.NEGATIVE_INFINITY;
+  /** Per bucket, when its recent turns went (at most `perBucket.limit` kept), and a hold. */
+  private readonly buckets = new Map<string, { turns: number[]; heldUntil: number }>();
+  private inFlight = 0;
+  private seq = 0;
+  private cancelWake: (() => void) | null = null;
+  private wakeAt = Number.POSITIVE_INFINITY;
+  private readonly figuresNow: Omit<ScheduleFigures, 'waiting'> = {
+    turns: 0,
+    urgentTurns: 0,
+    heldBack: 0,
+    lastWaitMs: 0,
+  };
+
+  constructor(
+    private readonly pace: EditPace = UNPACED,
+    private readonly clock: ScheduleClock = REAL_CLOCK,
+  ) {}
+
+  /** The scheduler's clock, for waiters' `since`. */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * Runs `task` in its turn. Resolves with its result, or with undefined when the request was
+   * aborted before its turn; a RetryLater from the task holds its bucket that long, then is thrown on.
+   */
+  async run<T>(request: TurnRequest, task: () => Promise<T>): Promise<T | undefined> {
+    if (request.signal?.aborted === true) return undefined;
+    const granted = await new Promise<boolean>((resolve) => {
+      const waiter: Waiter = { request, run: () => resolve(true), seq: this.seq++ };
+      this.waiters.add(waiter);
+      request.signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.waiters.delete(waiter)) resolve(false);
+        },
+        { once: true },
+      );
+      this.pump();
+    });
+    if (!granted) return undefined;
+    try {
+      return await task();
+    } catch (error) {
+      const name = request.bucket();
+      if (error instanceof RetryLater && name !== null) {
+        this.figuresNow.heldBack++;
+        const bucket = this.bucket(name);
+        bucket.heldUntil = Math.max(bucket.heldUntil, this.clock.now() + error.afterMs);
+      }
+      throw error;
+    } finally {
+      this.inFlight--;
+      this.pump();
+    }
+  }
+
+  figures(): ScheduleFigures {
+    return { ...this.figuresNow, waiting: this.waiters.size };
+  }
+
+  /** Gives every turn that may go now, then sleeps until the next one may. */
+  private pump(): void {
+    for (;;) {
+      if (this.waiters.size === 0 || this.inFlight >= this.pace.inFlight) return;
+      const now = this.clock.now();
+      const paused = this.pace.pausedForMs?.() ?? 0;
+      const interval = 1000 / this.pace.perSecond;
+      const early = this.due - now - interval * (this.pace.burst - 1);
+      if (paused > 0 || early > 0) return this.sleep(now + Math.max(paused, early));
+      const next = this.pick(now);
+      if (next.waiter === null) return this.sleep(next.freeAt);
+      this.give(next.waiter, now, interval);
+    }
+  }
+
+  /** The most urgent, then longest waiting, waiter whose bucket has room; else when one will. */
+  private pick(now: number): { waiter: Waiter | null; freeAt: number } {
+    let best: { waiter: Waiter; standing: Standing } | null = null;
+    let freeAt = Number.POSITIVE_INFINITY;
+    // One pass over the waiters (at most one per live post) per turn: bounded by the posts.
+    for (const waiter of this.waiters) {
+      const free = this.bucketFreeAt(waiter.request.bucket(), now);
+      if (free > now) {
+        freeAt = Math.min(freeAt, free);
+        continue;
+      }
+      const standing = waiter.request.standing();
+      if (best === null || before(standing, waiter, best.standing, best.waiter)) best = { waiter, standing };
+    }
+    return { waiter: best?.waiter ?? null, freeAt };
+  }
+
+  private give(waiter: Waiter, now: number, interval: number): void {
+    this.waiters.delete(waiter);
+    this.due = Math.max(this.due, now) + interval;
+    const bucket = waiter.request.bucket();
+    if (bucket !== null && Number.isFinite(this.pace.perBucket.limit)) {
+      const turns = this.bucket(bucket).turns;
+      turns.push(now);
+      if (turns.length > this.pace.perBucket.limit) turns.shift();
+    }
+    const standing = waiter.request.standing();
+    this.figuresNow.turns++;
+    if (standing.urgent) this.figuresNow.urgentTurns++;
+    this.figuresNow.lastWaitMs = now - standing.since;
+    this.inFlight++;
+    waiter.run();
+  }
+
+  /** When the bucket may take one more turn: its hold's end, or its window's. */
+  private bucketFreeAt(name: string | null, now: number): number {
+    if (name === null) return now;
+    const bucket = this.buckets.get(name);
+    if (bucket === undefined) return now;
+    const { limit, windowMs } = this.pace.perBucket;
+    const full = bucket.turns.length >= limit ? bucket.turns[0]! + windowMs : now;
+    const free = Math.max(full, bucket.heldUntil);
+    // Idle buckets are dropped here, so that their number follows the waiting posts, not history.
+    if (free <= now && bucket.turns.every((at) => at + windowMs <= now)) this.buckets.delete(name);
+    return Math.max(free, now);
+  }
+
+  private bucket(name: string): { turns: number[]; heldUntil: number } {
+    let bucket = this.buckets.get(name);
+    if (bucket === undefined) this.buckets.set(name, (bucket = { turns: [], heldUntil: 0 }));
+    return bucket;
+  }
+
+  /** One timer at a time, for the earliest moment a turn may go. */
+  private sleep(at: number): void {
+    if (!Number.isFinite(at) || at >= this.wakeAt) return;
+    this.cancelWake?.();
+    this.wakeAt = at;
+    this.cancelWake = this.clock.after(Math.max(0, at - this.clock.now()), () => {
+      this.cancelWake = null;
+      this.wakeAt = Number.POSITIVE_INFINITY;
+      this.pump();
+    });
+  }
+}
+
+/** Urgent first; then the oldest unshown update; then first come. */
+function before(a: Standing, aw: Waiter, b: Standing, bw: Waiter): boolean {
+  if (a.urgent !== b.urgent) return a.urgent;
+  if (a.since !== b.since) return a.since < b.since;
+  return aw.seq < bw.seq;
+}
