@@ -25,6 +25,7 @@ export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): 
     rules: rulesFor(snap.variant),
     orientation,
     lastMove: snap.uci.at(-1) ?? null,
+    lastSan: snap.san.at(-1) ?? null,
     white: { name: snap.white, rating: snap.whiteRating, clockMs: snap.whiteClockMs },
     black: { name: snap.black, rating: snap.blackRating, clockMs: snap.blackClockMs },
     holdings: snap.holdings,
@@ -69,25 +70,30 @@ export function recordScenes(
   const clocks: Record<Color, number | null> = { white: extras.initialClockMs, black: extras.initialClockMs };
   const noHoldings = { white: '', black: '' };
   // Bughouse hands come from the partner board: the scenes show them as they were seen.
-  const sceneOf = (lastMove: string | null, hands: Holdings | null = null): BoardScene => ({
+  const sceneOf = (
+    lastMove: string | null,
+    lastSan: string | null,
+    hands: Holdings | null = null,
+  ): BoardScene => ({
     fen: replayFen(replay),
     rules,
     orientation: look.orientation ?? 'white',
     lastMove,
+    lastSan,
     white: { ...extras.white, clockMs: clocks.white },
     black: { ...extras.black, clockMs: clocks.black },
     ...(bughouse ? { holdings: hands ?? noHoldings } : {}),
     ...(look.theme ? { theme: look.theme } : {}),
     ...(look.size ? { size: look.size } : {}),
   });
-  const scenes: BoardScene[] = [sceneOf(null)];
+  const scenes: BoardScene[] = [sceneOf(null, null)];
   for (const [ply, uci] of game.uci.entries()) {
     const move = parseUciMove(replay, uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
     const mover = replay.pos.turn;
-    play(replay, move);
+    const { san } = play(replay, move);
     clocks[mover] = game.clocksMs[ply] ?? clocks[mover];
-    scenes.push(sceneOf(uci, extras.handsAfter[ply] ?? null));
+    scenes.push(sceneOf(uci, san, extras.handsAfter[ply] ?? null));
   }
   const last = scenes.at(-1)!;
   scenes[scenes.length - 1] = {
