@@ -92,7 +92,8 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
       holdings: needs.holdings ? { x: infoWidth, w: holdingsWidth } : null,
       clock: { x: infoWidth + holdingsWidth, w: clockWidth },
     },
-    turnMarkerWidth: Math.max(3, Math.round(barHeight / 12)),
+    // A side-to-move mark wide enough to see at Discord's ~400 px display (about 8 px there).
+    turnMarkerWidth: Math.max(4, Math.round(barHeight / 5)),
     holdingIcon,
     holdingSlot,
     fontPx: {
@@ -100,7 +101,8 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
       clock: Math.round(barHeight * 0.46),
       count: Math.max(8, Math.round(barHeight * 0.3)),
       footer: Math.round(footerHeight * 0.4),
-      coordinate: Math.max(8, Math.round(square * 0.2)),
+      // Digits about 9 px tall once Discord shows the picture ~400 px wide (test/render/legible).
+      coordinate: Math.max(9, Math.round(square * 0.3)),
     },
   };
 }
