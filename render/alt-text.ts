@@ -2,7 +2,7 @@
 // "board.png" (Discord's attachment `description`, the page's text alternative). Players, side to
 // move or result, the last move in words, clocks, pieces in hand and the FEN, in that order.
 import type { Color, Role } from 'chessops/types';
-import type { ChartScene } from './chart.js';
+import { moveTimes, type ChartScene } from './chart.js';
 import { formatClock, resultText } from './format.js';
 import { gifScenes, MAX_GIF_FRAMES } from './game-gif.js';
 import { HOLDING_ROLES, readPosition, type HoldingCounts } from './position.js';
@@ -118,33 +118,29 @@ export function describeAnimation(scenes: readonly BoardScene[], maxFrames = MAX
   return bounded(`${what} It ends on this position. ${boardWords(last, 'Final board')}`);
 }
 
-/** A clock chart in words: whose line is which, the final clocks and the largest drop. */
+/** A clock chart in words: whose line is which, the final clocks and the longest move. */
 export function describeChart(scene: ChartScene): string {
   const plies = scene.clocksMs.length;
   const final: Record<Color, number | null> = { white: null, black: null };
-  const before: Record<Color, number | null> = {
-    white: scene.initialClockMs ?? null,
-    black: scene.initialClockMs ?? null,
-  };
+  const moverOf = (ply: number): Color =>
+    (ply % 2 === 0) === (scene.firstMover === 'white') ? 'white' : 'black';
+  scene.clocksMs.forEach((ms, ply) => {
+    if (ms !== null) final[moverOf(ply)] = ms;
+  });
   let longest: { ms: number; ply: number } | null = null;
-  for (const [ply, ms] of scene.clocksMs.entries()) {
-    const mover: Color = (ply % 2 === 0) === (scene.firstMover === 'white') ? 'white' : 'black';
-    if (ms === null) continue;
-    const previous = before[mover];
-    if (previous !== null && previous - ms > (longest?.ms ?? 0)) longest = { ms: previous - ms, ply };
-    before[mover] = ms;
-    final[mover] = ms;
-  }
+  for (const [ply, ms] of moveTimes(scene).entries())
+    if (ms !== null && ms > (longest?.ms ?? 0)) longest = { ms, ply };
   const clock = (ms: number | null): string => (ms === null ? 'unknown' : formatClock(ms));
   const parts = [
-    `Clock chart of ${cut(scene.white, NAME_MAX)} (White, light line) against ${cut(scene.black, NAME_MAX)} (Black, dark line): time left after each of ${plies} half-moves.`,
+    `Clock chart of ${cut(scene.white, NAME_MAX)} (White, near-white line) against ${cut(scene.black, NAME_MAX)} (Black, blue line): time left after each of ${plies} half-moves, and bars along the bottom for the time each move took.`,
     `Final clocks: White ${clock(final.white)}, Black ${clock(final.black)}.`,
   ];
   if (longest !== null) {
     const offset = longest.ply + (scene.firstMover === 'black' ? 1 : 0);
     const number = scene.firstMoveNumber + Math.floor(offset / 2);
-    const side = offset % 2 === 0 ? 'White' : 'Black';
-    parts.push(`Largest drop in one move: ${side}'s move ${number}, ${formatClock(longest.ms)}.`);
+    parts.push(
+      `Longest move: ${capital(moverOf(longest.ply))}'s move ${number}, ${formatClock(longest.ms)}.`,
+    );
   }
   if (scene.evaluations?.some((e) => e !== null))
     parts.push('An engine evaluation line is drawn over the clocks.');

@@ -136,7 +136,7 @@ describe('describeAnimation', () => {
 });
 
 describe('describeChart', () => {
-  it('names the lines, the final clocks and the largest drop', () => {
+  it('names the lines, the final clocks and the longest move', () => {
     const text = describeChart({
       white: 'Alice',
       black: 'Bob',
@@ -145,9 +145,9 @@ describe('describeChart', () => {
       initialClockMs: 180_000,
       clocksMs: [178_000, 179_000, 120_000, 170_000],
     });
-    expect(text).toContain('Alice (White, light line) against Bob (Black, dark line)');
+    expect(text).toContain('Alice (White, near-white line) against Bob (Black, blue line)');
     expect(text).toContain('4 half-moves');
     expect(text).toContain('Final clocks: White 2:00, Black 2:50.');
-    expect(text).toContain("Largest drop in one move: White's move 2, 0:58.");
+    expect(text).toContain("Longest move: White's move 2, 0:58.");
   });
 });
