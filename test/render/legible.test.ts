@@ -70,3 +70,27 @@ describe('a board at Discord’s display size', () => {
     }
   });
 });
+
+describe('pieces in hand at Discord’s display size', () => {
+  const scene = {
+    fen: 'rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[QRBNPp] w KQkq - 1 3',
+    rules: 'crazyhouse' as const,
+    orientation: 'white' as const,
+    white: { name: 'AlekhineFan1927', rating: '2104', clockMs: 60_000 },
+    black: { name: 'Capablanca', rating: '2210', clockMs: 60_000 },
+  };
+
+  it('leaves the names as much room as a board without them', () => {
+    const plain = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
+    const crazy = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
+    expect(crazy.bar.info).toEqual(plain.bar.info);
+  });
+
+  it('draws them at least 22 px tall at 400 px wide', async () => {
+    const png = renderPng(scene);
+    if (!png.ok) throw new Error(png.error);
+    const { img, scale } = await shownAt(png.value, SHOWN_WIDTH);
+    const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
+    expect(inkHeight(img, scaled(layout.columns[0]!.bottomHand!, scale))).toBeGreaterThanOrEqual(22);
+  });
+});
