@@ -3,6 +3,7 @@
 import { AttachmentBuilder, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
+import { describeBoard } from '../render/index.js';
 import { fenScene, style12Scene } from '../src/game/scene-input.js';
 import { answer } from '../src/discord/replies.js';
 
@@ -49,7 +50,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   await interaction.reply({
     content: `\`${scene.fen}\``,
-    files: [new AttachmentBuilder(png.value, { name: 'position.png' })],
+    files: [new AttachmentBuilder(png.value, { name: 'position.png', description: describeBoard(scene) })],
     allowedMentions: { parse: [] },
   });
 }

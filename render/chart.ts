@@ -41,7 +41,10 @@ export const EVAL_RANGE = 5;
 /** Plies a chart takes: the most a game may have (KIBITZ_MAX_PLIES goes up to 100,000). */
 export const MAX_CHART_PLIES = 100_000;
 
-/** The colours of a chart in a theme: lines after the board's squares, text after its bars. */
+const WHITE_LINE = '#f4f4f4';
+const BLACK_LINE = '#3f8fe0';
+
+/** The colours of a chart in a theme: text after the board's bars; the lines the same in every theme. */
 export function chartColours(theme: ThemeName = DEFAULT_THEME): {
   background: string;
   grid: string;
@@ -57,8 +60,10 @@ export function chartColours(theme: ThemeName = DEFAULT_THEME): {
     grid: t.clockBg,
     text: t.barText,
     dim: t.barDim,
-    white: t.light,
-    black: t.dark,
+    // The two players' lines differ in lightness as well as colour (near white against a mid
+    // blue), so that they stay apart in grey, for colour-blind readers and at Discord's size.
+    white: WHITE_LINE,
+    black: BLACK_LINE,
     evaluation: t.lightLast,
   };
 }
@@ -110,6 +115,22 @@ function longestClock(scene: ChartScene): number {
   let longest = isClock(scene.initialClockMs) ? scene.initialClockMs : 0;
   for (const ms of scene.clocksMs) if (isClock(ms) && ms > longest) longest = ms;
   return longest;
+}
+
+/** The share of the plot's height the time-per-move bars may reach. */
+const TIME_BARS_SHARE = 0.3;
+
+/**
+ * The time each ply took, as the fall of its mover's clock (an increment makes it read short);
+ * null where a clock before or after is unknown, or rose.
+ */
+export function moveTimes(scene: Pick<ChartScene, 'clocksMs' | 'initialClockMs'>): (number | null)[] {
+  const before: [number | null, number | null] = [scene.initialClockMs ?? null, scene.initialClockMs ?? null];
+  return scene.clocksMs.map((ms, i) => {
+    const previous = before[i % 2]!;
+    before[i % 2] = isClock(ms) ? ms : null;
+    return previous !== null && isClock(ms) && ms <= previous ? previous - ms : null;
+  });
 }
 
 /** Move numbers past this are not a real game's: the axis then counts from 1. */
@@ -273,6 +294,22 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
     drawSeries(pen, points, index.evaluation, Math.max(2, layout.lineWidth - 1));
   }
 
+  // The time each move took (the fall of the mover's clock) as bars along the bottom, on their own
+  // scale, in the mover's colour.
+  const took = moveTimes(scene);
+  const longestMove = took.reduce<number>((a, b) => Math.max(a, b ?? 0), 0);
+  if (longestMove > 0) {
+    const barsHeight = Math.round(plot.h * TIME_BARS_SHARE);
+    const barWidth = Math.max(1, Math.floor(plot.w / layout.plies) - 1);
+    took.forEach((ms, i) => {
+      if (ms === null || ms <= 0) return;
+      const h = Math.max(1, Math.round((ms / longestMove) * barsHeight));
+      const mover = (i % 2 === 0) === (scene.firstMover === 'white') ? 'white' : 'black';
+      const x = Math.round(xOf(i + 1) - barWidth / 2);
+      fillRect(pen.surface, x, plot.y + plot.h - h, barWidth, h, index[mover]);
+    });
+  }
+
   // The clocks: each player's line through the plies they made. White's is drawn wider, under
   // Black's, so that where the clocks agree both colours still show.
   for (const side of ['white', 'black'] as const) {
@@ -294,10 +331,14 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
     { label: scene.black, colour: 'black' },
   ];
   if (scene.evaluations !== undefined) entries.push({ label: 'Evaluation', colour: 'evaluation' });
+  // The time axis's unit, under the clock labels (the title names the clock axis).
+  if (clocks.length > 0) text(pen, 'move', labelFont, 4, plot.y + plot.h + 4, colours.dim);
   const titleHeight = lineHeight(titleFont);
   const titleTop = Math.round((plot.y - titleHeight) / 2);
   let x = plot.x;
-  x = text(pen, clocks.length > 0 ? 'Clocks' : 'Evaluation', titleFont, x, titleTop, colours.text) + 24;
+  const title =
+    clocks.length === 0 ? 'Evaluation' : longestMove > 0 ? 'Time left · bars: time per move' : 'Time left';
+  x = text(pen, title, titleFont, x, titleTop, colours.text) + 24;
   const room = Math.floor((width - x - 8) / entries.length);
   const swatch = Math.round(titleHeight * 0.8);
   for (const entry of entries) {

@@ -114,6 +114,34 @@ function fitName(
   return { name: ellipsized(name, nameFont, width), rating: '' };
 }
 
+/** One player's pieces in hand, on the strip beside their bar: an icon and a count per kind. */
+function handRegion(p: Painter, rect: Rect, color: Color, pos: ScenePosition): Region {
+  const { layout, sprites } = p;
+  const { kit } = sprites;
+  const counts = pos.holdings?.[color];
+  const shown = HOLDING_ROLES.flatMap((role) => {
+    const n = counts?.get(role) ?? 0;
+    return n > 0 ? [{ role, n }] : [];
+  });
+  const countFont: FontSpec = { px: layout.fontPx.count, bold: true };
+  return {
+    ...rect,
+    key: `hold:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
+    paint: (s) => {
+      fillRect(s, rect.x, rect.y, rect.w, rect.h, kit.index.barBg);
+      const iconTop = rect.y + Math.floor((rect.h - layout.holdingIcon) / 2);
+      const left = rect.x + Math.round(layout.barHeight * 0.3);
+      shown.forEach(({ role, n }, i) => {
+        const x = left + i * layout.holdingSlot;
+        blit(s, sprites.icon(`${color}-${role}`), x, iconTop);
+        const count = String(n);
+        const countTop = iconTop + layout.holdingIcon - lineHeight(countFont);
+        drawText(s, count, countFont, x + layout.holdingIcon + 1, countTop, kit.text.name, rect.x + rect.w);
+      });
+    },
+  };
+}
+
 function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos: ScenePosition): Region[] {
   const { layout, sprites } = p;
   const { kit } = sprites;
@@ -144,34 +172,6 @@ function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos:
       if (rating) drawText(s, rating, ratingFont, end, top, kit.text.dim, textRight);
     },
   });
-
-  const holdingsPart = layout.bar.holdings;
-  if (holdingsPart) {
-    const rect: Rect = { x: bar.x + holdingsPart.x, y: bar.y, w: holdingsPart.w, h: bar.h };
-    const counts = pos.holdings?.[color];
-    const shown = HOLDING_ROLES.flatMap((role) => {
-      const n = counts?.get(role) ?? 0;
-      return n > 0 ? [{ role, n }] : [];
-    });
-    const countFont: FontSpec = { px: layout.fontPx.count, bold: true };
-    regions.push({
-      ...rect,
-      key: `hold:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
-      paint: (s) => {
-        fillRect(s, rect.x, rect.y, rect.w, rect.h, kit.index.barBg);
-        const iconTop = rect.y + Math.floor((rect.h - layout.holdingIcon) / 2);
-        shown.forEach(({ role, n }, i) => {
-          const x = rect.x + i * layout.holdingSlot;
-          blit(s, sprites.icon(`${color}-${role}`), x, iconTop);
-          const count = String(n);
-          const countX = x + layout.holdingSlot - textWidth(count, countFont) - 1;
-          const countTop =
-            iconTop + layout.holdingIcon - lineHeight(countFont) + Math.round(layout.barHeight * 0.1);
-          drawText(s, count, countFont, countX, countTop, kit.text.name, rect.x + rect.w);
-        });
-      },
-    });
-  }
 
   const clockRect: Rect = { x: bar.x + layout.bar.clock.x, y: bar.y, w: layout.bar.clock.w, h: bar.h };
   const clockMs = player.clockMs;
@@ -293,7 +293,9 @@ function columnRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: 
   const top: Color = scene.orientation === 'white' ? 'black' : 'white';
   return [
     ...barRegions(p, column.topBar, top, scene, pos),
+    ...(column.topHand ? [handRegion(p, column.topHand, top, pos)] : []),
     ...boardRegions(p, column, scene, pos),
+    ...(column.bottomHand ? [handRegion(p, column.bottomHand, scene.orientation, pos)] : []),
     ...barRegions(p, column.bottomBar, scene.orientation, scene, pos),
     ...(column.footer ? [footerRegion(p, column.footer, scene)] : []),
   ];

@@ -9,8 +9,22 @@ import type { ScenePosition } from './position.js';
 import type { BoardScene, RenderResult } from './scene.js';
 import { fillRect } from './surface.js';
 
+/** A frame's time when its next move's time is unknown. */
 export const FRAME_DELAY_MS = 800;
 export const LAST_FRAME_DELAY_MS = 4000;
+/**
+ * A position is shown for this share of the time its next move took, within FRAME_DELAY_RANGE:
+ * a long think is a long frame, yet a blitz game replays in minutes, not in its real time.
+ */
+export const MOVE_TIME_SHARE = 0.25;
+export const FRAME_DELAY_RANGE = [300, 3_000] as const;
+
+/** How long a position is shown: after the time the move that follows it took. */
+export function frameDelayMs(nextMoveMs: number | null | undefined, fallbackMs = FRAME_DELAY_MS): number {
+  if (nextMoveMs === null || nextMoveMs === undefined || !Number.isFinite(nextMoveMs)) return fallbackMs;
+  const [lo, hi] = FRAME_DELAY_RANGE;
+  return Math.min(hi, Math.max(lo, Math.round(nextMoveMs * MOVE_TIME_SHARE)));
+}
 /**
  * At most this many frames: a 157-ply game makes a GIF of about 600 KB, so 600 frames stay near
  * 2.5 MB, well under Discord's 10 MiB per file (a 20,000-ply game would otherwise be 50 MB).
@@ -20,6 +34,7 @@ export const MAX_GIF_FRAMES = 600;
 export const MAX_GIF_BYTES = 8 * 1024 * 1024;
 
 export interface GifOptions {
+  /** Every frame this long, whatever the move times (default: from the move times). */
   frameDelayMs?: number;
   lastFrameDelayMs?: number;
   maxFrames?: number;
@@ -49,9 +64,21 @@ function boundingBox(regions: Region[]): { x: number; y: number; w: number; h: n
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
+/**
+ * A long game's scenes as its GIF shows them: its start frame says which moves are left out (in
+ * the result strip, which the final frame fills anyway).
+ */
+function shownScenes(all: readonly BoardScene[], maxFrames?: number): BoardScene[] {
+  const scenes = gifScenes(all, maxFrames);
+  const left = all.length - scenes.length;
+  if (left === 0) return scenes;
+  const note = `${left} half-moves left out: then the last ${scenes.length - 1} of ${all.length - 1}`;
+  return [{ ...scenes[0]!, result: { result: '*', reason: note } }, ...scenes.slice(1)];
+}
+
 /** One frame per scene; every scene is drawn with the first one's theme, size and layout. */
 export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
-  const scenes = gifScenes(all, opts.maxFrames);
+  const scenes = shownScenes(all, opts.maxFrames);
   const maxBytes = opts.maxBytes ?? MAX_GIF_BYTES;
   const first = scenes[0];
   if (!first) return { ok: false, error: 'no positions to animate' };
@@ -67,14 +94,19 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
     holdings: positions.some((ps) => ps.some((p) => p.holdings !== null)),
   };
   const look = { theme: first.theme, size: first.size };
-  const frameDelayMs = opts.frameDelayMs ?? FRAME_DELAY_MS;
   const lastFrameDelayMs = opts.lastFrameDelayMs ?? LAST_FRAME_DELAY_MS;
 
   let previous: Frame | null = null;
   let writer: GifWriter | null = null;
   for (const [i, scene] of scenes.entries()) {
     const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
-    const delayMs = i === scenes.length - 1 ? lastFrameDelayMs : frameDelayMs;
+    // The start of a cut game stays long enough to read what was left out.
+    const delayMs =
+      i === scenes.length - 1
+        ? lastFrameDelayMs
+        : i === 0 && scenes.length < all.length
+          ? FRAME_DELAY_RANGE[1]
+          : (opts.frameDelayMs ?? frameDelayMs(scenes[i + 1]!.moveTimeMs));
     writer ??= new GifWriter(frame.width, frame.height, frame.palette.rgb);
     const changed =
       previous && previous.regions.length === frame.regions.length

@@ -15,7 +15,10 @@ export interface Rect {
 export interface BoardColumn {
   x: number;
   topBar: Rect;
+  /** Pieces in hand of the player at the top: a strip of their own, between bar and board. */
+  topHand: Rect | null;
   board: Rect;
+  bottomHand: Rect | null;
   bottomBar: Rect;
   footer: Rect | null;
 }
@@ -24,6 +27,7 @@ export interface BoardColumn {
 export interface BarParts {
   /** Turn marker, name and rating. */
   info: { x: number; w: number };
+  /** Pieces in hand, across their own strip (topHand, bottomHand): names are never cut for them. */
   holdings: { x: number; w: number } | null;
   clock: { x: number; w: number };
 }
@@ -63,21 +67,28 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   // Room for two lines of a long result (it wraps rather than being cut).
   const footerHeight = needs.footer ? barHeight : 0;
   const gap = needs.partner ? Math.round(square / 2) : 0;
-  const holdingIcon = Math.round(barHeight * 0.62);
-  const holdingSlot = Math.round(barHeight * 0.74);
+  // Pieces in hand about 30 px tall at Discord's ~400 px display, on a strip of their own.
+  const handHeight = needs.holdings ? Math.round(barHeight * 0.9) : 0;
+  const holdingIcon = Math.round(barHeight * 0.8);
+  const holdingSlot = Math.round(holdingIcon * 1.45);
   const clockWidth = Math.round(barHeight * 2.75);
-  const holdingsWidth = needs.holdings ? holdingSlot * 5 : 0;
-  const infoWidth = boardPx - clockWidth - holdingsWidth;
+  const infoWidth = boardPx - clockWidth;
   const evaluationWidth = needs.evaluation ? Math.round(square / 3) : 0;
-  const height = 2 * barHeight + boardPx + footerHeight;
+  const height = 2 * barHeight + 2 * handHeight + boardPx + footerHeight;
   const column = (left: number): BoardColumn => {
     const x = evaluationWidth + left;
+    const boardY = barHeight + handHeight;
+    const hand = (y: number): Rect | null => (needs.holdings ? { x, y, w: boardPx, h: handHeight } : null);
     return {
       x,
       topBar: { x, y: 0, w: boardPx, h: barHeight },
-      board: { x, y: barHeight, w: boardPx, h: boardPx },
-      bottomBar: { x, y: barHeight + boardPx, w: boardPx, h: barHeight },
-      footer: needs.footer ? { x, y: 2 * barHeight + boardPx, w: boardPx, h: footerHeight } : null,
+      topHand: hand(barHeight),
+      board: { x, y: boardY, w: boardPx, h: boardPx },
+      bottomHand: hand(boardY + boardPx),
+      bottomBar: { x, y: boardY + boardPx + handHeight, w: boardPx, h: barHeight },
+      footer: needs.footer
+        ? { x, y: boardY + boardPx + handHeight + barHeight, w: boardPx, h: footerHeight }
+        : null,
     };
   };
   return {
@@ -89,18 +100,20 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
     evaluationBar: needs.evaluation ? { x: 0, y: 0, w: evaluationWidth, h: height } : null,
     bar: {
       info: { x: 0, w: infoWidth },
-      holdings: needs.holdings ? { x: infoWidth, w: holdingsWidth } : null,
-      clock: { x: infoWidth + holdingsWidth, w: clockWidth },
+      holdings: needs.holdings ? { x: 0, w: boardPx } : null,
+      clock: { x: infoWidth, w: clockWidth },
     },
-    turnMarkerWidth: Math.max(3, Math.round(barHeight / 12)),
+    // A side-to-move mark wide enough to see at Discord's ~400 px display (about 8 px there).
+    turnMarkerWidth: Math.max(4, Math.round(barHeight / 5)),
     holdingIcon,
     holdingSlot,
     fontPx: {
       name: Math.round(barHeight * 0.4),
       clock: Math.round(barHeight * 0.46),
-      count: Math.max(8, Math.round(barHeight * 0.3)),
+      count: Math.max(9, Math.round(barHeight * 0.38)),
       footer: Math.round(footerHeight * 0.4),
-      coordinate: Math.max(8, Math.round(square * 0.2)),
+      // Digits about 9 px tall once Discord shows the picture ~400 px wide (test/render/legible).
+      coordinate: Math.max(9, Math.round(square * 0.3)),
     },
   };
 }

@@ -34,6 +34,10 @@ export interface BoardScene {
   orientation: Color;
   /** UCI (`e2e4`, castling as the king's move `e1g1`, drops `P@e4`): highlighted. */
   lastMove?: string | null;
+  /** How long the last move took, ms, where known: a GIF shows the position before it for a share of that. */
+  moveTimeMs?: number | null;
+  /** The same move in SAN (`Nf3+`), for the picture's description in words; none when absent. */
+  lastSan?: string | null;
   white: ScenePlayer;
   black: ScenePlayer;
   /** Pieces in hand (`PPNQ`); when absent, the FEN's pockets are shown if it has any. */

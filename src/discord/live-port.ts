@@ -1,5 +1,6 @@
 // The relay's message port on Discord: live posts are normal channel messages sent with the bot
 // token (an interaction token dies after 15 minutes; a game outlives it), edited in place.
+import { ALT_TEXT_MAX } from '../../render/index.js';
 import { backoffDelay, type BackoffOptions } from '../backoff.js';
 import {
   AttachmentBuilder,
@@ -61,7 +62,14 @@ export function makeDiscordMessage(
       : { footer: { text: truncate(cleanText(message.footer), EMBED_LIMITS.footer) } }),
   };
   const files = [...(message.image === null ? [] : [message.image]), ...message.files].map(
-    (f) => new AttachmentBuilder(f.data, { name: f.name }),
+    (f) =>
+      new AttachmentBuilder(f.data, {
+        name: f.name,
+        // What a screen reader says for the picture (render/alt-text.ts).
+        ...(f.description === undefined
+          ? {}
+          : { description: truncate(cleanText(f.description), EMBED_LIMITS.attachmentDescription) }),
+      }),
   );
   const button = (
     label: string,
@@ -132,6 +140,8 @@ export const EMBED_LIMITS = {
   footer: 1_024,
   content: 2_000,
   threadName: 100,
+  /** An attachment's alt text. */
+  attachmentDescription: ALT_TEXT_MAX,
 };
 
 /**

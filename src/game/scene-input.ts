@@ -20,6 +20,7 @@ export function style12Scene(line: string): RenderResult<BoardScene> {
       lastMove: board.verboseMove
         ? verboseToUci(board.verboseMove, board.sideToMove === 'white' ? 'black' : 'white')
         : null,
+      lastSan: board.san,
       white: { name: board.white, clockMs: board.whiteClockMs },
       black: { name: board.black, clockMs: board.blackClockMs },
     },

@@ -26,6 +26,7 @@ export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): 
     rules: rulesFor(snap.variant),
     orientation,
     lastMove: snap.uci.at(-1) ?? null,
+    lastSan: snap.san.at(-1) ?? null,
     white: { name: snap.white, rating: snap.whiteRating, clockMs: snap.whiteClockMs },
     black: { name: snap.black, rating: snap.blackRating, clockMs: snap.blackClockMs },
     holdings: snap.holdings,
@@ -46,6 +47,8 @@ export interface SceneExtras {
   /** Bughouse: the hands after each ply, where known (empty where not); a replay cannot know them. */
   handsAfter: readonly (Holdings | null)[];
   finalHoldings: Holdings | null;
+  /** Time each ply took, where known; otherwise the fall of the mover's clock is taken. */
+  moveTimesMs?: readonly (number | null)[];
   /** The last scene shows the result (`*` for an adjourned or aborted game). */
   ended: boolean;
 }
@@ -70,25 +73,35 @@ export function recordScenes(
   const clocks: Record<Color, number | null> = { white: extras.initialClockMs, black: extras.initialClockMs };
   const noHoldings = { white: '', black: '' };
   // Bughouse hands come from the partner board: the scenes show them as they were seen.
-  const sceneOf = (lastMove: string | null, hands: Holdings | null = null): BoardScene => ({
+  const sceneOf = (
+    lastMove: string | null,
+    lastSan: string | null,
+    moveTimeMs: number | null,
+    hands: Holdings | null = null,
+  ): BoardScene => ({
     fen: replayFen(replay),
     rules,
     orientation: look.orientation ?? 'white',
     lastMove,
+    lastSan,
+    moveTimeMs,
     white: { ...extras.white, clockMs: clocks.white },
     black: { ...extras.black, clockMs: clocks.black },
     ...(bughouse ? { holdings: hands ?? noHoldings } : {}),
     ...(look.theme ? { theme: look.theme } : {}),
     ...(look.size ? { size: look.size } : {}),
   });
-  const scenes: BoardScene[] = [sceneOf(null)];
+  const scenes: BoardScene[] = [sceneOf(null, null, null)];
   for (const [ply, uci] of game.uci.entries()) {
     const move = parseUciMove(replay, uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
     const mover = replay.pos.turn;
-    play(replay, move);
-    clocks[mover] = game.clocksMs[ply] ?? clocks[mover];
-    scenes.push(sceneOf(uci, extras.handsAfter[ply] ?? null));
+    const { san } = play(replay, move);
+    const before = clocks[mover];
+    const after = game.clocksMs[ply] ?? null;
+    const fell = before !== null && after !== null && after <= before ? before - after : null;
+    clocks[mover] = after ?? clocks[mover];
+    scenes.push(sceneOf(uci, san, extras.moveTimesMs?.[ply] ?? fell, extras.handsAfter[ply] ?? null));
   }
   const last = scenes.at(-1)!;
   const flagged = flaggedSides({ ...game, ended: extras.ended });
@@ -114,6 +127,7 @@ export function gameScenes(
       white: { name: snap.white, rating: snap.whiteRating },
       black: { name: snap.black, rating: snap.blackRating },
       handsAfter: snap.handsAfter ?? [],
+      moveTimesMs: snap.moveTimesMs,
       finalHoldings: snap.holdings,
       ended: snap.ended,
     },

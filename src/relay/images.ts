@@ -2,6 +2,9 @@
 // post showing it, the PGN, clock chart and whole-game GIF of a final edit, and the final message
 // of a game that ended just before a restart, made from its stored PGN.
 import {
+  describeAnimation,
+  describeBoard,
+  describeChart,
   inlineRenderer,
   resultText,
   type BoardScene,
@@ -30,6 +33,9 @@ export interface BoardImagesOptions {
   watchUrl?: (snapshot: GameSnapshot) => string | null;
 }
 
+/** A picture and its description in words. */
+type Described = Required<Omit<LiveAttachment, 'name'>>;
+
 /** Renders kept: positions are shared by channels at the same moment, not over time. */
 const CACHED_RENDERS = 256;
 
@@ -49,8 +55,10 @@ export class BoardImages {
     files: LiveAttachment[] = [],
     engine?: EngineView,
   ): Promise<LiveMessage> {
-    const data = await this.png(snapshot, flip, engine?.scene ?? null);
-    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data }, files, engine);
+    const evaluation = engine?.scene ?? null;
+    const data = await this.png(snapshot, flip, evaluation);
+    const description = describeBoard(this.scene(snapshot, flip));
+    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data, description }, files, engine);
     const watchUrl = message.live ? this.options.watchUrl?.(snapshot) : null;
     return watchUrl ? { ...message, watchUrl } : message;
   }
@@ -66,10 +74,10 @@ export class BoardImages {
   ): Promise<LiveAttachment[]> {
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
     const chart = await this.chart(snapshotChartScene(snapshot, evaluations));
-    if (chart !== null) files.push({ name: chartFileName(snapshot.game), data: chart });
+    if (chart !== null) files.push({ name: chartFileName(snapshot.game), ...chart });
     const scenes = gameScenes(snapshot);
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
-    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, data: gif });
+    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, ...gif });
     return files;
   }
 
@@ -81,12 +89,13 @@ export class BoardImages {
     const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
     let image: LiveAttachment | null = null;
     const chart = read.ok ? await this.chart(recordChartScene(read.value[0]!)) : null;
-    if (chart !== null) files.push({ name: chartFileName(finished.game), data: chart });
+    if (chart !== null) files.push({ name: chartFileName(finished.game), ...chart });
     if (scenes?.ok === true) {
-      const png = await this.renderer.png(scenes.value.at(-1)!);
-      if (png.ok) image = { name: BOARD_IMAGE, data: png.value };
+      const last = scenes.value.at(-1)!;
+      const png = await this.renderer.png(last);
+      if (png.ok) image = { name: BOARD_IMAGE, data: png.value, description: describeBoard(last) };
       const gif = await this.gif(scenes.value);
-      if (gif !== null) files.push({ name: `game-${finished.game}.gif`, data: gif });
+      if (gif !== null) files.push({ name: `game-${finished.game}.gif`, ...gif });
     }
     return {
       title: `Game ${finished.game}: ${finished.white} vs ${finished.black}`,
@@ -98,6 +107,12 @@ export class BoardImages {
     };
   }
 
+  /** A snapshot's board as a scene, with its bughouse partner when there is one. */
+  private scene(snapshot: GameSnapshot, flip: boolean): BoardScene {
+    const partner = snapshot.partnerGame === null ? null : this.options.snapshot(snapshot.partnerGame);
+    return sceneFromSnapshot(snapshot, { orientation: flip ? 'black' : 'white', partner: partner ?? null });
+  }
+
   /** One render per position and orientation, shared by every channel showing it. */
   private png(snapshot: GameSnapshot, flip: boolean, evaluation: SceneEvaluation | null): Promise<Buffer> {
     const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
@@ -105,32 +120,29 @@ export class BoardImages {
     const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
-    const orientation = flip ? 'black' : 'white';
-    const rendered = this.renderer
-      .png({ ...sceneFromSnapshot(snapshot, { orientation, partner: partner ?? null }), evaluation })
-      .then((result) => {
-        if (result.ok) return result.value;
-        this.pngCache.delete(key);
-        throw new Error(`render failed: ${result.error}`);
-      });
+    const rendered = this.renderer.png({ ...this.scene(snapshot, flip), evaluation }).then((result) => {
+      if (result.ok) return result.value;
+      this.pngCache.delete(key);
+      throw new Error(`render failed: ${result.error}`);
+    });
     if (this.pngCache.size >= CACHED_RENDERS) this.pngCache.delete(this.pngCache.keys().next().value!);
     this.pngCache.set(key, rendered);
     return rendered;
   }
 
   /** The chart of a game's clocks; null when it has none to draw or the render failed (logged). */
-  private async chart(scene: ChartScene | null): Promise<Buffer | null> {
+  private async chart(scene: ChartScene | null): Promise<Described | null> {
     if (scene === null) return null;
     const chart = await this.renderer.chart(scene);
     if (!chart.ok) this.options.logger.warn({ error: chart.error }, 'clock chart not rendered');
-    return chart.ok ? chart.value : null;
+    return chart.ok ? { data: chart.value, description: describeChart(scene) } : null;
   }
 
-  private async gif(scenes: BoardScene[]): Promise<Buffer | null> {
+  private async gif(scenes: BoardScene[]): Promise<Described | null> {
     if (scenes.length < 2) return null;
     const gif = await this.renderer.gif(scenes);
     if (!gif.ok) this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
-    return gif.ok ? gif.value : null;
+    return gif.ok ? { data: gif.value, description: describeAnimation(scenes) } : null;
   }
 }
 

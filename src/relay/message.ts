@@ -6,6 +6,8 @@ import type { GameSnapshot } from '../game/snapshot.js';
 export interface LiveAttachment {
   name: string;
   data: Buffer;
+  /** A picture in words (render/alt-text.ts), for screen readers; none for text files. */
+  description?: string;
 }
 
 /** The file name of a live post's picture; an edit without a new picture keeps this one. */

@@ -70,11 +70,17 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 <button type="button" id="flip">Flip board</button>
 <a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a></p>
 </header>
-<p class="opening" id="opening">${view.opening === null ? '' : escapeHtml(`${view.opening.eco} ${view.opening.name}`)}</p>
+<div class="stage">
 <div class="boards" id="boards"></div>
+<aside class="side">
+<p class="opening" id="opening">${view.opening === null ? '' : escapeHtml(`${view.opening.eco} ${view.opening.name}`)}</p>
+<ol class="moves" id="moves" aria-label="Moves: choose one, or use the arrow keys, to look back"></ol>
+<p class="review"><button type="button" id="to-live" hidden>Back to live ⏭</button></p>
 <p class="result" id="result"></p>
-<ol class="moves" id="moves"></ol>
 <p class="status" id="status">Connecting…</p>
+</aside>
+</div>
+<p class="spoken" id="spoken" aria-live="polite"></p>
 </main>`;
   return page(`${title} · Kibitz`, body, ['/assets/live.js']);
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { formatClock, LOW_CLOCK_MS } from '../../render/index.js';
 import { makeChessLive } from '../chesslive/write.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
 import { shortened, type Logger } from '../log.js';
@@ -98,9 +99,13 @@ function loadAssets(): Map<string, Asset> {
     ['live.js', client('live.js'), 'text/javascript'],
     ['live.css', client('live.css'), 'text/css'],
   ];
-  return new Map(
+  const assets = new Map(
     files.map(([name, path, type]) => [name, { type: `${type}; charset=utf-8`, body: readFileSync(path) }]),
   );
+  // The pictures' own clock formatter, served as it is: the page and the pictures cannot disagree.
+  const clock = `export ${formatClock.toString()}\nexport const LOW_CLOCK_MS = ${LOW_CLOCK_MS};\n`;
+  assets.set('clock.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from(clock) });
+  return assets;
 }
 
 export function buildWebApp(options: WebServerOptions): FastifyInstance {

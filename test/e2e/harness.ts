@@ -183,6 +183,7 @@ export class World {
     }
     // A bug in the fake would otherwise pass as a bot problem (or not at all).
     if (this.fake.internalErrors.length > 0) throw this.fake.internalErrors[0]!;
+    expectPicturesDescribed([...this.fake.state.messages.values()]);
   }
 }
 
@@ -209,6 +210,26 @@ export function shuffleScript(plies: number, extra: Partial<GameScript> = {}): G
 }
 
 // ---- messages ------------------------------------------------------------------------------------
+
+/** The file names of pictures: every one Kibitz posts carries its description in words. */
+const PICTURE = /\.(png|gif)$/;
+
+/**
+ * Every picture of every state of every message has alt text naming what a screen reader needs
+ * (a board's FEN, a chart's clocks), within Discord's 1,024 characters. Checked when a world
+ * closes, so every end-to-end test checks every picture it made.
+ */
+export function expectPicturesDescribed(messages: readonly FakeMessage[]): void {
+  for (const message of messages)
+    for (const revision of message.revisions)
+      for (const file of revision.attachments) {
+        if (!PICTURE.test(file.filename)) continue;
+        const text = file.description ?? '';
+        const says = file.filename.endsWith('-clocks.png') ? /Final clocks: / : /FEN: \S+/;
+        if (text.length > 1_024 || !says.test(text))
+          throw new Error(`picture ${file.filename} of message ${message.id} lacks alt text: "${text}"`);
+      }
+}
 
 /** The live post's board image. */
 export function boardPng(message: { attachments: { filename: string; bytes: Buffer }[] }): Buffer {

@@ -108,7 +108,7 @@ describe('clock chart', () => {
       w: layout.plot.w,
       h: img.height - layout.plot.y - layout.plot.h - 2,
     };
-    expect(count(img, below, dim)).toBeGreaterThan(200);
+    expect(count(img, below, dim)).toBeGreaterThan(150);
     expect(
       count(img, { x: 0, y: 0, w: img.width, h: layout.plot.y }, same(hex(colours.text))),
     ).toBeGreaterThan(300);
@@ -192,5 +192,52 @@ describe('clock chart in the render pool', () => {
     const pooled = await pool.chart(scene);
     if (!inline.ok || !pooled.ok) throw new Error('not rendered');
     expect(pooled.value.equals(inline.value)).toBe(true);
+  });
+});
+
+describe('a chart read at a glance', () => {
+  /** Relative luminance, 0 (black) to 1 (white). */
+  const luminance = (colour: string): number => {
+    const [r, g, b] = hex(colour).map((c) => {
+      const v = c / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+
+  it('draws the two players in lines that differ in lightness as well as colour', () => {
+    const { white, black } = chartColours();
+    // A contrast ratio of 3 between them: apart in grey too.
+    expect((luminance(white) + 0.05) / (luminance(black) + 0.05)).toBeGreaterThan(3);
+    const [r, g, b] = hex(black);
+    expect(Math.max(r, g, b) - Math.min(r, g, b)).toBeGreaterThan(80);
+  });
+
+  it('draws the time each move took as a bar, the longest reaching highest', async () => {
+    // White thinks 50 s on its 3rd move (ply 5), Black 20 s on its 2nd (ply 4); the rest 1 s.
+    const scene: ChartScene = {
+      white: 'A',
+      black: 'B',
+      firstMover: 'white',
+      firstMoveNumber: 1,
+      initialClockMs: 180_000,
+      clocksMs: [179_000, 179_000, 178_000, 159_000, 128_000, 158_000, 127_000, 157_000],
+    };
+    const layout = chartLayout(scene);
+    const img = await draw(scene);
+    const { plot } = layout;
+    const height = (ply: number, colour: string): number => {
+      const x = Math.round(columnOf(plot, ply, layout.plies));
+      // From just above the plot's bottom edge (the zero line's row).
+      let top = plot.y + plot.h - 2;
+      while (top > plot.y && same(hex(colour))(pixel(img, x, top - 1))) top--;
+      return plot.y + plot.h - top;
+    };
+    const whiteLong = height(5, colours.white);
+    const blackLong = height(4, colours.black);
+    expect(whiteLong).toBeGreaterThan(plot.h * 0.25);
+    expect(blackLong).toBeGreaterThan(whiteLong * 0.3);
+    expect(blackLong).toBeLessThan(whiteLong * 0.5);
+    expect(height(1, colours.white)).toBeLessThan(whiteLong * 0.1);
   });
 });

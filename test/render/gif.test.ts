@@ -143,3 +143,34 @@ describe('GIF bounds', () => {
     });
   });
 });
+
+describe('GIF timing and cuts', () => {
+  const game = fixtureScenes('korchnoi-karpov-1974.pgn');
+
+  it('shows each position for a quarter of the time its next move took, within 0.3-3 s', () => {
+    // Move times 2 s, 40 s, 0.1 s, unknown: 0.5 s, 3 s (the most), 0.3 s (the least), 0.8 s.
+    const times = [2_000, 40_000, 100, null];
+    const scenes = game
+      .slice(0, 6)
+      .map((s, i) => (i >= 1 && i <= 4 ? { ...s, moveTimeMs: times[i - 1] } : s));
+    const { reader } = decodeGif(unwrap(renderGif(scenes)));
+    expect([0, 1, 2, 3, 4].map((i) => reader.frameInfo(i).delay)).toEqual([50, 300, 30, 80, 80]);
+  });
+
+  it('says on its first frame what a long game’s GIF leaves out', async () => {
+    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
+    const footer = layout.columns[0]!.footer!;
+    const inked = (frame: Decoded): number => {
+      let n = 0;
+      for (let y = footer.y; y < footer.y + footer.h; y++)
+        for (let x = footer.x; x < footer.x + footer.w; x++)
+          if (frame.rgba[(y * frame.width + x) * 4]! > 200) n++;
+      return n;
+    };
+    const whole = decodeGif(unwrap(renderGif(game))).frames[0]!;
+    const cut = decodeGif(unwrap(renderGif(game, { maxFrames: 20 })));
+    expect(inked(whole)).toBe(0);
+    expect(inked(cut.frames[0]!)).toBeGreaterThan(200);
+    expect(cut.reader.frameInfo(0).delay).toBe(300);
+  });
+});

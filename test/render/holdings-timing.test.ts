@@ -39,8 +39,8 @@ function handsDiffer(a: Decoded, b: Decoded, side?: 'white' | 'black'): number {
   let n = 0;
   const bars =
     side === undefined
-      ? [column.topBar, column.bottomBar]
-      : [side === 'white' ? column.bottomBar : column.topBar];
+      ? [column.topHand!, column.bottomHand!]
+      : [side === 'white' ? column.bottomHand! : column.topHand!];
   for (const rect of bars.map(hands)) {
     for (let y = rect.y; y < rect.y + rect.h; y++)
       for (let x = rect.x; x < rect.x + rect.w; x++) if (pixel(a, x, y).join() !== pixel(b, x, y).join()) n++;

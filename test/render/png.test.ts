@@ -219,8 +219,8 @@ describe('board PNG from real FICS games', () => {
       h: bar.h,
     });
     // Black's bar (top) shows three kinds of black pieces; White's bar shows none.
-    expect(count(img, holdings(column.topBar), isBlackish)).toBeGreaterThan(3 * 100);
-    expect(count(img, holdings(column.bottomBar), differs(hex(brown.barBg)))).toBe(0);
+    expect(count(img, holdings(column.topHand!), isBlackish)).toBeGreaterThan(3 * 100);
+    expect(count(img, holdings(column.bottomHand!), differs(hex(brown.barBg)))).toBe(0);
     // The mated king on h7 is marked.
     expect(count(img, squareRect(column.board, 'h7', 'white'), isRed)).toBeGreaterThan(100);
   });
@@ -239,10 +239,10 @@ describe('board PNG from real FICS games', () => {
     expectBoard(img, left!.board, main!.fen, 'white');
     expectBoard(img, right!.board, partner!.fen, 'black');
     for (const column of [left!, right!]) {
-      for (const bar of [column.topBar, column.bottomBar]) {
+      for (const bar of [column.topBar, column.bottomBar])
         expect(ink(img, layout, bar, 'clock')).toBeGreaterThan(500);
-        expect(ink(img, layout, bar, 'holdings')).toBeGreaterThan(100);
-      }
+      for (const hand of [column.topHand!, column.bottomHand!])
+        expect(ink(img, layout, hand, 'holdings')).toBeGreaterThan(100);
     }
     // Partner board: White (at the top) holds PP, Black (at the bottom) holds PQ.
     const holdings = (bar: Rect) => ({
@@ -251,8 +251,8 @@ describe('board PNG from real FICS games', () => {
       w: layout.bar.holdings!.w,
       h: bar.h,
     });
-    expect(count(img, holdings(right!.topBar), isBlackish)).toBeLessThan(
-      count(img, holdings(right!.bottomBar), isBlackish),
+    expect(count(img, holdings(right!.topHand!), isBlackish)).toBeLessThan(
+      count(img, holdings(right!.bottomHand!), isBlackish),
     );
   });
 });

@@ -13,7 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
 import { whiteShare } from '../../render/index.js';
 import { openingAt } from '../../src/game/openings.js';
-import { World, embedOf, fixture, scriptOf } from '../e2e/harness.js';
+import { World, embedOf, fixture, scriptOf, shuffleScript } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 import { chromiumNeed, describeWith, findChromium, stockfishNeed } from '../support/require.js';
 
@@ -191,6 +191,61 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(box!.width).toBeGreaterThan(300);
     expect(box!.width).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(SHOTS, 'kibitz-web-phone.png'), fullPage: true });
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('fills a wide window with the board, never scrolls itself, speaks each move, looks back, fits a phone', async () => {
+    const { w, base } = await startRelayed();
+    const script = shuffleScript(60);
+    const game = w.fics.addGame(script);
+    w.fics.playMoves(game, 4);
+    const path = await observe(w, game);
+    const page = await openBrowser({ width: 1280, height: 800 });
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 4))));
+    // lichess TV: the board as tall as the window allows, the move list beside it.
+    const board = (await page.locator('.game.main .board-wrap').boundingBox())!;
+    expect(board.width).toBeGreaterThanOrEqual(560);
+    const moves = (await page.locator('#moves').boundingBox())!;
+    expect(moves.x).toBeGreaterThanOrEqual(board.x + board.width);
+
+    for (let ply = 5; ply <= 59; ply++) w.fics.playMove(game);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 59))));
+    await expect.poll(() => page.locator('#moves .san.current').textContent()).toBe(script.san[58]);
+    // The 59th ply is White's 30th move: said as a screen reader should say it.
+    await expect.poll(() => page.textContent('#spoken')).toBe(`30. ${script.san[58]}`);
+    expect(await page.title()).toBe(`Black to move · ${script.white} vs ${script.black} · Kibitz`);
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+    expect(await page.locator('.game.main .board-wrap').getAttribute('aria-label')).toContain(
+      `Last move 30. ${script.san[58]}`,
+    );
+
+    // Looking back: ← shows the position before; a move meanwhile does not move the board.
+    await page.keyboard.press('ArrowLeft');
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 58))));
+    expect(await page.locator('#moves .san.current').getAttribute('data-ply')).toBe('58');
+    w.fics.playMove(game);
+    await expect.poll(() => page.locator('#moves .san').count()).toBe(60);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 58))));
+    await page.locator('#moves .san[data-ply="2"]').click();
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 2))));
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-review.png') });
+    await page.click('#to-live');
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san)));
+    expect(await page.locator('#to-live').isHidden()).toBe(true);
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-wide.png') });
+
+    w.fics.endGame(game, '1/2-1/2', 'Game drawn by repetition');
+    await expect
+      .poll(() => page.title())
+      .toBe(`1/2-1/2 Game drawn by repetition · ${script.white} vs ${script.black} · Kibitz`);
+    expect(await page.textContent('#status')).toBe('Game over');
+
+    // A phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-narrow.png'), fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 

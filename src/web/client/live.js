@@ -2,7 +2,10 @@
 // (/g/<id>/events) and shows it with chessground. Every text goes in through textContent, never as
 // HTML. Clocks tick here between updates; each update sets them to the server's values again.
 // An engine evaluation, when a post asked for one, is a bar beside the main board and a line below.
+// Looking back: a click on a move or the arrow keys show an earlier position; "Back to live" (or
+// End) follows the game again. The page never scrolls itself: only the move list, within itself.
 import { Chessground } from './chessground.js';
+import { formatClock, LOW_CLOCK_MS } from './clock.js';
 
 const root = document.getElementById('live');
 const boardsEl = document.getElementById('boards');
@@ -12,6 +15,8 @@ const statusEl = document.getElementById('status');
 const titleEl = document.getElementById('title');
 const kindEl = document.getElementById('kind');
 const openingEl = document.getElementById('opening');
+const spokenEl = document.getElementById('spoken');
+const toLiveEl = document.getElementById('to-live');
 
 const ROLES = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
 /** White at the bottom of the main board unless flipped; the partner board the other way round. */
@@ -20,6 +25,8 @@ let flipped = false;
 const boards = new Map();
 /** The main board's evaluation ({ ply, text, white }), or null: no bar. */
 let evaluation = null;
+/** The ply shown on the main board while looking back; null while following the game. */
+let reviewPly = null;
 
 function element(tag, className, parent) {
   const el = document.createElement(tag);
@@ -47,6 +54,8 @@ function makeBoard(slot) {
   bar.setAttribute('aria-hidden', 'true');
   const fill = element('div', 'eval-white', bar);
   const wrap = element('div', 'board-wrap', row);
+  // A text alternative for the board (its squares are drawn pieces a screen reader cannot read).
+  wrap.setAttribute('role', 'img');
   const bottom = playerBar(el);
   const line = element('p', 'eval-text', el);
   line.hidden = true;
@@ -57,7 +66,7 @@ function makeBoard(slot) {
     highlight: { lastMove: true, check: true },
     drawable: { enabled: false, visible: false },
   });
-  return { el, top, bottom, cg, bar, fill, line, view: null, receivedAt: 0 };
+  return { el, top, bottom, cg, bar, fill, line, wrap, view: null, receivedAt: 0 };
 }
 
 function board(slot) {
@@ -84,16 +93,6 @@ function playerText(name, rating) {
   return rating ? `${name} (${rating})` : name;
 }
 
-function formatClock(ms) {
-  const negative = ms < 0;
-  const total = Math.floor(Math.abs(ms) / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  const text = h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-  return negative ? `-${text}` : text;
-}
-
 function showPocket(el, color, letters) {
   el.replaceChildren();
   if (!letters) return;
@@ -108,18 +107,102 @@ function showPocket(el, color, letters) {
   }
 }
 
+/** Square name -> index 0..63 (a1 = 0). */
+function squareIndex(name) {
+  return (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
+}
+
+/**
+ * The pieces after the first `plies` moves from `startFen`, as a FEN's first field: enough for
+ * chessground. Castling is the king's move (the rook follows), en passant and drops are read.
+ */
+function placementAfter(startFen, ucis, plies) {
+  const squares = new Array(64).fill(null);
+  const fields = startFen.split(' ');
+  fields[0]
+    .replace(/\[.*$/, '')
+    .split('/')
+    .forEach((row, r) => {
+      let file = 0;
+      for (const ch of row.replace(/~/g, '')) {
+        if (/\d/.test(ch)) file += Number(ch);
+        else squares[(7 - r) * 8 + file++] = ch;
+      }
+    });
+  const whiteFirst = fields[1] !== 'b';
+  for (let i = 0; i < plies; i++) {
+    const uci = ucis[i];
+    const white = (i % 2 === 0) === whiteFirst;
+    const to = squareIndex(uci.slice(2, 4));
+    if (uci[1] === '@') {
+      squares[to] = white ? uci[0].toUpperCase() : uci[0].toLowerCase();
+      continue;
+    }
+    const from = squareIndex(uci.slice(0, 2));
+    const piece = squares[from];
+    if (!piece) continue;
+    const pawn = piece.toLowerCase() === 'p';
+    if (pawn && from % 8 !== to % 8 && !squares[to]) squares[to + (white ? -8 : 8)] = null;
+    if (piece.toLowerCase() === 'k' && Math.abs((from % 8) - (to % 8)) === 2) {
+      const rank = to - (to % 8);
+      const kingside = to % 8 > from % 8;
+      const rookFrom = kingside ? rank + 7 : rank;
+      squares[kingside ? to - 1 : to + 1] = squares[rookFrom];
+      squares[rookFrom] = null;
+    }
+    squares[to] = uci.length > 4 ? (white ? uci[4].toUpperCase() : uci[4].toLowerCase()) : piece;
+    squares[from] = null;
+  }
+  const rows = [];
+  for (let r = 7; r >= 0; r--) {
+    let row = '';
+    let empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const piece = squares[r * 8 + f];
+      if (!piece) empty++;
+      else {
+        row += (empty || '') + piece;
+        empty = 0;
+      }
+    }
+    rows.push(row + (empty || ''));
+  }
+  return rows.join('/');
+}
+
+/** `23. Nf3, check`: a move as a screen reader says it. */
+function moveWords(view, ply) {
+  const number = startPly(view.startFen) + ply - 1;
+  const san = view.san[ply - 1];
+  const mark = san.endsWith('#') ? ', checkmate' : san.endsWith('+') ? ', check' : '';
+  return `${Math.floor(number / 2) + 1}${number % 2 === 0 ? '.' : '...'} ${san.replace(/[+#]$/, '')}${mark}`;
+}
+
+/** What the board shows, in words: players, side to move or result, last move, position. */
+function boardWords(view, ply) {
+  const state = view.ended
+    ? `Game over: ${[view.result, view.reason].filter(Boolean).join(', ')}`
+    : `${view.sideToMove === 'white' ? 'White' : 'Black'} to move`;
+  const shown = ply === view.san.length ? state : `Looking back at move ${moveWords(view, ply)}`;
+  const last = ply > 0 && ply === view.san.length ? `. Last move ${moveWords(view, ply)}` : '';
+  return `Board: ${view.white} (White) against ${view.black} (Black). ${shown}${last}.`;
+}
+
 /** Shows a board's view: position, players, pockets, clocks. */
 function render(slot) {
   const b = board(slot);
   const view = b.view;
   const orientation = orientationOf(slot);
+  const ply = slot === 'main' && reviewPly !== null ? reviewPly : view.san.length;
+  const reviewing = ply !== view.san.length;
   b.cg.set({
-    fen: view.fen,
+    fen: reviewing ? placementAfter(view.startFen, view.uci, ply) : view.fen,
     orientation,
     turnColor: view.sideToMove,
-    check: view.check ? view.sideToMove : false,
-    lastMove: lastMoveOf(view.uci[view.uci.length - 1]),
+    check: !reviewing && view.check ? view.sideToMove : false,
+    lastMove: lastMoveOf(view.uci[ply - 1]),
   });
+  b.wrap.setAttribute('aria-label', boardWords(view, ply));
   const [topColor, bottomColor] = orientation === 'white' ? ['black', 'white'] : ['white', 'black'];
   for (const [bar, color] of [
     [b.top, topColor],
@@ -165,6 +248,7 @@ function tick() {
       const ms = view[`${color}ClockMs`] - (running ? now - b.receivedAt : 0);
       bar.clock.textContent = formatClock(ms);
       bar.clock.classList.toggle('running', running);
+      bar.clock.classList.toggle('low', ms < LOW_CLOCK_MS);
       bar.bar.classList.toggle('to-move', !view.ended && view.sideToMove === color);
     }
   }
@@ -179,6 +263,7 @@ function startPly(fen) {
   );
 }
 
+/** The move list: one row per move number, White's and Black's moves side by side, each a button. */
 function showMoves(view) {
   movesEl.replaceChildren();
   const first = startPly(view.startFen);
@@ -190,15 +275,58 @@ function showMoves(view) {
       row.value = Math.floor(ply / 2) + 1;
       if (ply % 2 === 1) element('span', 'san empty', row).textContent = '…';
     }
-    element('span', 'san', row).textContent = san;
+    const button = element('button', 'san', row);
+    button.type = 'button';
+    button.dataset.ply = String(i + 1);
+    button.textContent = san;
   });
-  movesEl.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
+  markCurrent();
+}
+
+/** Marks the move shown; while following the game, the list (only the list) keeps its end in view. */
+function markCurrent() {
+  const view = boards.get('main')?.view;
+  if (!view) return;
+  const ply = reviewPly ?? view.san.length;
+  for (const el of movesEl.querySelectorAll('.san.current')) {
+    el.classList.remove('current');
+    el.removeAttribute('aria-current');
+  }
+  const current = movesEl.querySelector(`.san[data-ply="${ply}"]`);
+  current?.classList.add('current');
+  current?.setAttribute('aria-current', 'step');
+  toLiveEl.hidden = reviewPly === null;
+  if (reviewPly === null) movesEl.scrollTop = movesEl.scrollHeight;
+  else if (current) {
+    const top = current.offsetTop - movesEl.offsetTop;
+    if (top < movesEl.scrollTop || top + current.offsetHeight > movesEl.scrollTop + movesEl.clientHeight)
+      movesEl.scrollTop = top - movesEl.clientHeight / 2;
+  }
+}
+
+/** Shows the position after `ply` moves; the last one goes back to following the game. */
+function review(ply) {
+  const main = boards.get('main');
+  if (!main || !main.view) return;
+  const last = main.view.san.length;
+  const clamped = Math.max(0, Math.min(last, ply));
+  reviewPly = clamped === last ? null : clamped;
+  render('main');
+  markCurrent();
 }
 
 function showHeader(view) {
   titleEl.textContent = `${playerText(view.white, view.whiteRating)} vs ${playerText(view.black, view.blackRating)}`;
   kindEl.textContent = view.kind;
-  document.title = `${view.white} vs ${view.black} · Kibitz`;
+  showTitle(view);
+}
+
+/** The tab says who is to move, or the result, so that a background tab tells the game's state. */
+function showTitle(view) {
+  const state = view.ended
+    ? [view.result, view.reason].filter(Boolean).join(' ')
+    : `${view.sideToMove === 'white' ? 'White' : 'Black'} to move`;
+  document.title = `${state} · ${view.white} vs ${view.black} · Kibitz`;
 }
 
 function showOpening(view) {
@@ -207,6 +335,10 @@ function showOpening(view) {
 
 function showResult(view) {
   resultEl.textContent = view.ended ? [view.result, view.reason].filter(Boolean).join(' · ') : '';
+  if (view.ended) {
+    statusEl.textContent = 'Game over';
+    spokenEl.textContent = `Game over: ${[view.result, view.reason].filter(Boolean).join(', ')}`;
+  }
 }
 
 function showState(state) {
@@ -214,6 +346,7 @@ function showState(state) {
   const main = board('main');
   main.view = state.board;
   main.receivedAt = now;
+  if (reviewPly !== null && reviewPly > state.board.san.length) reviewPly = null;
   if (state.partner) {
     const partner = board('partner');
     partner.view = state.partner;
@@ -253,6 +386,8 @@ function showMove(move) {
   main.receivedAt = performance.now();
   render('main');
   showMoves(view);
+  showTitle(view);
+  spokenEl.textContent = moveWords(view, move.ply);
 }
 
 function showEvaluationEvent(next) {
@@ -276,11 +411,27 @@ document.getElementById('flip').addEventListener('click', () => {
   for (const slot of boards.keys()) if (boards.get(slot).view) render(slot);
 });
 
+movesEl.addEventListener('click', (e) => {
+  const ply = e.target.dataset?.ply;
+  if (ply !== undefined) review(Number(ply));
+});
+toLiveEl.addEventListener('click', () => review(Infinity));
+document.addEventListener('keydown', (e) => {
+  const view = boards.get('main')?.view;
+  if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
+  const ply = reviewPly ?? view.san.length;
+  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  review(to);
+});
+
 const events = new EventSource(root.dataset.events);
 events.addEventListener('open', () => {
-  statusEl.textContent = 'Live';
+  statusEl.textContent = boards.get('main')?.view?.ended ? 'Game over' : 'Live';
 });
 events.addEventListener('error', () => {
+  if (boards.get('main')?.view?.ended) return;
   statusEl.textContent =
     events.readyState === EventSource.CLOSED
       ? 'This game is no longer relayed.'
