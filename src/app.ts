@@ -44,8 +44,6 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
-  /** Where the optional `stockfish` package is looked for (a module path); tests point it elsewhere. */
-  engineFrom?: string;
   /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
   now?: () => number;
   /**
@@ -158,7 +156,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
-  const engine = config.engine.enabled ? startEngine(config, logger, options.engineFrom) : null;
+  const engine = config.engine.enabled ? startEngine(config, logger) : null;
   const relay = new Relay({
     feed,
     port: new DiscordPostPort(client, governor, options.now),

@@ -2,13 +2,15 @@
 // What one analysed position costs: the engine process's CPU time (Linux /proc) and wall time per
 // position, at a fixed time or depth, over the positions of a real game, plus the engine's start
 // and memory.
-// Not part of `npm run bench`: the engine is an optional package.
+// Not part of `npm run bench`: the engine is optional. --npm measures the npm package's build
+// (when installed) instead of the engine KIBITZ_ENGINE=on would run.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { makeFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { Chess } from 'chessops/chess';
-import { locateStockfish, StockfishProcess, type EngineLimit } from '../../src/engine/stockfish.js';
+import { locateEngine, locateNpmStockfish, type EngineProgram } from '../../src/engine/locate.js';
+import { StockfishProcess, type EngineLimit } from '../../src/engine/stockfish.js';
 import { fixture } from '../fake-fics/fixture-games.js';
 
 const { values: args } = parseArgs({
@@ -16,11 +18,26 @@ const { values: args } = parseArgs({
     'movetime-ms': { type: 'string', default: '500' },
     depth: { type: 'string' },
     positions: { type: 'string', default: '40' },
+    npm: { type: 'boolean' },
   },
 });
-const script = locateStockfish();
-if (script === null) {
-  process.stderr.write('the stockfish package is not installed: nothing to measure\n');
+
+function engineProgram(): EngineProgram | string {
+  if (args.npm === true) {
+    const script = locateNpmStockfish();
+    return script === null
+      ? 'the npm stockfish package is not installed'
+      : { command: process.execPath, args: [script], kind: 'npm' };
+  }
+  const found = locateEngine({
+    path: process.env.KIBITZ_ENGINE_PATH || null,
+    searchPath: process.env.PATH ?? '',
+  });
+  return found.ok ? found.program : found.reason;
+}
+const program = engineProgram();
+if (typeof program === 'string') {
+  process.stderr.write(`${program}: nothing to measure\n`);
   process.exit(1);
 }
 const limit: EngineLimit =
@@ -42,7 +59,7 @@ for (const san of fixture('lasker_master_seq#0').san) {
   if (fens.length >= Number(args.positions)) break;
 }
 
-const engine = new StockfishProcess(script, limit);
+const engine = new StockfishProcess(program, limit);
 const never = new AbortController().signal;
 const startWall = performance.now();
 await engine.analyse({ fen: fens[0]!, chess960: false }, never);

@@ -1,8 +1,8 @@
 // Engine evaluation through the real bot, the fake FICS server and the fake Discord: asked for per
 // post, shown after the board edit of its position (never holding it up), and said plainly where
-// there is none (operator off, package missing, a variant the engine does not play).
+// there is none (operator off, no engine installed, a variant the engine does not play).
 import { afterEach, describe, expect, it } from 'vitest';
-import { locateStockfish } from '../../src/engine/stockfish.js';
+import { locateEngine } from '../../src/engine/locate.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { chartColours } from '../../render/chart.js';
 import { parseHex, themeByName } from '../../render/theme.js';
@@ -13,9 +13,8 @@ const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_
 const ENGINE_ON = { KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '200' };
 
 const ARROW = parseHex(themeByName('brown').arrow);
-const installed = locateStockfish() !== null;
-if (!installed)
-  console.warn('SKIPPED: node_modules/stockfish is not installed: live engine tests do not run');
+const installed = locateEngine({ path: null, searchPath: process.env.PATH ?? '' }).ok;
+if (!installed) console.warn('SKIPPED: no Stockfish is installed: live engine tests do not run');
 
 let w: World | null = null;
 afterEach(async () => {
@@ -133,11 +132,15 @@ describe('engine unavailable', () => {
     expect(buttonIds(world.livePosts()[0]!)).toEqual(['flip:1', 'pgn:1', 'stop:1']);
   });
 
-  it('on without the package: one log line, and the option and the button say it is not installed', async () => {
+  it('on without an engine: one log line, and the option and the button say it is not installed', async () => {
     const world = (w = await World.start());
     const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0')));
-    await world.startBot({ env: ENGINE_ON, engineFrom: '/nonexistent/kibitz/app.js' });
-    const logged = world.logLines.filter((line) => line.includes('stockfish package is not installed'));
+    await world.startBot({ env: { ...ENGINE_ON, KIBITZ_ENGINE_PATH: '/nonexistent/stockfish' } });
+    const logged = world.logLines.filter((line) =>
+      line.includes(
+        'no engine is installed: KIBITZ_ENGINE_PATH=/nonexistent/stockfish is not an executable file',
+      ),
+    );
     expect(logged).toHaveLength(1);
     const refused = await world.command('observe', { game, eval: true }).reply();
     expect(refused.content).toMatch(/The engine is on, but the engine is not installed on this bot/);
@@ -148,7 +151,7 @@ describe('engine unavailable', () => {
     const pressed = await world.fake.button(post!.id, 'engine:1').reply();
     expect(pressed.ephemeral).toBe(true);
     expect(pressed.content).toMatch(
-      /not installed on this bot \(its operator has to install the optional `stockfish` package\)/,
+      /not installed on this bot \(its operator has to install Stockfish or set KIBITZ_ENGINE_PATH\)/,
     );
   });
 });

@@ -11,7 +11,7 @@ import { makeSquare } from 'chessops/util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { whiteShare } from '../../render/index.js';
-import { locateStockfish } from '../../src/engine/stockfish.js';
+import { locateEngine } from '../../src/engine/locate.js';
 import { openingAt } from '../../src/game/openings.js';
 import { World, embedOf, fixture, scriptOf } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
@@ -271,9 +271,8 @@ describe.skipIf(CHROMIUM === null)('the live page in Chromium', () => {
   });
 });
 
-const STOCKFISH = locateStockfish() !== null;
-if (!STOCKFISH)
-  console.warn('SKIPPED the live page evaluation test: node_modules/stockfish is not installed.');
+const STOCKFISH = locateEngine({ path: null, searchPath: process.env.PATH ?? '' }).ok;
+if (!STOCKFISH) console.warn('SKIPPED the live page evaluation test: no Stockfish is installed.');
 
 /** An evaluation as the post's embed writes it: `Engine: +0.3 · best Nf3 (depth 12)`. */
 const EMBED_EVALUATION = /^Engine: (#-?\d+|[+-]?\d+(?:\.\d)?) · best \S+ \(depth \d+\)$/m;
