@@ -9,9 +9,9 @@ import { parseArgs } from 'node:util';
 import { makeFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { Chess } from 'chessops/chess';
-import { locateEngine, locateNpmStockfish, type EngineProgram } from '../../src/engine/locate.js';
 import { StockfishProcess, type EngineLimit } from '../../src/engine/stockfish.js';
 import { fixture } from '../fake-fics/fixture-games.js';
+import { benchEngine } from './engine-program.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,20 +22,7 @@ const { values: args } = parseArgs({
   },
 });
 
-function engineProgram(): EngineProgram | string {
-  if (args.npm === true) {
-    const script = locateNpmStockfish();
-    return script === null
-      ? 'the npm stockfish package is not installed'
-      : { command: process.execPath, args: [script], kind: 'npm' };
-  }
-  const found = locateEngine({
-    path: process.env.KIBITZ_ENGINE_PATH || null,
-    searchPath: process.env.PATH ?? '',
-  });
-  return found.ok ? found.program : found.reason;
-}
-const program = engineProgram();
+const program = benchEngine(args.npm === true);
 if (typeof program === 'string') {
   process.stderr.write(`${program}: nothing to measure\n`);
   process.exit(1);
