@@ -13,6 +13,7 @@ import type { GameNumber } from './fics/validate.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
+import { errorMessage } from './result.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
@@ -45,8 +46,6 @@ export interface StartOptions {
   fics?: Partial<PoolOptions>;
   /** How long a command waits for FICS to be online before saying it is unreachable. */
   ficsWaitMs?: number;
-  /** Where the optional `stockfish` package is looked for (a module path); tests point it elsewhere. */
-  engineFrom?: string;
   /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
   now?: () => number;
   /**
@@ -117,8 +116,9 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
         }),
     ...options.fics,
   });
-  // An EventEmitter without an 'error' listener throws: FICS trouble is logged, never fatal.
-  fics.on('error', (error) => logger.warn({ err: error }, 'FICS'));
+  // An EventEmitter without an 'error' listener throws. The pool has logged each error already (one
+  // line, no stack): logging it here again would double every failed attempt.
+  fics.on('error', () => undefined);
   if (config.fleet !== null) {
     const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
     if (!joined.ok) {
@@ -159,7 +159,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
-  const engine = config.engine.enabled ? startEngine(config, logger, options.engineFrom) : null;
+  const engine = config.engine.enabled ? startEngine(config, logger) : null;
   // Every post and edit of this process waits for its turn here, at this shard's share of the
   // bot's rate (src/relay/schedule.ts).
   const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
@@ -373,20 +373,24 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   boardRenders.warm();
   gifRenders.warm();
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
-  void resumeLiveGames(context);
+  void resumeLiveGames(context, () => stopped);
 
   return { ok: true, bot: { client, context, web, stop } };
 }
 
-/** Logs in to FICS, then picks up every live post and followed player from before a restart. */
-async function resumeLiveGames(ctx: BotContext): Promise<void> {
+/**
+ * Logs in to FICS, then picks up every live post and followed player from before a restart.
+ * `stopped`: the bot was stopped meanwhile, which ends this as planned.
+ */
+async function resumeLiveGames(ctx: BotContext, stopped: () => boolean): Promise<void> {
   try {
     await ctx.fics.start();
     await ctx.relay.resume();
     for (const handle of await ctx.storage.follows.handles()) await ctx.fics.follow(handle);
     await ctx.clubs.followAll();
   } catch (error) {
-    ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
+    if (stopped()) ctx.logger.info(`FICS start ended by the shutdown: ${errorMessage(error)}`);
+    else ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
   }
 }
 

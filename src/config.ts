@@ -57,6 +57,8 @@ export interface WebConfig {
 export interface EngineConfig {
   /** KIBITZ_ENGINE=on: posts may show Stockfish's evaluation (each post turns it on). */
   enabled: boolean;
+  /** KIBITZ_ENGINE_PATH: the UCI engine program to run; null looks for Stockfish (engine/locate.ts). */
+  path: string | null;
   /** KIBITZ_ENGINE_THREADS: engines running at once, one single-threaded process each. */
   threads: number;
   /** KIBITZ_ENGINE_MOVETIME_MS, or KIBITZ_ENGINE_DEPTH when set: how long one position is analysed. */
@@ -247,6 +249,7 @@ export function loadConfig(env: Env): ConfigResult {
   const engineThreads = integer('KIBITZ_ENGINE_THREADS', DEFAULTS.engineThreads, 1, 16);
   const engineMovetimeMs = integer('KIBITZ_ENGINE_MOVETIME_MS', DEFAULTS.engineMovetimeMs, 50, 10_000);
   const engineDepth = read('KIBITZ_ENGINE_DEPTH') === null ? null : integer('KIBITZ_ENGINE_DEPTH', 0, 1, 30);
+  const enginePath = read('KIBITZ_ENGINE_PATH');
 
   const ficsHost = read('FICS_HOST') ?? DEFAULTS.ficsHost;
   if (/\s/.test(ficsHost)) errors.push(`FICS_HOST must be a host name, got "${ficsHost}".`);
@@ -299,6 +302,7 @@ export function loadConfig(env: Env): ConfigResult {
       },
       engine: {
         enabled: engineSwitch === 'on',
+        path: enginePath,
         threads: engineThreads,
         limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
       },

@@ -12,7 +12,7 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Strings that must never appear in output (the Discord token, the FICS password). */
   secrets?: readonly string[];
-  /** Where lines go; stdout when omitted. */
+  /** Where lines go; stdout when omitted (as JSON lines, or readable ones when stdout is a terminal). */
   destination?: DestinationStream;
 }
 
@@ -32,7 +32,7 @@ const REDACT_PATHS = [
 ];
 
 export function createLogger(options: LoggerOptions): Logger {
-  const destination = options.destination ?? pino.destination({ fd: 1, sync: true });
+  const destination = options.destination ?? stdoutDestination();
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   return pino(
     {
@@ -42,6 +42,41 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     secrets.length === 0 ? destination : scrubbing(destination, secrets),
   );
+}
+
+/** JSON lines for a file or a log collector; readable lines for a person at a terminal. */
+function stdoutDestination(): DestinationStream {
+  const stdout = pino.destination({ fd: 1, sync: true });
+  if (!process.stdout.isTTY) return stdout;
+  return { write: (line: string) => void stdout.write(makeReadableLine(line)) };
+}
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO ',
+  40: 'WARN ',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/**
+ * One JSON log line as a person reads it: `12:04:05.120 WARN  message key=value ...` (UTC time,
+ * the fields that are always there left out). A line that is not a JSON object is kept as it is.
+ */
+export function makeReadableLine(line: string): string {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return line;
+  const { level, time, msg, name: _name, ...fields } = record as Record<string, unknown>;
+  const at = typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
+  const label = typeof level === 'number' ? (LEVEL_NAMES[level] ?? String(level)) : '';
+  const rest = Object.entries(fields).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  return `${[at, label, typeof msg === 'string' ? msg : '', ...rest].filter((part) => part !== '').join(' ')}\n`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Entry point: `npm start`. Reads the configuration (and a .env file if there is one), starts the
 // bot, and stops it cleanly on SIGINT/SIGTERM.
 import { startBot } from './app.js';
+import { inviteUrl } from './discord/permissions.js';
 import { EXIT_FATAL } from './shard.js';
 import { startup } from './startup.js';
 
@@ -35,5 +36,10 @@ if (!started.ok) {
   process.stderr.write(`Kibitz could not start: ${started.error}\n`);
   process.exit(started.fatal === true ? EXIT_FATAL : 1);
 }
+const { client } = started.bot;
 bot = started.bot;
+// Beside the JSON log (also in it), once and plainly: the link a newcomer needs next.
+process.stderr.write(
+  `\nKibitz is online as ${client.user.tag}. Invite it to a Discord server with:\n  ${inviteUrl(client.application.id)}\nthen type /observe in a channel there.\n\n`,
+);
 if (stopAsked) stop(bot);

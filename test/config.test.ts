@@ -38,7 +38,7 @@ describe('loadConfig', () => {
           trustProxy: null,
           publicSources: [],
         },
-        engine: { enabled: false, threads: 1, limit: { movetimeMs: 500 } },
+        engine: { enabled: false, path: null, threads: 1, limit: { movetimeMs: 500 } },
         sharding: { total: 'auto', list: null },
         fleet: null,
       },
@@ -72,6 +72,7 @@ describe('loadConfig', () => {
       KIBITZ_ENGINE: 'ON',
       KIBITZ_ENGINE_THREADS: '2',
       KIBITZ_ENGINE_MOVETIME_MS: '250',
+      KIBITZ_ENGINE_PATH: '/opt/engines/stockfish',
       KIBITZ_SHARDS: '16',
       KIBITZ_SHARD_LIST: '0-3, 8,10',
       KIBITZ_FLEET_DB: 'postgres://kibitz:pw@db.example.org:5432/kibitz',
@@ -101,7 +102,7 @@ describe('loadConfig', () => {
           trustProxy: '127.0.0.1',
           publicSources: ['round1'],
         },
-        engine: { enabled: true, threads: 2, limit: { movetimeMs: 250 } },
+        engine: { enabled: true, path: '/opt/engines/stockfish', threads: 2, limit: { movetimeMs: 250 } },
         sharding: { total: 16, list: [0, 1, 2, 3, 8, 10] },
         fleet: { url: 'postgres://kibitz:pw@db.example.org:5432/kibitz', leaseMs: 20_000 },
       },
@@ -192,7 +193,12 @@ describe('loadConfig', () => {
 
   it('takes a fixed depth instead of a fixed time, and refuses bad engine settings', () => {
     const depth = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_DEPTH: '12' });
-    expect(depth.ok && depth.config.engine).toEqual({ enabled: true, threads: 1, limit: { depth: 12 } });
+    expect(depth.ok && depth.config.engine).toEqual({
+      enabled: true,
+      path: null,
+      threads: 1,
+      limit: { depth: 12 },
+    });
     const bad = loadConfig({
       DISCORD_TOKEN: TOKEN,
       KIBITZ_ENGINE: 'yes',

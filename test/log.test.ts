@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createLogger, logUnhandledRejections, scrubbing } from '../src/log.js';
+import { createLogger, logUnhandledRejections, makeReadableLine, scrubbing } from '../src/log.js';
 
 const TOKEN = 'MTIz.secret-token.xyz';
 
@@ -73,5 +73,26 @@ describe('logUnhandledRejections', () => {
     });
     remove();
     expect(target.listenerCount('unhandledRejection')).toBe(0);
+  });
+});
+
+describe('makeReadableLine', () => {
+  it('writes a JSON log line as time, level, message and the other fields', () => {
+    const line = JSON.stringify({
+      level: 40,
+      time: Date.UTC(2026, 10, 27, 12, 4, 5, 120),
+      name: 'kibitz',
+      connection: 'fics#1',
+      retryInMs: 2000,
+      msg: 'FICS login failed; trying again in 2.0 s',
+    });
+    expect(makeReadableLine(`${line}\n`)).toBe(
+      '12:04:05.120 WARN  FICS login failed; trying again in 2.0 s connection="fics#1" retryInMs=2000\n',
+    );
+  });
+
+  it('keeps a line that is not a JSON object as it is', () => {
+    expect(makeReadableLine('plain text\n')).toBe('plain text\n');
+    expect(makeReadableLine('[1,2]\n')).toBe('[1,2]\n');
   });
 });

@@ -4,36 +4,42 @@
 // A move file names neither its variant nor its start position, hence --variant and --fen.
 // Bad input: one line on stderr, exit status 1 (2 for a bad command line).
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { makeChessLive, parseChessLive } from '../chesslive/index.js';
 import { makePgn, parsePgn } from '../game/pgn.js';
 import type { FileVariant } from '../game/variants.js';
 import { err, ok, type Result } from '../result.js';
-import { runIfEntry, type CliOutput } from './entry.js';
+import { parseCommandLine, runIfEntry, usageError, type CliOutput, type Tool } from './entry.js';
 
 const VARIANTS: readonly FileVariant[] = ['chess', 'chess960', 'crazyhouse', 'bughouse'];
 
-const USAGE =
-  'usage: chesslive --from-pgn FILE [--game N] | --to-pgn FILE [--variant chess|chess960|crazyhouse|bughouse] [--fen FEN] [--growing]';
+const TOOL: Tool = {
+  name: 'chesslive',
+  usage: `usage: npm run chesslive -- --from-pgn FILE [--game N]
+       npm run chesslive -- --to-pgn FILE [--variant ${VARIANTS.join('|')}] [--fen FEN] [--growing]
+       npm run chesslive -- --help`,
+};
+
+const OPTIONS = {
+  'from-pgn': { type: 'string' },
+  'to-pgn': { type: 'string' },
+  game: { type: 'string' },
+  variant: { type: 'string' },
+  fen: { type: 'string' },
+  growing: { type: 'boolean' },
+} as const;
 
 class UsageError extends Error {}
 
-function run(argv: string[]): Result<string> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'from-pgn': { type: 'string' },
-      'to-pgn': { type: 'string' },
-      game: { type: 'string' },
-      variant: { type: 'string' },
-      fen: { type: 'string' },
-      growing: { type: 'boolean' },
-    },
-    strict: true,
-  });
+type ParsedOptions = Exclude<
+  ReturnType<typeof parseCommandLine<{ options: typeof OPTIONS }>>,
+  number
+>['values'];
+
+function run(values: ParsedOptions): Result<string> {
   const fromPgnPath = values['from-pgn'];
   const toPgnPath = values['to-pgn'];
-  if ((fromPgnPath === undefined) === (toPgnPath === undefined)) throw new UsageError(USAGE);
+  if ((fromPgnPath === undefined) === (toPgnPath === undefined))
+    throw new UsageError('give exactly one of --from-pgn or --to-pgn');
 
   if (fromPgnPath !== undefined) {
     const text = readText(fromPgnPath);
@@ -74,8 +80,10 @@ function readText(path: string): Result<string> {
 
 /** Runs the command line `argv`; returns the exit status. */
 export function main(argv: string[], out: CliOutput): number {
+  const parsed = parseCommandLine(TOOL, { options: OPTIONS }, argv, out);
+  if (typeof parsed === 'number') return parsed;
   try {
-    const output = run(argv);
+    const output = run(parsed.values);
     if (output.ok) {
       out.stdout.write(output.value.endsWith('\n') ? output.value : `${output.value}\n`);
       return 0;
@@ -83,11 +91,8 @@ export function main(argv: string[], out: CliOutput): number {
     out.stderr.write(`chesslive: ${output.error}\n`);
     return 1;
   } catch (e) {
-    // parseArgs throws TypeErrors with a code for unknown or malformed options: a usage error too.
-    const usage = e instanceof UsageError || (e instanceof TypeError && 'code' in e);
-    const message = e instanceof Error ? e.message : String(e);
-    out.stderr.write(`chesslive: ${message.split('\n')[0]}\n`);
-    return usage ? 2 : 1;
+    if (!(e instanceof UsageError)) throw e;
+    return usageError(TOOL, e.message, out);
   }
 }
 

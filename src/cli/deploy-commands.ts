@@ -1,43 +1,61 @@
 // `npm run deploy-commands`: registers the slash commands without starting the bot, in
-// DISCORD_GUILD_ID if set (instant), else globally. Uses DISCORD_API_BASE when set.
+// DISCORD_GUILD_ID if set (instant), else globally. Uses DISCORD_API_BASE when set. The bot
+// registers its commands itself at start; this tool is for registering without running it.
 import { existsSync } from 'node:fs';
 import { formatConfigErrors, loadConfig } from '../config.js';
 import { createRest } from '../discord/client.js';
 import { loadCommands } from '../discord/loader.js';
 import { fetchApplicationId, registerCommands } from '../discord/register.js';
+import { parseCommandLine, runIfEntry, type CliOutput, type Tool } from './entry.js';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
+const TOOL: Tool = {
+  name: 'deploy-commands',
+  usage: `usage: npm run deploy-commands
+Registers the slash commands with Discord (in DISCORD_GUILD_ID if set, else globally) without
+starting the bot; reads DISCORD_TOKEN and the other variables from the environment or ./.env.
+The bot registers its commands itself when it starts: this is needed only to register without it.`,
+};
 
-const loaded = loadConfig(process.env);
-if (!loaded.ok) {
-  process.stderr.write(formatConfigErrors(loaded.errors));
-  process.exit(1);
+/** Runs the command line `argv`; returns the exit status. */
+export async function main(argv: string[], out: CliOutput): Promise<number> {
+  const parsed = parseCommandLine(TOOL, { options: {} }, argv, out);
+  if (typeof parsed === 'number') return parsed;
+  if (existsSync('.env')) process.loadEnvFile('.env');
+
+  const loaded = loadConfig(process.env);
+  if (!loaded.ok) {
+    out.stderr.write(formatConfigErrors(loaded.errors));
+    return 1;
+  }
+  const { discord } = loaded.config;
+
+  const commands = await loadCommands();
+  if (!commands.ok) {
+    out.stderr.write(`Commands failed to load:\n  ${commands.errors.join('\n  ')}\n`);
+    return 1;
+  }
+
+  const rest = createRest(discord);
+  const application = await fetchApplicationId(rest);
+  if (!application.ok) {
+    out.stderr.write(`${application.error}\n`);
+    return 1;
+  }
+
+  const bodies = commands.registry.bodies();
+  const result = await registerCommands(
+    rest,
+    { applicationId: application.id, guildId: discord.guildId },
+    bodies,
+  );
+  if (!result.ok) {
+    out.stderr.write(`${result.error}\n`);
+    return 1;
+  }
+  out.stdout.write(
+    `Registered ${result.count} commands ${result.scope}: ${bodies.map((b) => `/${b.name}`).join(', ')}\n`,
+  );
+  return 0;
 }
-const { discord } = loaded.config;
 
-const commands = await loadCommands();
-if (!commands.ok) {
-  process.stderr.write(`Commands failed to load:\n  ${commands.errors.join('\n  ')}\n`);
-  process.exit(1);
-}
-
-const rest = createRest(discord);
-const application = await fetchApplicationId(rest);
-if (!application.ok) {
-  process.stderr.write(`${application.error}\n`);
-  process.exit(1);
-}
-
-const bodies = commands.registry.bodies();
-const result = await registerCommands(
-  rest,
-  { applicationId: application.id, guildId: discord.guildId },
-  bodies,
-);
-if (!result.ok) {
-  process.stderr.write(`${result.error}\n`);
-  process.exit(1);
-}
-process.stdout.write(
-  `Registered ${result.count} commands ${result.scope}: ${bodies.map((b) => `/${b.name}`).join(', ')}\n`,
-);
+runIfEntry(import.meta.url, main);

@@ -4,7 +4,6 @@
 // object `npm run decode` prints, with `event` = start | move | end. Stops when every game has
 // ended, or on Ctrl-C. Bad arguments: one line on stderr, exit status 2; a failed login or a
 // server that cannot be reached: 1 (with --retry it keeps trying, saying so on stderr).
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { FicsCapacityError, FicsCommandError, FicsInputError, FicsLoginError } from '../fics/errors.js';
 import { MAX_FICS_CONNECTIONS } from '../config.js';
@@ -13,10 +12,18 @@ import { parseGameNumber, parseHandle, type GameNumber, type Handle } from '../f
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { createLogger } from '../log.js';
+import { parseCommandLine, type Tool } from './entry.js';
 import { gameJson } from './game-json.js';
 import { errorMessage } from '../result.js';
 
 const USAGE = 'usage: npm run observe -- [--host HOST] [--port PORT] [--retry] <game-number|handle> ...';
+const TOOL: Tool = {
+  name: 'observe',
+  usage: `${USAGE}
+Observes live FICS games (a handle: that player's current game) and prints one JSON line per event
+(start, move, end) until every game has ended. FICS_USER/FICS_PASSWORD log in, else as a guest.
+--retry: keep trying to connect instead of stopping at the first failure.`,
+};
 
 function fail(message: string, status: number): never {
   process.stderr.write(`observe: ${message}\n`);
@@ -36,23 +43,17 @@ function parseTarget(arg: string): Target {
   );
 }
 
-function readArgs(): {
-  values: { host?: string; port?: string; retry?: boolean };
-  positionals: string[];
-} {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      options: { host: { type: 'string' }, port: { type: 'string' }, retry: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    fail(`${errorMessage(error)}. ${USAGE}`, 2);
-  }
-}
-
-const { values, positionals } = readArgs();
+const parsed = parseCommandLine(
+  TOOL,
+  {
+    options: { host: { type: 'string' }, port: { type: 'string' }, retry: { type: 'boolean' } },
+    allowPositionals: true,
+  },
+  process.argv.slice(2),
+  process,
+);
+if (typeof parsed === 'number') process.exit(parsed);
+const { values, positionals } = parsed;
 if (positionals.length === 0) fail(`name at least one game number or handle. ${USAGE}`, 2);
 const targets = positionals.map(parseTarget);
 

@@ -3,7 +3,7 @@
 // Board images from the command line. Bad input: one line on stderr; exit status 2 for bad
 // arguments, 1 for input that cannot be read or drawn.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import {
   isThemeName,
   MAX_SIZE,
@@ -16,17 +16,21 @@ import {
   type RenderResult,
 } from '../../render/index.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
+import { checkLastMove } from '../game/last-move.js';
 import { parsePgn } from '../game/pgn.js';
 import { fenScene, style12Scene } from '../game/scene-input.js';
 import type { Color } from '../protocol/events.js';
-import { errorMessage } from '../result.js';
-import { runIfEntry, type CliOutput } from './entry.js';
+import { parseCommandLine, runIfEntry, usageError, type CliOutput, type Tool } from './entry.js';
 
-const USAGE = `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
+const TOOL: Tool = {
+  name: 'render',
+  usage: `usage: npm run render -- (--fen FEN | --style12 LINE) --out board.png
        npm run render -- --pgn game.pgn --gif game.gif [--out final.png]
-options: --flip --last UCI --white NAME --black NAME --white-clock MS --black-clock MS
-         --size ${MIN_SIZE}..${MAX_SIZE} --theme ${THEME_NAMES.join('|')} --text (print the text board)
-`;
+options: --flip --last UCI (the move that led to the position) --white NAME --black NAME
+         --white-clock MS --black-clock MS --size ${MIN_SIZE}..${MAX_SIZE} --theme ${THEME_NAMES.join('|')}
+         --text (print the text board) --help
+`,
+};
 
 /** 2: the arguments are wrong; 1: a file or position cannot be read or drawn. */
 class CliError extends Error {
@@ -68,6 +72,10 @@ function integer(name: string, value: string, min: number, max: number): number 
 /** The position given by --fen or --style12, with the player and move options applied. */
 function positionScene(opts: Options): BoardScene {
   const scene = unwrap(opts.style12 !== undefined ? style12Scene(opts.style12) : fenScene(opts.fen ?? ''));
+  if (opts.last !== undefined) {
+    const fits = checkLastMove(scene.fen, opts.last);
+    if (!fits.ok) throw new CliError(fits.error, 2);
+  }
   const clock = (color: Color) => {
     const value = opts[`${color}-clock`];
     return value === undefined ? {} : { clockMs: integer(`${color}-clock`, value, 0, 100 * 3_600_000) };
@@ -102,13 +110,7 @@ function unwrap<T>(result: RenderResult<T>): T {
   return result.value;
 }
 
-function run(argv: string[], out: CliOutput): void {
-  let opts: Options;
-  try {
-    opts = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false }).values;
-  } catch (error) {
-    throw new CliError(errorMessage(error), 2);
-  }
+function run(opts: Options, out: CliOutput): void {
   if (opts.theme !== undefined && !isThemeName(opts.theme)) {
     throw new CliError(`unknown theme "${opts.theme}" (themes: ${THEME_NAMES.join(', ')})`, 2);
   }
@@ -142,12 +144,11 @@ function run(argv: string[], out: CliOutput): void {
 
 /** Runs the command line `argv`; returns the exit status. */
 export function main(argv: string[], out: CliOutput): number {
-  if (argv.length === 0) {
-    out.stderr.write(USAGE);
-    return 2;
-  }
+  if (argv.length === 0) return usageError(TOOL, 'nothing to draw', out);
+  const parsed = parseCommandLine(TOOL, { options: OPTIONS }, argv, out);
+  if (typeof parsed === 'number') return parsed;
   try {
-    run(argv, out);
+    run(parsed.values, out);
     return 0;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;

@@ -1,18 +1,12 @@
-// One Stockfish process speaking UCI. The npm `stockfish` package's lite single-threaded build
-// (WebAssembly, 1.7 MB) runs as its own Node process: the build does not export itself inside a
-// worker thread (it takes a worker for one of its own pthreads), and a process of its own keeps
-// its memory, its CPU and a crash away from the bot's event loop.
+// One UCI engine process: a native Stockfish, or the npm `stockfish` package's lite single-threaded
+// build (WebAssembly) under Node (engine/locate.ts chooses). Either runs as its own process, which
+// keeps its memory, its CPU and a crash away from the bot's event loop.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
-import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { EngineProgram } from './locate.js';
 import { parseBestMove, parseInfo, whiteScore, type Evaluation, type InfoLine } from './uci.js';
-
-/** The one build Kibitz loads. */
-export const STOCKFISH_BUILD = 'bin/stockfish-19-lite-single.js';
 
 /** How long one analysis is given: a fixed time or a fixed depth per position. */
 export type EngineLimit = { movetimeMs: number } | { depth: number };
@@ -28,21 +22,6 @@ export interface Analyser {
   /** The evaluation (White's point of view), or null when stopped by `signal` first. */
   analyse(request: AnalysisRequest, signal: AbortSignal): Promise<Evaluation | null>;
   close(): void;
-}
-
-/**
- * The engine script of the installed `stockfish` package, or null when it is not installed (it is
- * an optional dependency an operator may leave out). `from`: where module resolution starts.
- */
-export function locateStockfish(from: string = import.meta.url): string | null {
-  let manifest: string;
-  try {
-    manifest = createRequire(from).resolve('stockfish/package.json');
-  } catch {
-    return null;
-  }
-  const script = join(dirname(manifest), STOCKFISH_BUILD);
-  return existsSync(script) && existsSync(script.replace(/\.js$/, '.wasm')) ? script : null;
 }
 
 /** A FEN as the engine may be sent it: six fields of FEN characters, nothing that ends a line. */
@@ -68,7 +47,7 @@ export class StockfishProcess implements Analyser {
   analysed = 0;
 
   constructor(
-    private readonly script: string,
+    private readonly program: EngineProgram,
     private readonly limit: EngineLimit,
   ) {}
 
@@ -85,7 +64,7 @@ export class StockfishProcess implements Analyser {
     try {
       await this.start();
       if (signal.aborted) return null;
-      // Commands go only while the engine is idle: this build crashes on `position` mid-search.
+      // Commands go only while the engine is idle: the npm build crashes on `position` mid-search.
       if (request.chess960 !== this.chess960) {
         this.send(`setoption name UCI_Chess960 value ${request.chess960}`);
         this.chess960 = request.chess960;
@@ -151,7 +130,7 @@ export class StockfishProcess implements Analyser {
 
   private start(): Promise<void> {
     this.started ??= new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [this.script], { stdio: ['pipe', 'pipe', 'ignore'] });
+      const child = spawn(this.program.command, this.program.args, { stdio: ['pipe', 'pipe', 'ignore'] });
       this.child = child;
       // The engine yields the CPU to the bot: a board edit never waits for a search's time slice.
       try {

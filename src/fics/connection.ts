@@ -423,7 +423,8 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
 
   private failed(error: Error): void {
     const { logger, name, startAttempts } = this.options;
-    logger.error({ connection: name, error: error.message }, 'FICS login failed');
+    // A login cut short by close() (shutting down) is no failure.
+    if (this.closedByUser) return;
     if (this.listenerCount('error') > 0) this.emit('error', error);
     // Before the first login a permanent failure (bad password, guests refused) ends it: someone
     // must change the configuration. Once it has worked, it keeps trying, as after any drop.
@@ -431,18 +432,26 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     const permanent = error instanceof FicsLoginError && error.permanent;
     const givenUp = starting && startAttempts !== undefined && this.attempts >= startAttempts;
     if ((starting && permanent) || givenUp) {
+      logger.error({ connection: name, error: error.message }, 'FICS login failed; not trying again');
       this.setState('failed');
       for (const entry of this.entries.values()) this.settle(entry, error);
       this.entries.clear();
       for (const waiter of this.onlineWaiters.splice(0)) waiter.reject(error);
       return;
     }
-    if (this.state !== 'closed') this.schedule();
+    // Expected while FICS is down: one line per attempt, no stack, and when the next one is.
+    const retryInMs = this.schedule();
+    logger.warn(
+      { connection: name, error: error.message, attempt: this.attempts, retryInMs },
+      `FICS login failed; trying again in ${(retryInMs / 1000).toFixed(1)} s`,
+    );
   }
 
-  private schedule(): void {
+  /** Arms the next attempt; returns its delay. */
+  private schedule(): number {
     const delay = backoffDelay(this.options.backoff, this.attempts, this.options.random);
     this.retryTimer = this.options.clock.after(delay, () => void this.attempt());
+    return delay;
   }
 
   private online(): Promise<FicsSession> {

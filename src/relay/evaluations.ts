@@ -30,9 +30,9 @@ export interface EngineView {
   scene: SceneEvaluation | null;
 }
 
-/** Said when the operator turned the engine on but the optional package is not there. */
+/** Said when the operator turned the engine on but no engine program was found. */
 export const ENGINE_NOT_INSTALLED =
-  'the engine is not installed on this bot (its operator has to install the optional `stockfish` package)';
+  'the engine is not installed on this bot (its operator has to install Stockfish or set KIBITZ_ENGINE_PATH)';
 
 /** Games whose evaluations are kept for their end-of-game chart, most recent first out. */
 const KEPT_GAMES = 256;

@@ -2,25 +2,29 @@
 // What one analysed position costs: the engine process's CPU time (Linux /proc) and wall time per
 // position, at a fixed time or depth, over the positions of a real game, plus the engine's start
 // and memory.
-// Not part of `npm run bench`: the engine is an optional package.
+// Not part of `npm run bench`: the engine is optional. --npm measures the npm package's build
+// (when installed) instead of the engine KIBITZ_ENGINE=on would run.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { makeFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { Chess } from 'chessops/chess';
-import { locateStockfish, StockfishProcess, type EngineLimit } from '../../src/engine/stockfish.js';
+import { StockfishProcess, type EngineLimit } from '../../src/engine/stockfish.js';
 import { fixture } from '../fake-fics/fixture-games.js';
+import { benchEngine } from './engine-program.js';
 
 const { values: args } = parseArgs({
   options: {
     'movetime-ms': { type: 'string', default: '500' },
     depth: { type: 'string' },
     positions: { type: 'string', default: '40' },
+    npm: { type: 'boolean' },
   },
 });
-const script = locateStockfish();
-if (script === null) {
-  process.stderr.write('the stockfish package is not installed: nothing to measure\n');
+
+const program = benchEngine(args.npm === true);
+if (typeof program === 'string') {
+  process.stderr.write(`${program}: nothing to measure\n`);
   process.exit(1);
 }
 const limit: EngineLimit =
@@ -42,7 +46,7 @@ for (const san of fixture('lasker_master_seq#0').san) {
   if (fens.length >= Number(args.positions)) break;
 }
 
-const engine = new StockfishProcess(script, limit);
+const engine = new StockfishProcess(program, limit);
 const never = new AbortController().signal;
 const startWall = performance.now();
 await engine.analyse({ fen: fens[0]!, chess960: false }, never);

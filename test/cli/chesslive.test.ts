@@ -73,7 +73,7 @@ describe('chesslive CLI', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('refuses a bad command line with status 2', () => {
+  it('refuses a bad command line with status 2: what was wrong, then the usage', () => {
     for (const args of [
       [],
       ['--to-pgn', 'x', '--from-pgn', 'y'],
@@ -82,7 +82,7 @@ describe('chesslive CLI', () => {
     ]) {
       const run = cli(...args);
       expect(run.status).toBe(2);
-      expect(run.stderr).toMatch(/^chesslive: .+\n$/);
+      expect(run.stderr).toMatch(/^chesslive: .+\nusage: npm run chesslive -- /);
     }
   });
 
@@ -93,6 +93,6 @@ describe('chesslive CLI', () => {
     expect(run.stdout).toMatch(/^GuestVHOR;GuestCBHD;e2:e4\/0\/0\/180\/;.*;-;GuestVHOR checkmated\n$/);
     const bad = runProcess('chesslive', ['--bogus']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^chesslive: .+\n$/);
+    expect(bad.stderr).toMatch(/^chesslive: .+\nusage: npm run chesslive -- /);
   });
 });

@@ -84,8 +84,20 @@ describe('render CLI', () => {
     ],
     [
       ['--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--out', 'x.png', '--last', 'e9e4'],
-      1,
+      2,
       /^render: invalid last move "e9e4"/,
+    ],
+    [
+      [
+        '--fen',
+        'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+        '--out',
+        'x.png',
+        '--last',
+        'c8g4',
+      ],
+      2,
+      /^render: last move c8g4 cannot have led to this position: no black piece on g4\n$/,
     ],
     [
       ['--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--out', 'x.png', '--theme', 'pink'],
@@ -101,12 +113,18 @@ describe('render CLI', () => {
     [['--out', 'x.png'], 2, /^render: give exactly one of --fen, --style12 or --pgn\n$/],
     [['--pgn', 'no-such-file.pgn', '--gif', 'x.gif'], 1, /^render: cannot read no-such-file\.pgn: ENOENT\n$/],
     [['--style12', '<12> not a board', '--out', 'x.png'], 1, /^render: not a Style 12 line/],
-    [['--colour', 'red'], 2, /^render: Unknown option '--colour'/],
   ])('%j fails with status %i and one line', (args, status, message) => {
     const run = cli(...args.map((a) => (a.endsWith('.png') || a.endsWith('.gif') ? join(dir, a) : a)));
     expect(run.status).toBe(status);
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stdout).toBe('');
+  });
+
+  it('an unknown option: what was wrong, then the usage', () => {
+    const run = cli('--colour', 'red');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^render: Unknown option '--colour'.*\nusage: npm run render -- /);
     expect(run.stdout).toBe('');
   });
 });

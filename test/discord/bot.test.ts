@@ -138,7 +138,7 @@ describe('main.ts', () => {
     expect(existsSync(join(dir, 'k.db'))).toBe(false);
   });
 
-  it('starts against the fake, serves /help, and exits 0 on SIGTERM without logging the token', async () => {
+  it('starts against the fake, prints the invite link once, serves /help, and exits 0 on SIGTERM without logging the token or an error', async () => {
     let helped: Promise<unknown> | null = null;
     const result = await run(
       'src/main.ts',
@@ -147,6 +147,8 @@ describe('main.ts', () => {
         DISCORD_API_BASE: h.fake.apiBase,
         DISCORD_GUILD_ID: h.guild.id,
         KIBITZ_DB: join(dir, 'data', 'kibitz.db'),
+        // Port 8080 may be anyone's on a shared machine.
+        KIBITZ_WEB_PORT: 'off',
         LOG_LEVEL: 'trace',
       },
       {
@@ -166,6 +168,14 @@ describe('main.ts', () => {
     expect(await helped).toMatchObject({ ephemeral: true });
     expect(result.stdout).toContain('shutting down');
     expect(result.stdout).not.toContain(h.fake.token);
+    expect(
+      result.stderr.match(
+        /Invite it to a Discord server with:\n {2}https:\/\/discord\.com\/oauth2\/authorize\?client_id=\d+&scope=bot\+applications\.commands&permissions=\d+\n/g,
+      ),
+    ).toHaveLength(1);
+    // A clean stop is no error, whatever FICS was doing (here: unreachable, still trying).
+    const errors = result.stdout.split('\n').filter((line) => /"level":(50|60)/.test(line));
+    expect(errors).toEqual([]);
     expect(existsSync(join(dir, 'data', 'kibitz.db'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // Engine evaluation through the real bot, the fake FICS server and the fake Discord: asked for per
 // post, shown after the board edit of its position (never holding it up), and said plainly where
-// there is none (operator off, package missing, a variant the engine does not play).
+// there is none (operator off, no engine installed, a variant the engine does not play).
 import { afterEach, describe, expect, it } from 'vitest';
 import { OUTCOME_COLOURS } from '../../src/discord/live-port.js';
 import type { FakeMessage } from '../fake-discord/index.js';
@@ -187,11 +187,15 @@ describe('engine unavailable', () => {
     expect(buttonIds(world.livePosts()[0]!)).toEqual(['flip:1', 'pgn:1', 'stop:1']);
   });
 
-  it('on without the package: one log line, and the option and the button say it is not installed', async () => {
+  it('on without an engine: one log line, and the option and the button say it is not installed', async () => {
     const world = (w = await World.start());
     const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0')));
-    await world.startBot({ env: ENGINE_ON, engineFrom: '/nonexistent/kibitz/app.js' });
-    const logged = world.logLines.filter((line) => line.includes('stockfish package is not installed'));
+    await world.startBot({ env: { ...ENGINE_ON, KIBITZ_ENGINE_PATH: '/nonexistent/stockfish' } });
+    const logged = world.logLines.filter((line) =>
+      line.includes(
+        'no engine is installed: KIBITZ_ENGINE_PATH=/nonexistent/stockfish is not an executable file',
+      ),
+    );
     expect(logged).toHaveLength(1);
     const refused = await world.command('observe', { game, eval: true }).reply();
     expect(refused.content).toMatch(/The engine is on, but the engine is not installed on this bot/);
@@ -202,7 +206,7 @@ describe('engine unavailable', () => {
     const pressed = await world.fake.button(post!.id, 'engine:1').reply();
     expect(pressed.ephemeral).toBe(true);
     expect(pressed.content).toMatch(
-      /not installed on this bot \(its operator has to install the optional `stockfish` package\)/,
+      /not installed on this bot \(its operator has to install Stockfish or set KIBITZ_ENGINE_PATH\)/,
     );
   });
 });

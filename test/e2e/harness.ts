@@ -44,8 +44,6 @@ export interface BotOptions {
   now?: () => number;
   /** Told when the bot stops itself for good (main.ts exits then). */
   onFatal?: (reason: string) => void;
-  /** Where the bot looks for the optional engine package (a module path). */
-  engineFrom?: string;
 }
 
 export class World {
@@ -107,7 +105,6 @@ export class World {
       fics: { ...FAST_FICS, ...options.fics },
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
-      ...(options.engineFrom === undefined ? {} : { engineFrom: options.engineFrom }),
     });
     if (!started.ok) throw new Error(started.error);
     this.bot = started.bot;

@@ -1,19 +1,32 @@
-// The real Stockfish build (lite, single-threaded) through the process driver and the pool. The
-// package is optional: without it these tests are skipped, and say so (or fail, where
-// KIBITZ_REQUIRE lists stockfish).
+// The real engines through the process driver and the pool: the native Stockfish KIBITZ_ENGINE=on
+// finds, and the npm package's build when it is installed. An engine that is not installed has its
+// tests skipped, and they say so (or fail, where KIBITZ_REQUIRE lists stockfish: the one
+// KIBITZ_ENGINE=on would run must be there).
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EnginePool, type EngineJob } from '../../src/engine/pool.js';
 import {
-  locateStockfish,
-  StockfishProcess,
-  type Analyser,
-  type AnalysisRequest,
-} from '../../src/engine/stockfish.js';
+  DEBIAN_STOCKFISH,
+  locateEngine,
+  locateNpmStockfish,
+  type EngineProgram,
+} from '../../src/engine/locate.js';
+import { EnginePool, type EngineJob } from '../../src/engine/pool.js';
+import { StockfishProcess, type Analyser, type AnalysisRequest } from '../../src/engine/stockfish.js';
 import { makeEvaluationText, parseInfo, type Evaluation } from '../../src/engine/uci.js';
 import { describeWith, stockfishNeed } from '../support/require.js';
 import { waitFor } from '../support/wait.js';
 
-const script = locateStockfish();
+const found = locateEngine({ path: null, searchPath: process.env.PATH ?? '' });
+const native = found.ok && found.program.kind === 'native' ? found.program : null;
+const npmScript = locateNpmStockfish();
+const npm: EngineProgram | null =
+  npmScript === null ? null : { command: process.execPath, args: [npmScript], kind: 'npm' };
+if (npm === null)
+  console.warn('SKIPPED: the npm stockfish package is not installed: its engine tests do not run');
+/** The engine the pool tests run: the one KIBITZ_ENGINE=on would. */
+const program = native ?? npm;
 const withEngine = describeWith(stockfishNeed());
 
 /** White to move mates with Ra8 (back-rank mate). */
@@ -25,8 +38,12 @@ const BLACK_WINS = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 3
 
 const never = new AbortController().signal;
 
-withEngine('Stockfish process', () => {
-  const engine = new StockfishProcess(script!, { movetimeMs: 300 });
+describe.each([
+  ['native', native],
+  ['npm', npm],
+])('Stockfish process (%s)', (_kind, engineProgram) => {
+  if (engineProgram === null) return;
+  const engine = new StockfishProcess(engineProgram, { movetimeMs: 300 });
   afterAll(() => engine.close());
 
   it('evaluates a mate in one as #1 with the mating move', async () => {
@@ -76,9 +93,66 @@ withEngine('Stockfish process', () => {
   });
 });
 
+const debianInstalled = (): boolean => {
+  try {
+    accessSync(DEBIAN_STOCKFISH, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 describe('locating the engine', () => {
-  it('is null where the package is not installed', () => {
-    expect(locateStockfish('/tmp/nowhere/x.js')).toBeNull();
+  const dir = mkdtempSync(join(tmpdir(), 'kibitz-engine-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** An executable file named `stockfish` in a directory of its own (never run here). */
+  const fakeStockfish = (name: string, mode = 0o755): string => {
+    mkdirSync(join(dir, name));
+    const path = join(dir, name, 'stockfish');
+    writeFileSync(path, '#!/bin/sh\n');
+    chmodSync(path, mode);
+    return path;
+  };
+
+  it('KIBITZ_ENGINE_PATH: that program, or why not, and nothing else is looked for', () => {
+    const path = fakeStockfish('given');
+    const onPath = fakeStockfish('on-path');
+    expect(locateEngine({ path, searchPath: join(dir, 'on-path') })).toEqual({
+      ok: true,
+      program: { command: path, args: [], kind: 'native' },
+    });
+    expect(locateEngine({ path: join(dir, 'missing'), searchPath: onPath })).toEqual({
+      ok: false,
+      reason: `KIBITZ_ENGINE_PATH=${join(dir, 'missing')} is not an executable file`,
+    });
+    const plain = fakeStockfish('not-executable', 0o644);
+    expect(locateEngine({ path: plain, searchPath: '' }).ok).toBe(false);
+  });
+
+  it("a stockfish on PATH comes first, in PATH order, an unexecutable one and npm's .bin skipped", () => {
+    fakeStockfish('first', 0o644);
+    fakeStockfish('.bin');
+    const second = fakeStockfish('second');
+    const searchPath = [join(dir, 'empty'), join(dir, 'first'), join(dir, '.bin'), join(dir, 'second')].join(
+      delimiter,
+    );
+    expect(locateEngine({ path: null, searchPath })).toEqual({
+      ok: true,
+      program: { command: second, args: [], kind: 'native' },
+    });
+  });
+
+  it("without one on PATH: Debian's, else the npm package, else why there is none", () => {
+    const found = locateEngine({ path: null, searchPath: '', from: '/tmp/nowhere/x.js' });
+    if (debianInstalled()) {
+      expect(found).toEqual({ ok: true, program: { command: DEBIAN_STOCKFISH, args: [], kind: 'native' } });
+    } else {
+      expect(found).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^no stockfish on PATH nor at \/usr\/games\/stockfish/),
+      });
+    }
+    expect(locateNpmStockfish('/tmp/nowhere/x.js')).toBeNull();
   });
 });
 
@@ -126,7 +200,7 @@ withEngine('engine pool', () => {
     const pool = new EnginePool({
       size: 2,
       maxQueued: 8,
-      analyser: () => new Counted(new StockfishProcess(script!, { movetimeMs: 50 })),
+      analyser: () => new Counted(new StockfishProcess(program!, { movetimeMs: 50 })),
       onResult: (job, evaluation) => results.push({ job, evaluation }),
     });
     try {

@@ -37,7 +37,10 @@ describe('an engine process', () => {
   it('is killed on close even when stopped (SIGSTOP) and ignoring SIGTERM', async () => {
     const script = join(dir, 'engine.cjs');
     writeFileSync(script, FAKE_ENGINE);
-    const engine = new StockfishProcess(script, { movetimeMs: 10 });
+    const engine = new StockfishProcess(
+      { command: process.execPath, args: [script], kind: 'npm' },
+      { movetimeMs: 10 },
+    );
     const evaluation = await engine.analyse(
       { fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', chess960: false },
       new AbortController().signal,

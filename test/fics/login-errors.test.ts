@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FicsLoginError } from '../../src/fics/errors.js';
 import { FicsPool } from '../../src/fics/pool.js';
-import { FAST, poolOn, startFake } from './harness.js';
+import { FAST, poolOn, RecordingLogger, startFake } from './harness.js';
 
 describe.each(['fatics', 'lasker'] as const)('%s login failures', (dialect) => {
   it('guest logins refused: a clear error that names FICS_USER, and no retrying', async () => {
@@ -56,5 +56,48 @@ describe('unreachable server', () => {
     } finally {
       pool.close();
     }
+  });
+
+  it('is logged once per attempt, without a stack: the next delay while it retries, an error when it stops', async () => {
+    const fake = await startFake();
+    const port = fake.port;
+    await fake.close();
+    const logger = new RecordingLogger();
+    const backoff = { initialMs: 100, maxMs: 400, factor: 2, jitter: 0 };
+    const pool = new FicsPool({ ...FAST, port, logger, backoff, startAttempts: 3 });
+    pool.on('error', () => undefined);
+    try {
+      await expect(pool.start()).rejects.toThrow(`cannot reach FICS at 127.0.0.1:${port}`);
+    } finally {
+      pool.close();
+    }
+    const failures = logger.records.filter((r) => r.message.startsWith('FICS login failed'));
+    expect(failures.map((r) => [r.level, r.message, r.fields.attempt, r.fields.retryInMs])).toEqual([
+      ['warn', 'FICS login failed; trying again in 0.2 s', 1, 200],
+      ['warn', 'FICS login failed; trying again in 0.4 s', 2, 400],
+      ['error', 'FICS login failed; not trying again', undefined, undefined],
+    ]);
+    expect(JSON.stringify(logger.records)).not.toMatch(/"stack"|\bat \w+ \(/);
+  });
+
+  it('a pool closed while it waits to try again logs nothing more, and nothing at error', async () => {
+    const fake = await startFake();
+    const port = fake.port;
+    await fake.close();
+    const logger = new RecordingLogger();
+    const pool = new FicsPool({
+      ...FAST,
+      port,
+      logger,
+      backoff: { initialMs: 60_000, maxMs: 60_000, factor: 1, jitter: 0 },
+    });
+    pool.on('error', () => undefined);
+    const started = pool.start().catch((e: unknown) => e);
+    await fake.waitFor(() => logger.records.length > 0, 'the first failed attempt');
+    pool.close();
+    expect(await started).toMatchObject({ code: 'closed' });
+    expect(logger.records.map((r) => [r.level, r.message])).toEqual([
+      ['warn', 'FICS login failed; trying again in 60.0 s'],
+    ]);
   });
 });

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
-import { locateStockfish } from '../../src/engine/stockfish.js';
+import { locateEngine } from '../../src/engine/locate.js';
 import { err, ok, type Result } from '../../src/result.js';
 import { FREECHESS_FIXTURES } from './fixtures.js';
 
@@ -101,13 +101,15 @@ export function chromiumNeed(): Need {
 export function stockfishNeed(): Need {
   return {
     component: 'stockfish',
-    missing:
-      locateStockfish() === null
-        ? {
-            what: 'no Stockfish engine found',
-            fix: 'Install Debian\'s "stockfish" package (apt-get install stockfish) or the optional npm package "stockfish" (npm install).',
-          }
-        : null,
+    missing: !locateEngine({
+      path: process.env.KIBITZ_ENGINE_PATH ?? null,
+      searchPath: process.env.PATH ?? '',
+    }).ok
+      ? {
+          what: 'no Stockfish engine found',
+          fix: 'Install Debian\'s "stockfish" package (apt-get install stockfish), or set KIBITZ_ENGINE_PATH to a UCI engine.',
+        }
+      : null,
   };
 }
 
