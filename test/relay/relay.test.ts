@@ -2,7 +2,7 @@
 // storage and real renders; only the message port is a recorder.
 import { EventEmitter } from 'node:events';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inlineRenderer, type Renderer } from '../../render/index.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
@@ -11,6 +11,8 @@ import type { ServerEvent } from '../../src/protocol/events.js';
 import type { LiveMessage } from '../../src/relay/message.js';
 import type { PostPort } from '../../src/relay/ports.js';
 import { Relay } from '../../src/relay/relay.js';
+import { EditScheduler } from '../../src/relay/schedule.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 import { postgresBackend } from '../storage/backends.js';
@@ -92,6 +94,7 @@ async function setup(
   file = 'obs_start.raw',
   renderer?: Renderer,
   database = ':memory:',
+  scheduler?: EditScheduler,
 ) {
   const opened = await openStorage(database);
   if (!opened.ok) throw new Error(opened.error);
@@ -105,6 +108,7 @@ async function setup(
     logger,
     maxLivePerGuild: 2,
     ...(renderer === undefined ? {} : { renderer }),
+    ...(scheduler === undefined ? {} : { scheduler }),
   });
   return { feed, port, relay };
 }
@@ -178,6 +182,44 @@ describe('Relay', () => {
     expect(storage.statements.writes - before.writes).toBe(0);
     await storage.writes.idle();
     expect(storage.statements.writes - before.writes).toBe(2);
+  });
+
+  it('in a paced scheduler, draws a board only in its turn: moves that came meanwhile cost one render', async () => {
+    let renders = 0;
+    const renderer: Renderer = {
+      ...inlineRenderer,
+      png: (scene) => {
+        renders++;
+        return inlineRenderer.png(scene);
+      },
+    };
+    const clock = new ManualClock();
+    const scheduler = new EditScheduler(
+      { perSecond: 1, burst: 1, perBucket: { limit: 5, windowMs: 5_000 }, inFlight: 10 },
+      clock,
+    );
+    const { feed, port, relay } = await setup(
+      'fatics_takeback',
+      'obs_start.raw',
+      renderer,
+      ':memory:',
+      scheduler,
+    );
+    // The post takes the turn of t = 0.
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    expect(renders).toBe(1);
+    for (let i = 0; i < 4; i++) feed.step();
+    // The moves were handled: the post waits for its turn, nothing drawn for it yet.
+    await vi.waitFor(() => expect(scheduler.figures().waiting).toBe(1));
+    expect(renders).toBe(1);
+    expect(port.sent).toHaveLength(1);
+    await clock.advance(1_000);
+    await vi.waitFor(() => expect(port.sent).toHaveLength(2));
+    // One render for the one edit, of the newest position.
+    expect(renders).toBe(2);
+    expect(port.sent[1]!.message.lines.join('\n')).toContain(feed.snapshot(16)!.san.at(-1)!);
+    expect(scheduler.figures()).toMatchObject({ turns: 2, waiting: 0 });
+    relay.close();
   });
 
   it('draws through the renderer it is given; a failed board leaves the next one to go out', async () => {
