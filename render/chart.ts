@@ -305,7 +305,8 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
       if (ms === null || ms <= 0) return;
       const h = Math.max(1, Math.round((ms / longestMove) * barsHeight));
       const mover = (i % 2 === 0) === (scene.firstMover === 'white') ? 'white' : 'black';
-      const x = Math.round(xOf(i + 1) - barWidth / 2);
+      // The time was spent before the move: the bar ends where the move is drawn.
+      const x = Math.round(xOf(i + 1)) - barWidth + 1;
       fillRect(pen.surface, x, plot.y + plot.h - h, barWidth, h, index[mover]);
     });
   }

@@ -29,7 +29,11 @@ describe('message limits', () => {
     const port = new DiscordPostPort(world.running.client);
     const long = (n: number, c = 'x'): string => c.repeat(n);
     // Surrogate pairs right at the cut: never split.
-    const board = { name: BOARD_IMAGE, data: Buffer.alloc(50_000, 1) };
+    const board = {
+      name: BOARD_IMAGE,
+      data: Buffer.alloc(50_000, 1),
+      description: `FEN: ${long(5_000, 'd')}`,
+    };
     const huge: LiveMessage = {
       title: `Game 1: ${'♞'.repeat(10)}${'😀'.repeat(3_000)}`,
       lines: [long(3_000, 'a'), `${long(5_000, 'b')}\n\u0007`, long(10_000, '😀')],
@@ -52,7 +56,7 @@ describe('message limits', () => {
       ...huge,
       files: [
         { name: 'game-1.pgn', data: Buffer.alloc(2_000_000, 'e') },
-        { name: 'game-1.gif', data: Buffer.alloc(8 * 1024 * 1024, 0) },
+        { name: 'game-1.gif', data: Buffer.alloc(8 * 1024 * 1024, 0), description: `FEN: ${long(2_000)}` },
       ],
       live: false,
       footer: `1-0 · ${long(3_000, 'r')}`,
@@ -61,6 +65,14 @@ describe('message limits', () => {
     const edited = world.fake.message(where.messageId)!;
     const texts = embedTexts(edited);
     expect(texts.footer.text.endsWith('…')).toBe(true);
+    // Alt text is cut to Discord's 1,024 characters too.
+    for (const file of [
+      thread.attachments[0]!,
+      ...edited.attachments.filter((a) => a.filename !== 'game-1.pgn'),
+    ]) {
+      expect(file.description).toHaveLength(1_024);
+      expect(file.description!.endsWith('…')).toBe(true);
+    }
     expect(texts.title.length + texts.description.length + texts.footer.text.length).toBeLessThanOrEqual(
       EMBED_LIMITS.total,
     );
