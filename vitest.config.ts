@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const INTEGRATION = [
   'test/chesslive/{feed,limits,source}.test.ts',
-  'test/cli/{chesslive,observe,render}.test.ts',
+  'test/cli/{chesslive,help,observe,render}.test.ts',
   'test/club/club.test.ts',
   'test/discord/{bot,commands,dispatch,permissions}.test.ts',
   'test/e2e/**/*.test.ts',
@@ -15,13 +15,13 @@ const INTEGRATION = [
   'test/fake-discord/**/*.test.ts',
   'test/fake-fics/**/*.test.ts',
   'test/faults/**/*.test.ts',
-  'test/fics/{connection,hostile,injection,keepalive,login-errors,observe,pacer,pool,reconnect,shares}.test.ts',
+  'test/fics/{connection,game-identity,hostile,injection,keepalive,login-errors,observe,pacer,pool,reconnect,shares,uhlin-login}.test.ts',
   'test/fleet/**/*.test.ts',
   'test/load/fuzz.test.ts',
   'test/protocol/transcripts.test.ts',
   'test/relay/relay.test.ts',
   'test/storage/**/*.test.ts',
-  'test/web/{browser,stream,web}.test.ts',
+  'test/web/{bounds,browser,stream,web}.test.ts',
 ];
 
 export default defineConfig({

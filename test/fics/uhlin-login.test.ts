@@ -1,19 +1,14 @@
 // The FICS 1.6.2 lineage (uhlin/fics): its real login replayed by the fake FICS, then its stub
 // `iset` and one input line read per wake-up. No session line ends that login: the first prompt
 // does; a guest keeps the name it typed.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FICS_FIXTURES } from '../support/fixtures.js';
 import { poolOn, startFake } from './harness.js';
 
-// ../shared next to the repository (KIBITZ_SHARED elsewhere, e.g. in a worktree).
-const SHARED = process.env.KIBITZ_SHARED ?? fileURLToPath(new URL('../../../shared/', import.meta.url));
-const CAPTURE = `${SHARED.replace(/\/$/, '')}/fixtures/fics/extra-captures/uhlin_login/`;
-// Not committed (../shared): where it is missing the replays are skipped, visibly.
-const present = existsSync(`${CAPTURE}login.raw`);
-if (!present) console.warn(`uhlin_login capture not found at ${CAPTURE}: its replays are skipped`);
+// Recorded on loopback like the other transcripts (test/fixtures/fics/extra-captures/uhlin_login).
+const CAPTURE = `${FICS_FIXTURES}extra-captures/uhlin_login/`;
 const loginReplay = (() => {
-  if (!present) return { raw: new Uint8Array(), offsets: [], name: '' };
   const sent = readFileSync(`${CAPTURE}login.sent.jsonl`, 'utf8')
     .trim()
     .split('\n')
@@ -26,7 +21,7 @@ const loginReplay = (() => {
   };
 })();
 
-describe.skipIf(!present)('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
+describe('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
   it('logs in without a session line, typing a guest name of its own, and asks no ivariable twice', async () => {
     const fake = await startFake({ dialect: 'uhlin', loginReplay, lineIntervalMs: 20 });
     const h = poolOn(fake, { loginTimeoutMs: 5_000 });
