@@ -211,12 +211,6 @@ export class LivePostRepository {
     );
   }
 
-  async setFlip(id: number, flip: boolean): Promise<boolean> {
-    const post = this.#posts.get(id);
-    const changes = post === undefined ? {} : { options: { ...post.options, flip } };
-    return this.#update(id, changes, 'turn a board', 'flip = ?', flip ? 1 : 0);
-  }
-
   /** Marks the post finished; it stays stored so its message is not taken over later. */
   async end(
     id: number,

@@ -108,7 +108,7 @@ for (const backend of backends) {
     });
 
     describe('live posts', () => {
-      it('creates a post without a message, then records the message, flip, touch and end', async () => {
+      it('creates a post without a message, then records the message, touch and end', async () => {
         const storage = await open();
         const created = await storage.livePosts.create(game12);
         expect(created.ok).toBe(true);
@@ -133,14 +133,12 @@ for (const backend of backends) {
           }),
         ).toBe(true);
         clock += 1000;
-        expect(await storage.livePosts.setFlip(post.id, true)).toBe(true);
-        clock += 1000;
         expect(await storage.livePosts.touch(post.id)).toBe(true);
         expect(await storage.livePosts.get(post.id)).toMatchObject({
           messageChannelId: '400',
           messageId: '500',
           threadId: '400',
-          options: { flip: true, thread: true },
+          options: { flip: false, thread: true },
           createdAt: 1_700_000_000_000,
           updatedAt: clock,
         });
@@ -148,7 +146,7 @@ for (const backend of backends) {
         expect(await storage.livePosts.end(post.id, 'ended')).toBe(true);
         expect((await storage.livePosts.get(post.id))?.state).toBe('ended');
         expect(await storage.livePosts.listLive()).toEqual([]);
-        expect(await storage.livePosts.setFlip(9999, true)).toBe(false);
+        expect(await storage.livePosts.touch(9999)).toBe(false);
         expect(await storage.livePosts.get(9999)).toBeNull();
       });
 
