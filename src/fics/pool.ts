@@ -73,6 +73,8 @@ export interface PoolOptions {
    * machines observe it once, through the fleet (src/fleet). This pool observes it when omitted.
    */
   observeFollowed?: (game: GameNumber, holders: readonly string[]) => Promise<unknown>;
+  /** How old the shared games list may grow before a keystroke asks again (GAMES_LIST_MAX_AGE_MS). */
+  gamesListMaxAgeMs?: number;
 }
 
 export interface PoolEvents {
@@ -135,6 +137,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       | 'commandPace'
       | 'maxPlies'
       | 'observeFollowed'
+      | 'gamesListMaxAgeMs'
     >
   > & {
     pace: PaceOptions;
@@ -181,6 +184,11 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       framing: options.framing ?? {},
     };
     this.shares = new Shares(options.limitOf === undefined ? {} : { limitOf: options.limitOf });
+    this.recentGames = new GamesCache({
+      fetch: () => this.listGames(),
+      now: () => this.settings.clock.now(),
+      ...(options.gamesListMaxAgeMs === undefined ? {} : { maxAgeMs: options.gamesListMaxAgeMs }),
+    });
   }
 
   /** Opens the first connection; rejects on a login failure that retrying cannot fix. */
@@ -358,10 +366,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * The games being played, from a shared list at most a few seconds old (src/fics/games-cache.ts):
    * what autocompletes call, so keystrokes cost FICS at most one `games` every few seconds.
    */
-  readonly recentGames = new GamesCache({
-    fetch: () => this.listGames(),
-    now: () => this.settings.clock.now(),
-  });
+  readonly recentGames: GamesCache;
 
   /** The games being played on the server, filtered. */
   async listGames(filter: GamesFilter = {}): Promise<GamesListRow[]> {

@@ -8,7 +8,9 @@ import { World, boardPng, embedOf, fixture, scriptOf } from './harness.js';
 let world: World;
 beforeAll(async () => {
   world = await World.start({ discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } } });
-  await world.startBot();
+  // Every keystroke here asks FICS afresh, so a game added just before is suggested (the shared
+  // list's age bound is test/e2e/keystrokes.test.ts's).
+  await world.startBot({ fics: { gamesListMaxAgeMs: 0 } });
 });
 afterAll(async () => {
   await world.close();

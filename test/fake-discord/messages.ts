@@ -188,9 +188,6 @@ function readList(value: unknown, field: string, max: number): unknown[] | undef
   return value;
 }
 
-/** The longest alt text Discord takes for an attachment. */
-const MAX_ATTACHMENT_DESCRIPTION = 1_024;
-
 function newAttachments(
   state: FakeState,
   payload: MessagePayload,
@@ -205,13 +202,7 @@ function newAttachments(
   if (total > MAX_UPLOAD_BYTES) throw new ApiError(413, 40005, 'Request entity too large');
   return files.map((file) => {
     const meta = described.find((a) => String(a?.id) === String(file.index));
-    // Discord's OpenAPI spec (MessageAttachmentRequest): a description of at most 1,024 characters.
-    if (typeof meta?.description === 'string' && meta.description.length > MAX_ATTACHMENT_DESCRIPTION)
-      throw formError(
-        `attachments.${described.indexOf(meta)}.description`,
-        'BASE_TYPE_MAX_LENGTH',
-        `Must be ${MAX_ATTACHMENT_DESCRIPTION} or fewer in length.`,
-      );
+    // Its description's length is Discord's schema's rule (schema.ts checks it before this).
     return {
       id: state.ids.next(),
       filename: typeof meta?.filename === 'string' ? meta.filename : file.filename,

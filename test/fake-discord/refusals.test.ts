@@ -2,18 +2,11 @@
 // header-less 429s and a ban after too many invalid answers, 30046 on edits of messages older
 // than an hour (by a clock the test moves), embed and file limits, the bot removed from a guild.
 import { once } from 'node:events';
-import {
-  AttachmentBuilder,
-  DiscordAPIError,
-  Events,
-  RateLimitError,
-  type APIEmbed,
-  type Client,
-} from 'discord.js';
+import { DiscordAPIError, Events, RateLimitError, type APIEmbed, type Client } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BLOCKED_BODY, OLD_MESSAGE_MS } from './index.js';
 import { errorPaths } from './schema.js';
-import { TINY_PNG, startFake, startFakeWithClient, type ClientHarness } from '../discord/harness.js';
+import { startFake, startFakeWithClient, type ClientHarness } from '../discord/harness.js';
 
 let open: ClientHarness | null = null;
 afterEach(async () => {
@@ -72,21 +65,6 @@ describe('fake Discord refusals', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(h.fake.requests.at(-1)!.response).toMatchObject({ code: 30046 });
     expect(h.fake.message(message.id)!.content).toBe('old 2');
-  });
-
-  it('an attachment description over 1,024 characters: 400 50035, nothing posted; 1,024 is taken', async () => {
-    const h = await harness({ rateLimits });
-    const file = (description: string) => ({
-      files: [new AttachmentBuilder(TINY_PNG, { name: 'board.png', description })],
-    });
-    const error = await h.textChannel.send(file('x'.repeat(1_025))).catch((e: unknown) => e);
-    expect((error as DiscordAPIError).code).toBe(50035);
-    expect(Object.keys((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([
-      'attachments.0.description',
-    ]);
-    expect(h.fake.messagesIn(h.channel.id)).toEqual([]);
-    const sent = await h.textChannel.send(file('x'.repeat(1_024)));
-    expect(h.fake.message(sent.id)!.attachments[0]!.description).toHaveLength(1_024);
   });
 
   it('embeds over any text limit: 400 50035 naming the field, nothing changed', async () => {
