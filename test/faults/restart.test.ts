@@ -52,6 +52,8 @@ describe('SIGKILL and restart', () => {
       'the cut-off final edit to meet its 429',
       10_000,
     );
+    // From here no game may end on the first bot's sessions, which die with it.
+    world.retireSessions();
     await first.kill();
     const game = cutOff as PlayedGame | null;
     expect(game?.ended).toBe(true);

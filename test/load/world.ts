@@ -158,6 +158,8 @@ export class LoadWorld {
   };
   /** Games by number until audited and forgotten (a final edit may come after the next game began). */
   private readonly recent = new Map<number, PlayedGame>();
+  /** Sessions of a killed bot (retireSessions): they count as observing nothing. */
+  private readonly retired = new Set<number>();
   /** Replies to /observe that did not say the game is live, with the text shown. */
   readonly observeFailures: string[] = [];
   /** Games that ended while no connection of the bot observed them. */
@@ -540,12 +542,22 @@ export class LoadWorld {
    * for a game that is over, so that history would be lost with the ending.
    */
   private holdEnd(game: PlayedGame, now: number): boolean {
-    if (!this.fics.observers(game.number).some((session) => this.rejoined(session, game.number))) {
+    const live = this.fics.observers(game.number).filter((session) => !this.retired.has(session));
+    if (!live.some((session) => this.rejoined(session, game.number))) {
       game.observedAgainAt = null;
       return true;
     }
     game.observedAgainAt ??= now;
     return now - game.observedAgainAt < 500;
+  }
+
+  /**
+   * Counts the sessions logged in now as gone before a bot process is killed: the fake server
+   * hears of their close only some time after the kill, and an end line written to a dead session
+   * meanwhile would be lost whatever the bot does (holdEndsWhileUnobserved).
+   */
+  retireSessions(): void {
+    for (const session of this.fics.loggedIn()) this.retired.add(session.id);
   }
 
   /**
