@@ -34,11 +34,12 @@ function movetext(moves: readonly { san: string; clockMs: number | null }[]): Pg
 }
 
 /**
- * A kibitz or whisper as a PGN comment, `Handle: text` as WatchBot keeps them. A `[%` would read
- * back as a command (a clock), so it is broken; chessops drops `}` itself.
+ * A kibitz or whisper as a PGN comment, `Handle: text` as WatchBot keeps them. Braces would end
+ * the comment and `[%` would read back as a command (a clock): both are changed.
  */
 function saidComment(said: Said): string {
-  return `${said.handle}: ${cleanText(said.text).replace(/\[%/g, '[ %')}`;
+  const text = cleanText(said.text).replace(/\{/g, '(').replace(/\}/g, ')').replace(/\[%/g, '[ %');
+  return `${said.handle}: ${text}`;
 }
 
 /** Adds what was said to the moves it was said after; said before the first move, to the game. */
