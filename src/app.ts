@@ -179,6 +179,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
       : {}),
     ...(engine === null ? {} : { engine: engine.evaluations }),
+    // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
+    ...(fleet === null ? { said: fics } : {}),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
   // The page's registry asks on every update which games live posts show: they are read (from
