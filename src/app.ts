@@ -193,6 +193,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   if (config.web.port !== null && firstShard)
     games = new LiveGames({
       feed,
+      ...(fleet === null ? { said: fics } : {}),
       isRelayed: (snapshot) => relayedNow.games.has(gameKeyOf(snapshot)),
       relayed: async () => {
         await readRelayed();
