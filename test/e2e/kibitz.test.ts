@@ -19,6 +19,13 @@ describe('kibitzes in a thread', () => {
     const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0')));
     await world.startBot();
 
+    // Without a thread there is nowhere to put them: said so, and nothing is posted.
+    const refused = await world.command('observe', { game, kibitz: true, thread: false }).reply();
+    expect(refused).toMatchObject({
+      ephemeral: true,
+      content: expect.stringMatching(/^Kibitzes go into the game's thread/),
+    });
+    expect(await world.running.context.storage.livePosts.listLive()).toHaveLength(0);
     const reply = await world.command('observe', { game, kibitz: true }).reply();
     expect(reply.content).toMatch(/is live in its thread/);
     // With a thread, the board itself is the thread's first message.
