@@ -1,4 +1,4 @@
-// /observe game:<number> | player:<handle> [flip] [thread] [eval] [arrow]: posts a live board here,
+// /observe game:<number> | player:<handle> [flip] [thread] [eval] [arrow] [kibitz]: posts a live board here,
 // plus the buttons every live post carries (Flip, PGN, Stop; Engine and Best move with an engine).
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
@@ -26,7 +26,10 @@ export const data = new SlashCommandBuilder()
       .setName('eval')
       .setDescription("Show the engine's evaluation (if this bot's operator enabled the engine)"),
   )
-  .addBooleanOption((o) => o.setName('arrow').setDescription("Also draw the engine's best move as an arrow"));
+  .addBooleanOption((o) => o.setName('arrow').setDescription("Also draw the engine's best move as an arrow"))
+  .addBooleanOption((o) =>
+    o.setName('kibitz').setDescription("FICS kibitzes and whispers into the game's thread (makes one)"),
+  );
 
 export const help =
   'Posts a live game from freechess.org here and keeps the board current. Give a game number (see /games) or a player handle.';
@@ -35,7 +38,13 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const game = interaction.options.getInteger('game');
   const player = interaction.options.getString('player');
   const flip = interaction.options.getBoolean('flip') ?? false;
-  const thread = interaction.options.getBoolean('thread') ?? false;
+  const kibitz = interaction.options.getBoolean('kibitz') ?? false;
+  const threadOption = interaction.options.getBoolean('thread');
+  if (kibitz && threadOption === false) {
+    await answer(interaction, "Kibitzes go into the game's thread: use `kibitz:` without `thread:False`.");
+    return;
+  }
+  const thread = threadOption ?? kibitz;
   const arrow = interaction.options.getBoolean('arrow') ?? false;
   const evaluation = (interaction.options.getBoolean('eval') ?? false) || arrow;
   if ((game === null) === (player === null)) {
@@ -69,6 +78,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await postGame(interaction, ctx, handle === null ? game! : { player: handle }, {
     flip,
     thread,
+    ...(kibitz ? { kibitz } : {}),
     ...(evaluation ? { engine: { eval: true, arrow } } : {}),
   });
 }

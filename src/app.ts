@@ -179,6 +179,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
       : {}),
     ...(engine === null ? {} : { engine: engine.evaluations }),
+    // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
+    ...(fleet === null ? { said: fics } : {}),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
   // The page's registry asks on every update which games live posts show: they are read (from
@@ -191,6 +193,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   if (config.web.port !== null && firstShard)
     games = new LiveGames({
       feed,
+      ...(fleet === null ? { said: fics } : {}),
       isRelayed: (snapshot) => relayedNow.games.has(gameKeyOf(snapshot)),
       relayed: async () => {
         await readRelayed();

@@ -137,20 +137,21 @@ export async function postGame(
   interaction: RepliableInteraction,
   ctx: BotContext,
   game: number | { player: Handle },
-  options: { flip: boolean; thread: boolean; engine?: PostEngineChoice },
+  options: { flip: boolean; thread: boolean; engine?: PostEngineChoice; kibitz?: boolean },
 ): Promise<void> {
   const unavailable = await ficsUnavailable(ctx);
   if (unavailable !== null) {
     await answer(interaction, unavailable);
     return;
   }
-  const { engine, ...postOptions } = options;
+  const { engine, kibitz, ...postOptions } = options;
   const request = {
     guildId: interaction.guildId!,
     channelId: interaction.channelId!,
     options: postOptions,
     requestedBy: interaction.user.id,
     ...(engine === undefined ? {} : { engine }),
+    ...(kibitz === true ? { kibitz } : {}),
   };
   // The server's cap and FICS share are taken before FICS is asked (src/relay/relay.ts).
   const result =

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { GameSnapshot } from '../game/snapshot.js';
-import { GameTracker, type TrackerUpdate } from '../game/tracker.js';
+import { GameTracker, type SaidInGame, type TrackerUpdate } from '../game/tracker.js';
 import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
 import type { FramingLimits } from '../protocol/framer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../backoff.js';
@@ -80,6 +80,8 @@ export interface PoolOptions {
 export interface PoolEvents {
   /** Every change of every observed game, in order. */
   update: [TrackerUpdate];
+  /** A kibitz or whisper in an observed game (`set kibitz 1`). */
+  said: [SaidInGame];
   state: [{ connection: string; state: ConnectionState }];
   reconnected: [ReconnectReport];
   /** Login failures and failed background requests (move lists, partner boards, followed games). */
@@ -162,6 +164,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     this.tracker = new GameTracker({
       server: options.host ?? FICS_DEFAULTS.host,
       maxPlies: options.maxPlies,
+      onSaid: (said) => this.emit('said', said),
     });
     this.settings = {
       host: options.host ?? FICS_DEFAULTS.host,

@@ -273,6 +273,8 @@ export class FicsSession {
     const sets = [
       setVariable('style', '12'),
       setVariable('seek', '0'),
+      // Observers hear a game's kibitzes and whispers only with it on (`help kibitz`).
+      setVariable('kibitz', '1'),
       setVariable('interface', this.options.interfaceName),
     ];
     if (this.capabilities.block) {

@@ -23,7 +23,7 @@ import { openingOf, type Opening } from './openings.js';
 import { findUnreadPgn } from './pgn-check.js';
 import { startPosition } from './position.js';
 import { recordStartFen, replayRecord, type GameRecord } from './record.js';
-import type { GameSnapshot } from './snapshot.js';
+import type { GameSnapshot, Said } from './snapshot.js';
 import { parsePgnVariant, pgnVariantHeader } from './variants.js';
 
 /** The moves as PGN nodes, each with its clock after the move where known. */
@@ -31,6 +31,32 @@ function movetext(moves: readonly { san: string; clockMs: number | null }[]): Pg
   return moves.map(({ san, clockMs }) =>
     clockMs === null ? { san } : { san, comments: [makeComment({ clock: Math.max(0, clockMs) / 1000 })] },
   );
+}
+
+/**
+ * A kibitz or whisper as a PGN comment, `Handle: text` as WatchBot keeps them. Braces would end
+ * the comment and `[%` would read back as a command (a clock): both are changed.
+ */
+function saidComment(said: Said): string {
+  const text = cleanText(said.text).replace(/\{/g, '(').replace(/\}/g, ')').replace(/\[%/g, '[ %');
+  return `${said.handle}: ${text}`;
+}
+
+/** Adds what was said to the moves it was said after; said before the first move, to the game. */
+function addSaid(pgn: Game<PgnNodeData>, nodes: PgnNodeData[], game: GameSnapshot): void {
+  const said = game.said ?? [];
+  for (const s of said) {
+    const comment = saidComment(s);
+    const node = s.ply === 0 ? undefined : nodes[Math.min(s.ply, nodes.length) - 1];
+    if (node === undefined) (pgn.comments ??= []).push(comment);
+    else (node.comments ??= []).push(comment);
+  }
+  if (game.saidDropped !== undefined) {
+    const note = `${game.saidDropped} more kibitzes and whispers not kept`;
+    const last = nodes.at(-1);
+    if (last === undefined) (pgn.comments ??= []).push(note);
+    else (last.comments ??= []).push(note);
+  }
 }
 
 /** PGN's `ECO` and `Opening` tags. */
@@ -79,7 +105,9 @@ export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): s
   // Names and reasons come from a server or a file: a line break in a tag would end the header.
   for (const [tag, value] of headers) headers.set(tag, cleanText(value));
   const pgn = defaultGame<PgnNodeData>(() => headers);
-  extend(pgn.moves, movetext(game.san.map((san, i) => ({ san, clockMs: game.clocksMs[i] ?? null }))));
+  const nodes = movetext(game.san.map((san, i) => ({ san, clockMs: game.clocksMs[i] ?? null })));
+  addSaid(pgn, nodes, game);
+  extend(pgn.moves, nodes);
   return makePgnText(pgn);
 }
 

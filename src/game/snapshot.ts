@@ -11,6 +11,18 @@ import type { Opening } from './openings.js';
  */
 export const DEFAULT_MAX_PLIES = 2_000;
 
+/** Kibitzes and whispers kept per game (a lecture has some 100); later ones are only counted. */
+export const MAX_SAID_PER_GAME = 300;
+
+/** A kibitz or whisper heard in the game, and when. */
+export interface Said {
+  /** Plies of the snapshot's `san` played when it was said (0: before its first move). */
+  ply: number;
+  handle: string;
+  text: string;
+  whisper: boolean;
+}
+
 /** What the state needs from the server to be exact again. */
 export type SyncNeed = 'moves' | 'refresh';
 
@@ -61,6 +73,10 @@ export interface GameSnapshot extends GameRecord {
   source: string | null;
   /** Examined game, isolated position, or a played game. */
   mode: 'played' | 'examined' | 'isolated';
+  /** Kibitzes and whispers in the order heard (at most MAX_SAID_PER_GAME); absent when none. */
+  said?: Said[];
+  /** How many more were heard than kept. */
+  saidDropped?: number;
   /** The deepest position of the ECO table the moves reached; null outside standard chess. */
   opening: Opening | null;
 }

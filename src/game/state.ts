@@ -33,7 +33,7 @@ import {
 } from './position.js';
 import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
 import { OpeningTrail } from './openings.js';
-import type { GameSnapshot, SyncNeed } from './snapshot.js';
+import { MAX_SAID_PER_GAME, type GameSnapshot, type Said, type SyncNeed } from './snapshot.js';
 import { flaggedSides } from './flag.js';
 import { gameTypeLabel, rulesFor, variantFromType, type Variant } from './variants.js';
 
@@ -104,6 +104,9 @@ export class GameState {
   /** Deltas that arrived while the position was unknown. */
   private waiting: (DeltaBoard | Style12)[] = [];
   private readonly openings = new OpeningTrail();
+  /** Kibitzes and whispers, each at the absolute ply it was said (bounded: MAX_SAID_PER_GAME). */
+  private readonly said: Said[] = [];
+  private saidDropped = 0;
 
   constructor(
     readonly key: string,
@@ -124,6 +127,17 @@ export class GameState {
 
   get ply(): number {
     return this.basePly + this.plies.length;
+  }
+
+  /** Keeps what was said at the current ply; null once the game's bound is reached. */
+  addSaid(said: Omit<Said, 'ply'>): Said | null {
+    if (this.said.length >= MAX_SAID_PER_GAME) {
+      this.saidDropped++;
+      return null;
+    }
+    const kept = { ...said, ply: this.ply };
+    this.said.push(kept);
+    return kept;
   }
 
   get complete(): boolean {
@@ -474,6 +488,13 @@ export class GameState {
       source: null,
       mode: this.mode,
       opening: this.openings.follow(this.variant, startFen, uci),
+      ...(this.said.length === 0
+        ? {}
+        : {
+            // The history may start late (a board seen mid-game): plies count from its start.
+            said: this.said.map((s) => ({ ...s, ply: Math.max(0, s.ply - this.basePly) })),
+            ...(this.saidDropped === 0 ? {} : { saidDropped: this.saidDropped }),
+          }),
     };
   }
 

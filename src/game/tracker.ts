@@ -1,15 +1,22 @@
 // Routes decoded events to per-game state. Server game numbers are reused once a game ends,
 // so an entry is a number plus players plus order, and a new game under an old number is a new
 // entry with its own key.
-import type { ServerEvent, Style12, Undecoded } from '../protocol/events.js';
+import type { Kibitz, ServerEvent, Style12, Undecoded } from '../protocol/events.js';
 import { handRole } from './position.js';
 import { GameState, type Change } from './state.js';
-import { DEFAULT_MAX_PLIES, type GameSnapshot, type SyncNeed } from './snapshot.js';
+import { DEFAULT_MAX_PLIES, type GameSnapshot, type Said, type SyncNeed } from './snapshot.js';
 
 export type TrackerUpdate =
   | { type: 'started' | 'moved' | 'ended'; snapshot: GameSnapshot }
   | { type: 'needs'; game: number; need: SyncNeed }
   | { type: 'undecoded'; event: Undecoded };
+
+/** A kibitz or whisper kept in a live game's state (`key` as in its snapshots). */
+export interface SaidInGame {
+  game: number;
+  key: string;
+  said: Said;
+}
 
 /** Adjourned games remembered for their resumption, and partners named for boards to come. */
 const MAX_REMEMBERED = 64;
@@ -40,9 +47,15 @@ export class GameTracker {
   /** A game longer than this ends as not supported (KIBITZ_MAX_PLIES). */
   private readonly maxPlies: number;
 
-  constructor(options: { server?: string | null; maxPlies?: number } = {}) {
+  /** Told each kibitz or whisper kept (they change no position, so they are not updates). */
+  private readonly onSaid: (said: SaidInGame) => void;
+
+  constructor(
+    options: { server?: string | null; maxPlies?: number; onSaid?: (said: SaidInGame) => void } = {},
+  ) {
     this.server = options.server ?? null;
     this.maxPlies = options.maxPlies ?? DEFAULT_MAX_PLIES;
+    this.onSaid = options.onSaid ?? (() => {});
   }
 
   /** The latest game under a server number, once it has a board (a header alone shows nothing). */
@@ -148,10 +161,21 @@ export class GameTracker {
         const state = this.moveListTarget(event.game, event.white, event.black);
         return state === undefined ? [] : this.after(state, state.applyMoveList(event));
       }
+      case 'kibitz':
+        this.kibitz(event);
+        return [];
       case 'stoppedObserving':
       case 'other':
         return [];
     }
+  }
+
+  /** Talk in a live game this tracker follows; talk after its end or of no known game is not kept. */
+  private kibitz(event: Kibitz): void {
+    const state = this.current.get(event.game);
+    if (state === undefined || state.ended || !state.hasBoard) return;
+    const said = state.addSaid({ handle: event.handle, text: event.text, whisper: event.whisper });
+    if (said !== null) this.onSaid({ game: state.game, key: state.key, said });
   }
 
   private board(board: Style12): TrackerUpdate[] {

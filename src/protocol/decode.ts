@@ -5,6 +5,7 @@ import { decodeDelta } from './delta.js';
 import { decodeGameInfo } from './gameinfo.js';
 import { HANDLE } from './handle.js';
 import { decodeHoldings } from './holdings.js';
+import { parseKibitz } from './kibitz.js';
 import {
   decodeGameCreated,
   decodeGameEnd,
@@ -44,6 +45,10 @@ export function decodeLine(line: string): ServerEvent {
   }
   if (line.startsWith('You are ') || line.startsWith('Removing game')) {
     const event = decodeObserving(line) ?? decodeStoppedObserving(line);
+    if (event !== null) return event;
+  }
+  if (line.includes('] kibitzes: ') || line.includes('] whispers: ')) {
+    const event = parseKibitz(line);
     if (event !== null) return event;
   }
   return { kind: 'other', line };

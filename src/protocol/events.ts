@@ -179,6 +179,21 @@ export interface MoveList {
   reason: string;
 }
 
+/** `Handle(titles)(rating)[game] kibitzes: text` (or `whispers:`): talk heard in a game. */
+export interface Kibitz {
+  kind: 'kibitz';
+  game: number;
+  handle: string;
+  /** `TD`, `C`, `GM`... as the server shows them; empty for most people. */
+  titles: string[];
+  /** As shown: a number, `----` (unrated) or `++++` (guest). */
+  rating: string;
+  /** Said to observers only (`whisper`) rather than to players and observers (`kibitz`). */
+  whisper: boolean;
+  /** At most KIBITZ_TEXT_MAX characters (src/protocol/kibitz.ts). */
+  text: string;
+}
+
 /** A line the decoders could not read. Never thrown; always reported. */
 export interface Undecoded {
   kind: 'undecoded';
@@ -205,6 +220,7 @@ export type ServerEvent =
   | Observing
   | StoppedObserving
   | MoveList
+  | Kibitz
   | Undecoded
   | OtherLine;
 

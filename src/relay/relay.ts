@@ -32,6 +32,7 @@ import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
 import { EditScheduler } from './schedule.js';
 import { Serial } from '../serial.js';
+import { ThreadTalk, type SaidSource } from './thread-talk.js';
 
 export interface WatchRequest {
   guildId: string;
@@ -41,6 +42,8 @@ export interface WatchRequest {
   requestedBy: string;
   /** Engine evaluation asked for with the post (`/observe eval:`). */
   engine?: PostEngineChoice;
+  /** Kibitzes and whispers into the post's thread (`/observe kibitz:`). */
+  kibitz?: boolean;
 }
 
 /** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
@@ -70,6 +73,8 @@ export interface RelayOptions {
   engine?: LiveEvaluations;
   /** Where every post and edit waits for its turn, bot-wide (schedule.ts); unpaced by default. */
   scheduler?: EditScheduler;
+  /** Kibitzes and whispers of observed games (the FICS pool); none by default. */
+  said?: SaidSource;
 }
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
@@ -123,9 +128,18 @@ export class Relay {
   private readonly scheduler: EditScheduler;
   /** Each post's rate-limit bucket (its message's channel), known from its first send. */
   private readonly bucketOf = new Map<number, string>();
+  private readonly talk: ThreadTalk;
 
   constructor(private readonly options: RelayOptions) {
     this.scheduler = options.scheduler ?? new EditScheduler();
+    this.talk = new ThreadTalk({
+      livePosts: options.storage.livePosts,
+      feed: options.feed,
+      port: options.port,
+      scheduler: this.scheduler,
+      logger: options.logger,
+    });
+    options.said?.on('said', this.talk.listener);
     this.images = new BoardImages({
       renderer: options.renderer,
       snapshot: (game) => options.feed.snapshot(game),
@@ -159,6 +173,7 @@ export class Relay {
 
   private ended(post: LivePost): void {
     this.bucketOf.delete(post.id);
+    this.talk.postEnded(post.id);
     this.options.engine?.forget(post.id);
     this.editRoom.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
@@ -167,6 +182,7 @@ export class Relay {
   close(): void {
     this.closed = true;
     this.options.feed.off('update', this.listener);
+    this.options.said?.off('said', this.talk.listener);
     // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
     for (const sender of this.senders.values()) sender.close();
     this.senders.clear();
@@ -278,6 +294,7 @@ export class Relay {
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
     if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
+    if (request.kibitz === true) this.talk.optIn(post.id);
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
@@ -595,6 +612,7 @@ export class Relay {
     );
     if (type === 'ended') {
       this.options.engine?.release(snapshot);
+      this.talk.gameEnded(snapshot);
       if (posts.length === 0) return;
       void this.finish(snapshot, posts);
       return;

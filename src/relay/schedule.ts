@@ -108,6 +108,11 @@ export class EditScheduler {
     return this.clock.now();
   }
 
+  /** The scheduler's clock as a timer, for those that pace themselves on it (said-lines.ts). */
+  after(ms: number, run: () => void): () => void {
+    return this.clock.after(ms, run);
+  }
+
   /**
    * Runs `task` in its turn. Resolves with its result, or with undefined when the request was
    * aborted before its turn; a RetryLater from the task holds its bucket that long, then is thrown on.

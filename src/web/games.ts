@@ -6,9 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { isChessLive } from '../game/game-id.js';
-import type { TrackerUpdate } from '../game/tracker.js';
+import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
 import { gameKeyOf } from '../relay/game-key.js';
 import type { GameFeed } from '../relay/ports.js';
+import type { SaidSource } from '../relay/thread-talk.js';
 import type { EventStream } from './stream.js';
 import {
   changeEvent,
@@ -34,6 +35,8 @@ export interface LiveGamesOptions {
   now?: () => number;
   /** The engine's newest evaluation of a game while a post asks for one; absent without an engine. */
   evaluation?: (snapshot: GameSnapshot) => EngineOpinion | null;
+  /** Kibitzes and whispers of observed games; none by default. */
+  said?: SaidSource;
 }
 
 export type Admission = 'ok' | 'unknown' | 'game full' | 'full';
@@ -54,11 +57,13 @@ export class LiveGames {
   private readonly byId = new Map<string, Entry>();
   private viewerCount = 0;
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
+  private readonly saidListener = (said: SaidInGame): void => this.onSaid(said);
   private readonly now: () => number;
 
   constructor(private readonly options: LiveGamesOptions) {
     this.now = options.now ?? Date.now;
     options.feed.on('update', this.listener);
+    options.said?.on('said', this.saidListener);
   }
 
   get viewers(): number {
@@ -149,6 +154,7 @@ export class LiveGames {
 
   close(): void {
     this.options.feed.off('update', this.listener);
+    this.options.said?.off('said', this.saidListener);
     for (const entry of [...this.byId.values()]) this.drop(entry);
   }
 
@@ -223,6 +229,16 @@ export class LiveGames {
         makeEventText({ type: 'partner', data: gameView(main.id, snapshot, undefined, null).board }),
       );
     }
+  }
+
+  /** A line said in a game a page shows: to its viewers as it comes (the page escapes it). */
+  private onSaid({ game, key, said }: SaidInGame): void {
+    const snapshot = this.options.feed.snapshot(game);
+    if (snapshot === undefined || snapshot.key !== key) return;
+    const entry = this.byKey.get(gameKeyOf(snapshot));
+    if (entry === undefined || entry.viewers.size === 0) return;
+    entry.last = snapshot;
+    this.broadcast(entry, makeEventText({ type: 'said', data: said }));
   }
 
   private broadcast(entry: Entry, text: string): void {

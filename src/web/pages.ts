@@ -75,6 +75,7 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 <aside class="side">
 <p class="opening" id="opening">${view.opening === null ? '' : escapeHtml(`${view.opening.eco} ${view.opening.name}`)}</p>
 <ol class="moves" id="moves" aria-label="Moves: choose one, or use the arrow keys, to look back"></ol>
+<ol class="said" id="said" aria-label="Kibitzes and whispers"></ol>
 <p class="review"><button type="button" id="to-live" hidden>Back to live ⏭</button></p>
 <p class="result" id="result"></p>
 <p class="status" id="status">Connecting…</p>

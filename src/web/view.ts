@@ -4,7 +4,7 @@
 // An engine evaluation of the position shown travels on its own, when it arrives.
 import { whiteShare } from '../../render/index.js';
 import type { Holdings } from '../protocol/events.js';
-import type { GameSnapshot } from '../game/snapshot.js';
+import type { GameSnapshot, Said } from '../game/snapshot.js';
 import { makeEvaluationText, type Score } from '../engine/uci.js';
 
 /** One board as the page shows it. Texts are the server's or a file's: the page escapes them. */
@@ -43,6 +43,8 @@ export interface GameView {
   partner: BoardView | null;
   /** The engine's evaluation of the main board; null when no post asked for one. */
   evaluation: EvaluationView | null;
+  /** Kibitzes and whispers heard so far (src/game/snapshot.ts bounds them). */
+  said: Said[];
 }
 
 /** The engine's newest evaluation of a game, as it is known (White's point of view). */
@@ -81,7 +83,8 @@ export type WebEvent =
   | { type: 'state'; data: GameView }
   | { type: 'move'; data: MoveView }
   | { type: 'partner'; data: BoardView }
-  | { type: 'evaluation'; data: EvaluationView };
+  | { type: 'evaluation'; data: EvaluationView }
+  | { type: 'said'; data: Said };
 
 export function boardView(snap: GameSnapshot): BoardView {
   const control =
@@ -182,6 +185,7 @@ export function gameView(
     board: boardView(snap),
     partner: partner === undefined ? null : boardView(partner),
     evaluation: evaluationView(snap, opinion),
+    said: snap.said ?? [],
   };
 }
 

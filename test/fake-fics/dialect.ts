@@ -41,12 +41,16 @@ const SET_REPLIES: Record<string, Record<string, string>> = {
     'seek 0': 'You will not see seek ads.',
     'gin 1': 'You will now hear game results.',
     'gin 0': 'You will not hear game results.',
+    'kibitz 1': 'You will now hear kibitzes.',
+    'kibitz 0': 'You will not hear kibitzes.',
   },
   lasker: {
     'bell 0': 'Bell off.',
     'seek 0': 'You will not hear ads.',
     'gin 1': 'You will now hear about game results.',
     'gin 0': 'You will not hear about game results.',
+    'kibitz 1': 'You will now hear kibitzes.',
+    'kibitz 0': 'You will not hear kibitzes.',
   },
 };
 

@@ -70,6 +70,8 @@ interface FakeSession {
   block: boolean;
   ivars: Set<string>;
   gin: boolean;
+  /** `set kibitz 1`: hears kibitzes and whispers of the games it observes (off until set). */
+  kibitz: boolean;
   observed: Set<number>;
   lastCommandAt: number;
   input: string;
@@ -219,6 +221,16 @@ export class FakeFics {
     this.endGame(number);
   }
 
+  /**
+   * Someone says something in a game, as freechess.org shows it to observers that listen
+   * (`help kibitz`): `Handle(titles)(rating)[game] kibitzes: text`, or `whispers:`.
+   */
+  say(number: number, who: string, text: string, whisper = false): void {
+    if (!this.games.has(number)) throw new Error(`no game ${number}`);
+    const line = `${who}[${number}] ${whisper ? 'whispers' : 'kibitzes'}: ${text}`;
+    for (const session of this.watching(number)) if (session.kibitz) this.push(session, [line]);
+  }
+
   /** Ends a game: end line to observers (and `gin` sessions), then the number is free again. */
   endGame(number: number, result?: GameResult, reason?: string): void {
     const game = this.games.get(number);
@@ -299,6 +311,7 @@ export class FakeFics {
       block: false,
       ivars: new Set(),
       gin: false,
+      kibitz: false,
       observed: new Set(),
       lastCommandAt: this.clock.now(),
       input: '',
@@ -495,6 +508,7 @@ export class FakeFics {
       case 'set': {
         const [name = '', ...value] = args;
         if (name === 'gin') session.gin = value[0] === '1';
+        if (name === 'kibitz') session.kibitz = value[0] === '1';
         reply(CODE.set, [this.dialect.setReply(name, value.join(' '))]);
         return;
       }

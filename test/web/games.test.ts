@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChessLive } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
-import type { TrackerUpdate } from '../../src/game/tracker.js';
+import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { gameKeyOf } from '../../src/relay/game-key.js';
 import { LiveGames } from '../../src/web/games.js';
 import { EventStream } from '../../src/web/stream.js';
@@ -235,5 +235,38 @@ describe('engine evaluations on the page', () => {
     const two = game(1, 2);
     const w = world([two]);
     expect(w.games.view(w.games.idFor(two))?.evaluation).toBeNull();
+  });
+});
+
+describe('kibitzes on the page', () => {
+  it("sends a line said in a game to that game's viewers only, and a new viewer's state has those kept", async () => {
+    const said = { ply: 2, handle: 'LectureBot', text: '<b>not markup</b>', whisper: false };
+    const a = game(1, 2, { said: [said] });
+    const b = game(2, 1, {}, 'Carol', 'Dave');
+    const feed = new EventEmitter<{ update: [TrackerUpdate] }>();
+    const talk = new EventEmitter<{ said: [SaidInGame] }>();
+    const snapshots = new Map([a, b].map((s) => [s.game, s]));
+    const games = new LiveGames({
+      feed: { on: feed.on.bind(feed), off: feed.off.bind(feed), snapshot: (n) => snapshots.get(n) },
+      said: talk,
+      isRelayed: () => true,
+      relayed: () => Promise.resolve([a, b]),
+      publicSources: [],
+      maxViewers: 10,
+      maxViewersPerGame: 5,
+    });
+    const [ofA, ofB] = [viewer(), viewer()];
+    const idA = games.idFor(a);
+    games.watch(idA, ofA.stream);
+    games.watch(games.idFor(b), ofB.stream);
+    expect(games.view(idA)?.said).toEqual([said]);
+    const next = { ...said, ply: 3, text: 'next' };
+    talk.emit('said', { game: 1, key: a.key, said: next });
+    // Of a game once under the same number: not this one's.
+    talk.emit('said', { game: 1, key: 'old', said: { ...said, text: 'stale' } });
+    await flushed();
+    expect(ofA.events().filter((e) => e.type === 'said')).toEqual([{ type: 'said', data: next }]);
+    expect(ofB.events().filter((e) => e.type === 'said')).toEqual([]);
+    games.close();
   });
 });

@@ -10,6 +10,9 @@ import { formatClock, LOW_CLOCK_MS } from './clock.js';
 const root = document.getElementById('live');
 const boardsEl = document.getElementById('boards');
 const movesEl = document.getElementById('moves');
+const saidEl = document.getElementById('said');
+/** Kibitzes and whispers kept on the page, as the game state keeps them. */
+const SAID_SHOWN = 300;
 const resultEl = document.getElementById('result');
 const statusEl = document.getElementById('status');
 const titleEl = document.getElementById('title');
@@ -360,6 +363,21 @@ function showState(state) {
   showMoves(state.board);
   showOpening(state.board);
   showResult(state.board);
+  showSaid(state.said);
+}
+
+/** One kibitz or whisper under the move list: text only, never markup. */
+function addSaid(said) {
+  const item = element('li', said.whisper ? 'whisper' : 'kibitz', saidEl);
+  element('b', null, item).textContent = said.handle;
+  item.append(`${said.whisper ? ' whispers' : ' kibitzes'}: ${said.text}`);
+  while (saidEl.children.length > SAID_SHOWN) saidEl.firstElementChild.remove();
+  saidEl.scrollTop = saidEl.scrollHeight;
+}
+
+function showSaid(list) {
+  saidEl.replaceChildren();
+  for (const said of list) addSaid(said);
 }
 
 function showMove(move) {
@@ -441,4 +459,5 @@ events.addEventListener('state', (e) => showState(JSON.parse(e.data)));
 events.addEventListener('move', (e) => showMove(JSON.parse(e.data)));
 events.addEventListener('partner', (e) => showPartner(JSON.parse(e.data)));
 events.addEventListener('evaluation', (e) => showEvaluationEvent(JSON.parse(e.data)));
+events.addEventListener('said', (e) => addSaid(JSON.parse(e.data)));
 setInterval(tick, 100);
