@@ -40,6 +40,7 @@ describe('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
       'iset block 1',
       'set style 12',
       'set seek 0',
+      'set kibitz 1',
       'set interface Kibitz 0.1.0',
       'games',
     ]);
@@ -53,7 +54,13 @@ describe('a FICS 1.6.2-lineage server (uhlin_login capture)', () => {
     fake.drop();
     await fake.waitFor(() => fake.loggedIn().length === 1 && fake.commands(2).length > 0, 'the second login');
     await h.pool.listGames();
-    expect(fake.commands(2)).toEqual(['set style 12', 'set seek 0', 'set interface Kibitz 0.1.0', 'games']);
+    expect(fake.commands(2)).toEqual([
+      'set style 12',
+      'set seek 0',
+      'set kibitz 1',
+      'set interface Kibitz 0.1.0',
+      'games',
+    ]);
   });
 });
 

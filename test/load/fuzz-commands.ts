@@ -17,7 +17,7 @@ import { LoadWorld } from './world.js';
 const FICS_LINES = [
   /^$/,
   /^(\d+ )?iset [a-z]+ [01]$/,
-  /^(\d+ )?set (style 12|bell 0|seek 0|gin [01]|interface Kibitz [\d.]+)$/,
+  /^(\d+ )?set (style 12|seek 0|kibitz 1|gin [01]|interface Kibitz [\d.]+)$/,
   /^(\d+ )?(observe|unobserve|moves|refresh) ([1-9]\d{0,5}|[A-Za-z]{3,17})$/,
   /^(\d+ )?(games|date)$/,
 ];
