@@ -99,7 +99,7 @@ describe('/follow', () => {
     const game = world.fics.addGame(
       scriptOf(fixture('fatics_master_seq#3'), { white: 'Nepo', black: 'Carlsen' }),
     );
-    const post = await world.fake.waitFor(() => world.livePosts(channel.id)[0], 'the followed game', 5_000);
+    const post = await world.fake.waitFor(() => world.livePosts(channel.id)[0], 'the followed game');
     expect(embedOf(post).title).toBe(`Game ${game}: Nepo (1500) vs Carlsen (1450)`);
     await expectImageShows(boardPng(post), START_FEN, 'black');
 

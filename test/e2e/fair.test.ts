@@ -40,7 +40,7 @@ describe('fair shares of FICS between servers', () => {
     expect(refused[0]).toBe(
       `Following ${players[3]} here, but FICS said: This server already has 3 FICS games live, its share (3) of the 6 games Kibitz can observe for all the servers it is in. Stop one with /unobserve, or try again when one ends.`,
     );
-    await w.fake.waitFor(() => (w.livePosts().length === 3 ? true : undefined), 'three posts', 5_000);
+    await w.fake.waitFor(() => (w.livePosts().length === 3 ? true : undefined), 'three posts');
 
     const reply = await w.fake
       .command(other.id, otherChannel.id, 'observe', { game: wanted }, { user: w.fake.owner })

@@ -113,7 +113,6 @@ export class World {
       await this.fake.waitFor(
         () => (pool.status().some((c) => c.state === 'online') ? true : undefined),
         'the bot to log in to FICS',
-        5_000,
       );
     }
     return started.bot;

@@ -186,7 +186,7 @@ describe('the bot removed from a guild', () => {
     await fics.follow(handle('Marker'));
 
     const first = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Nepo' }));
-    await fake.waitFor(() => world.livePosts()[0], 'the followed game', 5_000);
+    await fake.waitFor(() => world.livePosts()[0], 'the followed game');
     await world.relayIdle();
 
     fake.removeBot(world.guildId);
@@ -200,7 +200,7 @@ describe('the bot removed from a guild', () => {
     // bot has heard of Carlsen's too (FICS sends in order).
     const next = world.fics.addGame(shuffleScript(60, { white: 'Carlsen', black: 'Ding' }));
     world.fics.addGame(shuffleScript(60, { white: 'Marker', black: 'Someone' }));
-    await fake.waitFor(() => world.livePosts(otherChannel.id)[0], 'the other guild’s game', 5_000);
+    await fake.waitFor(() => world.livePosts(otherChannel.id)[0], 'the other guild’s game');
     await world.relayIdle();
 
     const toRemoved = fake.requests.filter(

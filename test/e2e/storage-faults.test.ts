@@ -114,7 +114,7 @@ describe('a database that refuses writes while the bot runs', () => {
     await w.startBot();
     const reply = await w.command('observe', { game }).reply();
     expect(reply.content).toContain('is live here');
-    const post = await w.fake.waitFor(() => w.livePosts()[0], 'the post', 5_000);
+    const post = await w.fake.waitFor(() => w.livePosts()[0], 'the post');
 
     const storage = w.running.context.storage;
     const allow = refuseWrites(storage);

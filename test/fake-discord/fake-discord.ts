@@ -181,7 +181,8 @@ export class FakeDiscord extends EventEmitter {
     this.#oldEdits = options.oldMessageEdits ?? { limit: 3, windowMs: 60_000 };
     this.#oldEditRetryAfter = options.oldMessageEditRetryAfter ?? false;
     this.state.now = () => this.now();
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5000;
+    // The same bound as test/support/wait.ts: a bound on what must happen, not a speed check.
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 15_000;
     this.#limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
     this.#responseWindowMs = options.interactionResponseWindowMs ?? 3000;
     this.#tokenLifetimeMs = options.interactionTokenLifetimeMs ?? 15 * 60_000;
