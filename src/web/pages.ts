@@ -68,7 +68,8 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 <h1><a href="/">Kibitz</a> <span id="title">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</span></h1>
 <p><span id="kind">${escapeHtml(view.kind)}</span>
 <button type="button" id="flip">Flip board</button>
-<a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a></p>
+<a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a>
+<a id="analyse" rel="noopener"${view.analysisUrl === null ? ' hidden' : ` href="${escapeHtml(view.analysisUrl)}"`}>Analyse on lichess</a></p>
 </header>
 <div class="stage">
 <div class="boards" id="boards"></div>

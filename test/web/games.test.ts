@@ -122,6 +122,7 @@ describe('changeEvent', () => {
         check: false,
         holdings: null,
         opening: { eco: 'C40', name: "King's Knight Opening" },
+        analysisUrl: `https://lichess.org/analysis/standard/${three.fen.replaceAll(' ', '_')}`,
         evaluation: null,
       },
     });

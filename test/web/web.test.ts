@@ -104,6 +104,8 @@ describe('the live web page', () => {
     expect(state.id).toBe(id);
     expect(state.board.white).toBe(script.white);
     expect(state.board.san).toEqual(script.san.slice(0, 2));
+    const lichess = (fen: string) => `https://lichess.org/analysis/standard/${fen.replaceAll(' ', '_')}`;
+    expect((state.board as { analysisUrl?: string }).analysisUrl).toBe(lichess(state.board.fen));
 
     const fens = fensAfter(script.san);
     for (let ply = 3; ply <= 6; ply++) world.fics.playMove(game);
@@ -111,7 +113,12 @@ describe('the live web page', () => {
     expect(moves.map((e) => e.type)).toEqual(['move', 'move', 'move', 'move']);
     moves.forEach((event, i) => {
       const move = event.data as Record<string, unknown>;
-      expect(move).toMatchObject({ ply: 3 + i, san: script.san[2 + i], fen: fens[2 + i] });
+      expect(move).toMatchObject({
+        ply: 3 + i,
+        san: script.san[2 + i],
+        fen: fens[2 + i],
+        analysisUrl: lichess(fens[2 + i]!),
+      });
       expect(move.uci).toMatch(/^[a-h][1-8][a-h][1-8][qrbn]?$/);
       expect(typeof move.whiteClockMs).toBe('number');
       expect(typeof move.blackClockMs).toBe('number');
@@ -179,6 +186,9 @@ describe('the live web page', () => {
     expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     expect(page.body).toContain('<script type="module" src="/assets/live.js"></script>');
     expect(page.body).toContain(`data-events="/g/${strongId}/events"`);
+    expect(page.body).toContain(
+      `<a id="analyse" rel="noopener" href="https://lichess.org/analysis/standard/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1">Analyse on lichess</a>`,
+    );
 
     // Strongest first.
     const front = await fetchText(`${base}/`);
