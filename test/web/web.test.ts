@@ -12,6 +12,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src/web/server.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { GrowingFile, chessLiveText } from '../chesslive/serve.js';
 import { World, fixture, scriptOf } from '../e2e/harness.js';
+import { START_FEN, expectImageShows } from '../e2e/images.js';
 import { SseClient } from './sse.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
@@ -189,6 +190,20 @@ describe('the live web page', () => {
     expect(page.body).toContain(
       `<a id="analyse" rel="noopener" href="https://lichess.org/analysis/standard/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1">Analyse on lichess</a>`,
     );
+
+    // A pasted link's preview: players and "live", the position, and the board picture served here.
+    const meta = (property: string) =>
+      new RegExp(`<meta property="${property}" content="([^"]*)">`).exec(page.body)?.[1];
+    const { white, black } = fixture('lasker_flag#0');
+    expect(meta('og:title')).toBe(`${white} (2400) vs ${black} (2350) · live`);
+    expect(meta('og:description')).toBe('unrated lightning 1 0, White to move');
+    expect(meta('og:url')).toBe(`${PUBLIC_URL}/g/${strongId}`);
+    expect(meta('og:image')).toBe(`${PUBLIC_URL}/g/${strongId}.png`);
+    expect(page.body).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const picture = await fetch(`${base}/g/${strongId}.png`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    await expectImageShows(Buffer.from(await picture.arrayBuffer()), START_FEN);
 
     // Strongest first.
     const front = await fetchText(`${base}/`);
