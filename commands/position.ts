@@ -1,9 +1,10 @@
 // /position fen:<FEN> | style12:<line> [flip]: draws one position here, with its FEN as text. The
 // board is drawn by the bot's renderer (worker threads), like every other board.
-import { AttachmentBuilder, SlashCommandBuilder } from 'discord.js';
+import { AttachmentBuilder, ButtonStyle, ComponentType, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { describeBoard } from '../render/index.js';
+import { makeLichessAnalysisUrl } from '../src/game/lichess.js';
 import { fenScene, style12Scene } from '../src/game/scene-input.js';
 import { answer } from '../src/discord/replies.js';
 
@@ -48,9 +49,29 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, `I cannot draw that: ${shown(png.error)}.`);
     return;
   }
+  // A Style 12 line's board has no pockets here: it is analysed as chess.
+  const analysis = makeLichessAnalysisUrl(scene.rules === 'crazyhouse' ? 'crazyhouse' : 'chess', scene.fen);
   await interaction.reply({
     content: `\`${scene.fen}\``,
     files: [new AttachmentBuilder(png.value, { name: 'position.png', description: describeBoard(scene) })],
+    // A link button (Discord takes URLs of up to 512 characters; a FEN of 120 stays far under).
+    ...(analysis === null
+      ? {}
+      : {
+          components: [
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                {
+                  type: ComponentType.Button,
+                  style: ButtonStyle.Link,
+                  label: 'Analyse on lichess',
+                  url: analysis,
+                },
+              ],
+            },
+          ],
+        }),
     allowedMentions: { parse: [] },
   });
 }

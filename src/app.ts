@@ -319,6 +319,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
           metrics,
           logger: logger.child({ component: 'web' }),
           maxStreamsPerAddress: config.web.maxStreamsPerAddress,
+          publicUrl: config.web.publicUrl,
+          boardPicture: (snapshot) => relay.boardPicture(snapshot),
           ...(config.web.trustProxy === null ? {} : { trustProxy: config.web.trustProxy }),
           health: async () => {
             const connections = fics.status();

@@ -86,8 +86,20 @@ export function makeDiscordMessage(
     message.watchUrl !== undefined && message.watchUrl.length <= 512
       ? [{ type: ComponentType.Button, style: ButtonStyle.Link, label: 'Watch live', url: message.watchUrl }]
       : [];
+  const analyse: APIButtonComponent[] =
+    message.analysisUrl !== undefined && message.analysisUrl.length <= 512
+      ? [
+          {
+            type: ComponentType.Button,
+            style: ButtonStyle.Link,
+            label: 'Analyse on lichess',
+            url: message.analysisUrl,
+          },
+        ]
+      : [];
   // Discord takes at most five buttons in a row: the post's own buttons and its link in one, the
-  // engine toggles (with an engine, KIBITZ_ENGINE=on; lit while on) in a second.
+  // engine toggles (with an engine, KIBITZ_ENGINE=on; lit while on) in a second; the final
+  // message keeps only its link to lichess's analysis board.
   const rows: APIButtonComponent[][] = message.live
     ? [
         [
@@ -105,7 +117,7 @@ export function makeDiscordMessage(
                 : []),
             ],
       ]
-    : [];
+    : [analyse];
   const components: APIActionRowComponent<APIButtonComponent>[] = rows
     .filter((row) => row.length > 0)
     .map((row) => ({ type: ComponentType.ActionRow, components: row }));

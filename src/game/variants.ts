@@ -28,18 +28,29 @@ interface VariantFacts {
    * (explosions, forced captures) that the move files do not describe.
    */
   moveFile: boolean;
+  /**
+   * lichess's name for the variant in its analysis board's URL; null where lichess's rules differ
+   * (FICS suicide, losers) or one board is not the game (bughouse).
+   */
+  lichess: string | null;
 }
 
 const VARIANTS: Record<Variant, VariantFacts> = {
-  chess: { rules: 'chess', label: null, pgn: null, moveFile: true },
-  chess960: { rules: 'chess', label: 'chess960', pgn: 'Chess960', moveFile: true },
-  crazyhouse: { rules: 'crazyhouse', label: 'crazyhouse', pgn: 'Crazyhouse', moveFile: true },
-  bughouse: { rules: 'crazyhouse', label: 'bughouse', pgn: 'Bughouse', moveFile: true },
+  chess: { rules: 'chess', label: null, pgn: null, moveFile: true, lichess: 'standard' },
+  chess960: { rules: 'chess', label: 'chess960', pgn: 'Chess960', moveFile: true, lichess: 'chess960' },
+  crazyhouse: {
+    rules: 'crazyhouse',
+    label: 'crazyhouse',
+    pgn: 'Crazyhouse',
+    moveFile: true,
+    lichess: 'crazyhouse',
+  },
+  bughouse: { rules: 'crazyhouse', label: 'bughouse', pgn: 'Bughouse', moveFile: true, lichess: null },
   // Standard rules from the start position the FEN header gives.
-  wild: { rules: 'chess', label: 'wild', pgn: null, moveFile: true },
-  suicide: { rules: 'antichess', label: 'suicide', pgn: 'Antichess', moveFile: false },
-  atomic: { rules: 'atomic', label: 'atomic', pgn: 'Atomic', moveFile: false },
-  losers: { rules: 'chess', label: 'losers', pgn: null, moveFile: false },
+  wild: { rules: 'chess', label: 'wild', pgn: null, moveFile: true, lichess: 'standard' },
+  suicide: { rules: 'antichess', label: 'suicide', pgn: 'Antichess', moveFile: false, lichess: null },
+  atomic: { rules: 'atomic', label: 'atomic', pgn: 'Atomic', moveFile: false, lichess: 'atomic' },
+  losers: { rules: 'chess', label: 'losers', pgn: null, moveFile: false, lichess: null },
 };
 
 /** PGN `Variant` header values read, lower case, without spaces or dashes. */
@@ -53,6 +64,11 @@ const PGN_VARIANT_NAMES: Record<string, FileVariant> = {
   crazyhouse: 'crazyhouse',
   bughouse: 'bughouse',
 };
+
+/** lichess's name for a variant's analysis board; null for none lichess analyses by FICS's rules. */
+export function lichessVariant(variant: Variant): string | null {
+  return VARIANTS[variant].lichess;
+}
 
 /** chessops rules that decide legality for a variant. */
 export function rulesFor(variant: Variant): Rules {

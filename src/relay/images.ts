@@ -63,6 +63,11 @@ export class BoardImages {
     return watchUrl ? { ...message, watchUrl } : message;
   }
 
+  /** A game's board as its post shows it (the same cached render), for the web page's link previews. */
+  board(snapshot: GameSnapshot): Promise<Buffer> {
+    return this.png(snapshot, false, null);
+  }
+
   /**
    * The PGN, the clock chart and the whole-game GIF of a finished game, in the order they are
    * given up when Discord refuses the edit for its size: the GIF (largest) first, then the chart.

@@ -1,6 +1,7 @@
 // What a live post says besides its picture, as plain data: the Discord side turns it into an
 // embed and buttons. Nothing here knows the wire format or discord.js.
 import { formatClock, resultText } from '../../render/index.js';
+import { makeLichessAnalysisUrl } from '../game/lichess.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 
 export interface LiveAttachment {
@@ -27,6 +28,8 @@ export interface LiveMessage {
   footer: string | null;
   /** The game's live web page, linked from a live post ("Watch live"). */
   watchUrl?: string;
+  /** lichess's analysis board on the final position (final message); absent for bughouse and the like. */
+  analysisUrl?: string;
   /** The post's engine choice, for its Engine buttons; absent when the operator has no engine. */
   engine?: { eval: boolean; arrow: boolean };
   /**
@@ -118,6 +121,7 @@ export function liveMessage(
   if (snap.needs !== null) lines.push('(catching up with the server…)');
   if (engine?.line) lines.push(engine.line);
   const outcome = outcomeOf(snap);
+  const analysisUrl = snap.ended ? makeLichessAnalysisUrl(snap.variant, snap.fen) : null;
   const players = `${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`;
   // The result leads the end of the title, where a reader of the channel looks first.
   const score =
@@ -132,6 +136,7 @@ export function liveMessage(
     live: !snap.ended,
     footer: snap.ended ? resultText({ result: snap.result, reason: snap.reason }) : null,
     ...(engine ? { engine: engine.choice } : {}),
+    ...(analysisUrl === null ? {} : { analysisUrl }),
     outcome,
   };
 }

@@ -405,6 +405,11 @@ export class Relay {
   }
 
   /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
+  /** A game's board picture, White at the bottom: the live page's link preview (og:image). */
+  boardPicture(snapshot: GameSnapshot): Promise<Buffer> {
+    return this.images.board(snapshot);
+  }
+
   engineStatus(): 'off' | 'on' | 'not-installed' {
     const engine = this.options.engine;
     return engine === undefined ? 'off' : engine.installed ? 'on' : 'not-installed';

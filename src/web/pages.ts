@@ -2,7 +2,7 @@
 // goes through escapeHtml; the pages carry no inline script or style (the Content-Security-Policy
 // allows neither): the board, the clocks and the move list are the client script's (client/live.js).
 import type { GameSnapshot } from '../game/snapshot.js';
-import { boardView } from './view.js';
+import { boardView, type BoardView } from './view.js';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -17,17 +17,23 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-function player(name: string, rating: string | null): string {
-  return escapeHtml(rating !== null && rating !== '' ? `${name} (${rating})` : name);
+/** `Name (rating)`, as text. */
+function playerText(name: string, rating: string | null): string {
+  return rating !== null && rating !== '' ? `${name} (${rating})` : name;
 }
 
-function page(title: string, body: string, scripts: string[]): string {
+function player(name: string, rating: string | null): string {
+  return escapeHtml(playerText(name, rating));
+}
+
+function page(title: string, body: string, scripts: string[], meta: string[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+${meta.join('\n')}
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/chessground.base.css">
 <link rel="stylesheet" href="/assets/chessground.brown.css">
@@ -59,7 +65,7 @@ export function frontPage(games: readonly { id: string; snapshot: GameSnapshot }
  * A game's live page: the players and the kind of game are written in (readable before the script
  * runs); the script fills in the boards and follows the game from `/g/<id>/events`.
  */
-export function livePage(id: string, snapshot: GameSnapshot): string {
+export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string | null): string {
   const view = boardView(snapshot);
   const title = `${view.white} vs ${view.black}`;
   const safeId = escapeHtml(id);
@@ -68,7 +74,8 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 <h1><a href="/">Kibitz</a> <span id="title">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</span></h1>
 <p><span id="kind">${escapeHtml(view.kind)}</span>
 <button type="button" id="flip">Flip board</button>
-<a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a></p>
+<a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a>
+<a id="analyse" rel="noopener"${view.analysisUrl === null ? ' hidden' : ` href="${escapeHtml(view.analysisUrl)}"`}>Analyse on lichess</a></p>
 </header>
 <div class="stage">
 <div class="boards" id="boards"></div>
@@ -83,7 +90,38 @@ export function livePage(id: string, snapshot: GameSnapshot): string {
 </div>
 <p class="spoken" id="spoken" aria-live="polite"></p>
 </main>`;
-  return page(`${title} · Kibitz`, body, ['/assets/live.js']);
+  return page(`${title} · Kibitz`, body, ['/assets/live.js'], previewTags(id, view, publicUrl));
+}
+
+/**
+ * Open Graph and Twitter card tags: what a chat shows for a pasted link (players, result or
+ * "live", the position). The picture needs an absolute URL, so only with KIBITZ_PUBLIC_URL.
+ */
+function previewTags(id: string, view: BoardView, publicUrl: string | null): string[] {
+  const players = `${playerText(view.white, view.whiteRating)} vs ${playerText(view.black, view.blackRating)}`;
+  const state = view.ended
+    ? [view.result, view.reason].filter((part) => part !== null && part !== '').join(' ')
+    : 'live';
+  const toMove = view.ended ? '' : `, ${view.sideToMove === 'white' ? 'White' : 'Black'} to move`;
+  const plies = view.san.length;
+  const last =
+    plies === 0
+      ? ''
+      : `, after ${Math.ceil(plies / 2)}${plies % 2 === 1 ? '.' : '...'} ${view.san[plies - 1]}`;
+  const tags: [string, string][] = [
+    ['og:type', 'website'],
+    ['og:site_name', 'Kibitz'],
+    ['og:title', `${players} · ${state || 'ended'}`],
+    ['og:description', `${view.kind}${last}${toMove}`],
+  ];
+  if (publicUrl !== null) {
+    tags.push(['og:url', `${publicUrl}/g/${id}`], ['og:image', `${publicUrl}/g/${id}.png`]);
+  }
+  const card = publicUrl === null ? 'summary' : 'summary_large_image';
+  return [
+    ...tags.map(([property, content]) => `<meta property="${property}" content="${escapeHtml(content)}">`),
+    `<meta name="twitter:card" content="${card}">`,
+  ];
 }
 
 /** A short page for an error (unknown game, too many viewers). */

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { formatClock, LOW_CLOCK_MS } from '../../render/index.js';
 import { makeChessLive } from '../chesslive/write.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
+import type { GameSnapshot } from '../game/snapshot.js';
 import { shortened, type Logger } from '../log.js';
 import { LogWindow } from '../log-window.js';
 import type { LiveGames } from './games.js';
@@ -42,6 +43,10 @@ export interface WebServerOptions {
   pingMs?: number;
   /** KIBITZ_WEB_MAX_STREAMS_PER_ADDRESS: open push streams from one client address. */
   maxStreamsPerAddress?: number;
+  /** KIBITZ_PUBLIC_URL: the page's link preview names its picture by an absolute URL; none when null. */
+  publicUrl?: string | null;
+  /** A game's board as PNG (the posts' own render, cached per position): `/g/<id>.png`. */
+  boardPicture?: (snapshot: GameSnapshot) => Promise<Buffer>;
   /** KIBITZ_WEB_TRUST_PROXY: the reverse proxy whose X-Forwarded-For names the client (fastify's trustProxy). */
   trustProxy?: string;
 }
@@ -72,7 +77,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /** A page id: 128 random bits in base64url (games.ts). */
-const PAGE = /^([A-Za-z0-9_-]{22})(?:\.(pgn|clv))?$/;
+const PAGE = /^([A-Za-z0-9_-]{22})(?:\.(pgn|clv|png))?$/;
 
 interface Asset {
   type: string;
@@ -196,7 +201,14 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
           .send(`No ChessLive! file for this game: ${file.error}`);
       return reply.type('text/plain; charset=utf-8').send(file.value);
     }
-    return html(reply, livePage(id, snapshot));
+    if (match![2] === 'png') {
+      if (options.boardPicture === undefined) return notFound(reply);
+      // A link preview fetches it once; the position may change a second later.
+      return options
+        .boardPicture(snapshot)
+        .then((png) => reply.header('cache-control', 'public, max-age=5').type('image/png').send(png));
+    }
+    return html(reply, livePage(id, snapshot, options.publicUrl ?? null));
   });
 
   app.get<{ Params: { id: string } }>('/g/:id/events', (request, reply) => {

@@ -3,6 +3,7 @@
 // after it and both clocks); anything else (a takeback, a resync, the end) as the full state again.
 // An engine evaluation of the position shown travels on its own, when it arrives.
 import { whiteShare } from '../../render/index.js';
+import { makeLichessAnalysisUrl } from '../game/lichess.js';
 import type { Holdings } from '../protocol/events.js';
 import type { GameSnapshot, Said } from '../game/snapshot.js';
 import { makeEvaluationText, type Score } from '../engine/uci.js';
@@ -34,6 +35,8 @@ export type BoardView = Pick<
 > & {
   /** `rated blitz 3 0`, `unrated crazyhouse 2 12`, or the ChessLive! source's name. */
   kind: string;
+  /** lichess's analysis board on this position; null for a variant it does not analyse (bughouse). */
+  analysisUrl: string | null;
 };
 
 export interface GameView {
@@ -74,6 +77,7 @@ export type MoveView = Pick<
   ply: number;
   san: string;
   uci: string;
+  analysisUrl: BoardView['analysisUrl'];
   /** The last evaluation while the engine thinks about this move's position; null when none is asked. */
   evaluation: EvaluationView | null;
 };
@@ -119,6 +123,7 @@ export function boardView(snap: GameSnapshot): BoardView {
     ended: snap.ended,
     flip: snap.flip,
     opening: snap.opening,
+    analysisUrl: makeLichessAnalysisUrl(snap.variant, snap.fen),
   };
 }
 
@@ -156,6 +161,7 @@ export function changeEvent(
         check: after.check,
         holdings: after.holdings,
         opening: after.opening,
+        analysisUrl: makeLichessAnalysisUrl(after.variant, after.fen),
         evaluation: evaluationView(after, opinion),
       },
     };

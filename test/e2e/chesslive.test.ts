@@ -2,7 +2,7 @@
 // Discord move by move, in one message, ending with the result, the PGN and the GIF.
 import { afterEach, describe, expect, it } from 'vitest';
 import { START_FEN, expectImageShows } from './images.js';
-import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
+import { World, boardPng, buttonIds, embedOf, fixture, linkButtons, scriptOf } from './harness.js';
 import { makeChessLiveGame } from '../../src/game/game-id.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_FEN, chessLiveText } from '../chesslive/serve.js';
 
@@ -55,7 +55,8 @@ describe('/relay chesslive', () => {
     f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
     const final = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the result');
     expect(embedOf(final).footer).toBe('1-0 · Nepo resigns');
-    expect(final.components).toEqual([]);
+    expect(buttonIds(final)).toEqual([]);
+    expect(linkButtons(final).map((link) => link.label)).toEqual(['Analyse on lichess']);
     await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
     const names = final.attachments.map((a) => a.filename);
     const game = makeChessLiveGame(0);

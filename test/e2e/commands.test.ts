@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { decodePng, expectBoard } from '../render/pixels.js';
 import { START_FEN, expectImageShows } from './images.js';
-import { World, boardPng, embedOf, fixture, scriptOf } from './harness.js';
+import { World, boardPng, embedOf, fixture, linkButtons, scriptOf } from './harness.js';
 
 let world: World;
 beforeAll(async () => {
@@ -120,6 +120,12 @@ describe('/position', () => {
       expect(reply.content).toBe(`\`${fen}\``);
       expect(reply.files.map((f) => f.filename)).toEqual(['position.png']);
       await expectImageShows(reply.files[0]!.bytes, fen, flip ? 'black' : 'white');
+      expect(linkButtons(reply)).toEqual([
+        {
+          label: 'Analyse on lichess',
+          url: `https://lichess.org/analysis/standard/${fen.replaceAll(' ', '_')}`,
+        },
+      ]);
     }
   });
 

@@ -155,7 +155,8 @@ describeWith(stockfishNeed())('engine on', () => {
 
     world.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
     const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
-    expect(ended.components).toEqual([]);
+    // The final edit: only the link to lichess's analysis board is left.
+    expect(rows(ended)).toEqual([['Analyse on lichess']]);
     expect(embed(ended).title).toMatch(/ · 0-1$/);
     expect(embed(ended).color).toBe(OUTCOME_COLOURS.black);
     // Discord's schema refused nothing the bot sent (the fake checks every body: schema.ts).

@@ -242,6 +242,15 @@ export function buttonIds(message: { components: unknown[] }): string[] {
   return ids;
 }
 
+/** Label and URL of each of a message's link buttons. */
+export function linkButtons(message: { components: unknown[] }): { label: string; url: string }[] {
+  const links: { label: string; url: string }[] = [];
+  for (const row of message.components as { components?: { label?: string; url?: string }[] }[])
+    for (const c of row.components ?? [])
+      if (c.url !== undefined) links.push({ label: c.label ?? '', url: c.url });
+  return links;
+}
+
 /** The description and footer of a message's first embed. */
 export function embedOf(message: { embeds: unknown[] }): {
   title: string;

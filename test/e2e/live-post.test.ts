@@ -9,7 +9,7 @@ import type { FakeMessage } from '../fake-discord/index.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';
 import { START_FEN, expectImageShows } from './images.js';
-import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
+import { World, boardPng, buttonIds, embedOf, fixture, linkButtons, scriptOf } from './harness.js';
 
 /** A chart's layout depends on its size and whether it has an evaluation, not on the players. */
 const CHART_SHAPE: ChartScene = {
@@ -84,7 +84,14 @@ describe('a live game', () => {
     world.fics.playAll(game);
     const ended = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
-    expect(ended.components).toEqual([]);
+    // The final edit keeps one link: lichess's analysis board on the final position.
+    expect(buttonIds(ended)).toEqual([]);
+    expect(linkButtons(ended)).toEqual([
+      {
+        label: 'Analyse on lichess',
+        url: `https://lichess.org/analysis/standard/${script.fenFinal.replaceAll(' ', '_')}`,
+      },
+    ]);
     expect(ended.attachments.map((a) => a.filename)).toEqual([
       'board.png',
       `game-${game}.pgn`,

@@ -271,7 +271,8 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
-  it('shows both boards of a bughouse game, with the pieces in hand', async () => {
+  /** The fixture's bughouse pair on the fake FICS, relayed: its boards' scripts and game numbers. */
+  async function startBughouse() {
     const { w, base } = await startRelayed();
     const [a, b] = bughouseFixture.boards;
     const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
@@ -279,6 +280,24 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
       { white: a!.white, black: a!.black, san: a!.san, ...tc },
       { white: b!.white, black: b!.black, san: b!.san, ...tc },
     );
+    return { w, base, a: a!, b: b!, ga, gb };
+  }
+
+  it('lists the moves of a bughouse game observed mid-game at once', async () => {
+    const { w, base, a, b, ga, gb } = await startBughouse();
+    w.fics.playMoves(ga, 4);
+    w.fics.playMoves(gb, 2);
+    const path = await observe(w, ga);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(a!.san.slice(0, 4))));
+    await expectPieces(page, 'partner', piecesOf(positionAfter(b!.san.slice(0, 2))));
+    expect(await page.locator('#moves .san:not(.empty)').allTextContents()).toEqual(a!.san.slice(0, 4));
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('shows both boards of a bughouse game, with the pieces in hand', async () => {
+    const { w, base, a, b, ga, gb } = await startBughouse();
     const path = await observe(w, ga);
     const page = await openBrowser();
     await page.goto(`${base}${path}`);
@@ -293,6 +312,11 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
       piecesOf(positionAfter(san.slice(0, 2)));
     await expectPieces(page, 'main', after(a!.san));
     await expectPieces(page, 'partner', after(b!.san));
+    // A viewer joining mid-game sees the moves so far at once, from the first full state.
+    const late = await openBrowser();
+    await late.goto(`${base}${path}`);
+    await expectPieces(late, 'main', after(a!.san));
+    expect(await late.locator('#moves .san:not(.empty)').allTextContents()).toEqual(a!.san.slice(0, 2));
     // The partner board is seen from the other side, as the partners sit.
     const mainBottom = await page.locator('.game.main .player').last().locator('.name').textContent();
     const partnerBottom = await page.locator('.game.partner .player').last().locator('.name').textContent();

@@ -11,6 +11,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { gameKeyOf } from '../../src/relay/game-key.js';
 import { LiveGames } from '../../src/web/games.js';
+import { livePage } from '../../src/web/pages.js';
 import { EventStream } from '../../src/web/stream.js';
 import { changeEvent, evaluationView, type EngineOpinion, type WebEvent } from '../../src/web/view.js';
 
@@ -122,6 +123,7 @@ describe('changeEvent', () => {
         check: false,
         holdings: null,
         opening: { eco: 'C40', name: "King's Knight Opening" },
+        analysisUrl: `https://lichess.org/analysis/standard/${three.fen.replaceAll(' ', '_')}`,
         evaluation: null,
       },
     });
@@ -268,5 +270,16 @@ describe('kibitzes on the page', () => {
     expect(ofA.events().filter((e) => e.type === 'said')).toEqual([{ type: 'said', data: next }]);
     expect(ofB.events().filter((e) => e.type === 'said')).toEqual([]);
     games.close();
+  });
+});
+
+describe('the link preview of a game page', () => {
+  it('says the result once ended, and names no picture without a public address', () => {
+    const ended = game(1, 3, { ended: true, result: '1-0', reason: 'Bob resigns' });
+    const page = livePage('AAAAAAAAAAAAAAAAAAAAAA', ended, null);
+    expect(page).toContain('<meta property="og:title" content="Alice vs Bob · 1-0 Bob resigns">');
+    expect(page).toContain('<meta property="og:description" content="chess, after 2. Nf3">');
+    expect(page).not.toContain('og:image');
+    expect(page).toContain('<meta name="twitter:card" content="summary">');
   });
 });

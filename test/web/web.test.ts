@@ -12,6 +12,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src/web/server.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { GrowingFile, chessLiveText } from '../chesslive/serve.js';
 import { World, fixture, scriptOf } from '../e2e/harness.js';
+import { START_FEN, expectImageShows } from '../e2e/images.js';
 import { SseClient } from './sse.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
@@ -104,6 +105,8 @@ describe('the live web page', () => {
     expect(state.id).toBe(id);
     expect(state.board.white).toBe(script.white);
     expect(state.board.san).toEqual(script.san.slice(0, 2));
+    const lichess = (fen: string) => `https://lichess.org/analysis/standard/${fen.replaceAll(' ', '_')}`;
+    expect((state.board as { analysisUrl?: string }).analysisUrl).toBe(lichess(state.board.fen));
 
     const fens = fensAfter(script.san);
     for (let ply = 3; ply <= 6; ply++) world.fics.playMove(game);
@@ -111,7 +114,12 @@ describe('the live web page', () => {
     expect(moves.map((e) => e.type)).toEqual(['move', 'move', 'move', 'move']);
     moves.forEach((event, i) => {
       const move = event.data as Record<string, unknown>;
-      expect(move).toMatchObject({ ply: 3 + i, san: script.san[2 + i], fen: fens[2 + i] });
+      expect(move).toMatchObject({
+        ply: 3 + i,
+        san: script.san[2 + i],
+        fen: fens[2 + i],
+        analysisUrl: lichess(fens[2 + i]!),
+      });
       expect(move.uci).toMatch(/^[a-h][1-8][a-h][1-8][qrbn]?$/);
       expect(typeof move.whiteClockMs).toBe('number');
       expect(typeof move.blackClockMs).toBe('number');
@@ -179,6 +187,23 @@ describe('the live web page', () => {
     expect(page.body).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     expect(page.body).toContain('<script type="module" src="/assets/live.js"></script>');
     expect(page.body).toContain(`data-events="/g/${strongId}/events"`);
+    expect(page.body).toContain(
+      `<a id="analyse" rel="noopener" href="https://lichess.org/analysis/standard/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1">Analyse on lichess</a>`,
+    );
+
+    // A pasted link's preview: players and "live", the position, and the board picture served here.
+    const meta = (property: string) =>
+      new RegExp(`<meta property="${property}" content="([^"]*)">`).exec(page.body)?.[1];
+    const { white, black } = fixture('lasker_flag#0');
+    expect(meta('og:title')).toBe(`${white} (2400) vs ${black} (2350) · live`);
+    expect(meta('og:description')).toBe('unrated lightning 1 0, White to move');
+    expect(meta('og:url')).toBe(`${PUBLIC_URL}/g/${strongId}`);
+    expect(meta('og:image')).toBe(`${PUBLIC_URL}/g/${strongId}.png`);
+    expect(page.body).toContain('<meta name="twitter:card" content="summary_large_image">');
+    const picture = await fetch(`${base}/g/${strongId}.png`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    await expectImageShows(Buffer.from(await picture.arrayBuffer()), START_FEN);
 
     // Strongest first.
     const front = await fetchText(`${base}/`);

@@ -20,6 +20,7 @@ const kindEl = document.getElementById('kind');
 const openingEl = document.getElementById('opening');
 const spokenEl = document.getElementById('spoken');
 const toLiveEl = document.getElementById('to-live');
+const analyseEl = document.getElementById('analyse');
 
 const ROLES = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen', K: 'king' };
 /** White at the bottom of the main board unless flipped; the partner board the other way round. */
@@ -332,6 +333,13 @@ function showTitle(view) {
   document.title = `${state} · ${view.white} vs ${view.black} · Kibitz`;
 }
 
+/** The lichess link follows the game's position (the server makes the URL; none for bughouse). */
+function showAnalysis(view) {
+  analyseEl.hidden = !view.analysisUrl;
+  if (view.analysisUrl) analyseEl.href = view.analysisUrl;
+  else analyseEl.removeAttribute('href');
+}
+
 function showOpening(view) {
   openingEl.textContent = view.opening ? `${view.opening.eco} ${view.opening.name}` : '';
 }
@@ -362,6 +370,7 @@ function showState(state) {
   showHeader(state.board);
   showMoves(state.board);
   showOpening(state.board);
+  showAnalysis(state.board);
   showResult(state.board);
   showSaid(state.said);
 }
@@ -398,8 +407,10 @@ function showMove(move) {
     'clockTicking',
     'check',
     'holdings',
+    'analysisUrl',
   ])
     view[key] = move[key];
+  showAnalysis(view);
   evaluation = move.evaluation;
   main.receivedAt = performance.now();
   render('main');
