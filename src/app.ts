@@ -344,7 +344,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       await stop();
       return {
         ok: false,
-        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${error instanceof Error ? error.message : String(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
+        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${errorMessage(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
       };
     }
   }
@@ -469,5 +469,5 @@ function loginFailure(error: unknown): string {
   if (error instanceof Error && error.name === 'AbortError') {
     return 'Discord did not report the bot ready in time (gateway READY and guilds); check the network and try again.';
   }
-  return `logging in to Discord failed: ${error instanceof Error ? error.message : String(error)}`;
+  return `logging in to Discord failed: ${errorMessage(error)}`;
 }
