@@ -1,4 +1,4 @@
-// /games [type] [rated] [player]: the server's current games, strongest first, with a menu to
+// /games [type] [rated] [player]: the server's current games, highest-rated player first, with a menu to
 // observe one here.
 import {
   ActionRowBuilder,
@@ -38,7 +38,7 @@ export const data = new SlashCommandBuilder()
 export { autocomplete } from './observe.js';
 
 /** Higher of the two ratings; unrated players count as 0. */
-function strength(row: GamesListRow): number {
+function topRating(row: GamesListRow): number {
   return Math.max(Number(row.whiteRating) || 0, Number(row.blackRating) || 0);
 }
 
@@ -76,7 +76,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, 'No game on FICS matches that right now.');
     return;
   }
-  const shown = [...rows].sort((a, b) => strength(b) - strength(a)).slice(0, SHOWN);
+  const shown = [...rows].sort((a, b) => topRating(b) - topRating(a)).slice(0, SHOWN);
   const lines = shown.map(
     (r) =>
       `**${r.game}** ${r.white} (${r.whiteRating}) vs ${r.black} (${r.blackRating}) · ${r.rated ? 'rated' : 'unrated'} ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,

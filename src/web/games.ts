@@ -90,13 +90,13 @@ export class LiveGames {
     return entry === undefined ? undefined : this.current(entry);
   }
 
-  /** The front page: relayed games running now, FICS and public ChessLive! ones, strongest first. */
+  /** The front page: relayed games running now, FICS and public ChessLive! ones, highest average rating first. */
   async list(): Promise<{ id: string; snapshot: GameSnapshot }[]> {
     const shown = (await this.options.relayed()).filter(
       (s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)),
     );
     return shown
-      .sort((a, b) => strength(b) - strength(a))
+      .sort((a, b) => averageRating(b) - averageRating(a))
       .map((snapshot) => ({ id: this.idFor(snapshot), snapshot }));
   }
 
@@ -247,7 +247,7 @@ export class LiveGames {
 }
 
 /** The average of the numeric ratings (guests and unrated players have none). */
-function strength(snapshot: GameSnapshot): number {
+function averageRating(snapshot: GameSnapshot): number {
   const ratings = [snapshot.whiteRating, snapshot.blackRating]
     .map((rating) => (rating !== null && /^\d+$/.test(rating) ? Number(rating) : null))
     .filter((rating) => rating !== null);
