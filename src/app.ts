@@ -13,6 +13,7 @@ import type { GameNumber } from './fics/validate.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
+import { LiveEvaluations } from './relay/evaluations.js';
 import { errorMessage } from './result.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
@@ -159,7 +160,11 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
-  const engine = config.engine.enabled ? startEngine(config, logger) : null;
+  // The pool's results come after startEngine returned: `evaluations` is set by then.
+  const enginePool = config.engine.enabled
+    ? startEngine(config, logger, (job, evaluation) => evaluations?.result(job, evaluation))
+    : null;
+  const evaluations = config.engine.enabled ? new LiveEvaluations({ pool: enginePool }) : null;
   // Every post and edit of this process waits for its turn here, at this shard's share of the
   // bot's rate (src/relay/schedule.ts).
   const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
@@ -178,7 +183,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ...(config.web.port !== null && config.web.publicUrl !== null && firstShard
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
       : {}),
-    ...(engine === null ? {} : { engine: engine.evaluations }),
+    ...(evaluations === null ? {} : { engine: evaluations }),
     // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
     ...(fleet === null ? { said: fics } : {}),
   });
@@ -205,12 +210,12 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       publicSources: config.web.publicSources,
       maxViewers: config.web.maxViewers,
       maxViewersPerGame: config.web.maxViewersPerGame,
-      ...(engine === null
+      ...(evaluations === null
         ? {}
-        : { evaluation: (snapshot: GameSnapshot) => engine.evaluations.latest(snapshot) }),
+        : { evaluation: (snapshot: GameSnapshot) => evaluations.latest(snapshot) }),
     });
   // The pages show the engine's evaluations too, as they arrive.
-  if (games !== null) engine?.evaluations.onEvaluated((game, fen) => games?.evaluated(game, fen));
+  if (games !== null) evaluations?.onEvaluated((game, fen) => games?.evaluated(game, fen));
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {
@@ -254,7 +259,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     games?.close();
     await web?.close();
     relay.close();
-    engine?.pool?.close();
+    enginePool?.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     feed.close();
