@@ -11,7 +11,7 @@ import { followTargets, type AutoPostSource } from '../relay/auto-post.js';
 import { gameKeyOf } from '../relay/game-key.js';
 import type { Relay } from '../relay/relay.js';
 import type { LivePost, Storage } from '../storage/index.js';
-import { decide } from './rules.js';
+import { decide } from '../game/club-rules.js';
 import { clubTarget, clubTargets } from './targets.js';
 import { errorMessage } from '../result.js';
 

@@ -8,7 +8,7 @@ import {
   type ClubMode,
   type ClubRules,
   type Pairing,
-} from '../club/rules.js';
+} from '../game/club-rules.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface ClubSettings {
