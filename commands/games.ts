@@ -14,7 +14,8 @@ import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
 import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
 import { GAMES_LIST_TYPES, type GamesListRow, type GamesListType } from '../src/fics/games-list.js';
-import { parseHandle, type Handle } from '../src/fics/validate.js';
+import { parseHandle } from '../src/fics/validate.js';
+import type { Handle } from '../src/protocol/handle.js';
 
 const SHOWN = 20;
 const OBSERVE_MENU = 'games-observe';

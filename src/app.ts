@@ -9,7 +9,7 @@ import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
 import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
-import type { GameNumber } from './fics/validate.js';
+import type { GameNumber } from './protocol/game-number.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';

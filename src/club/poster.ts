@@ -3,7 +3,7 @@
 // and are posted as room frees; games a club filtered out are unobserved so they take no observe
 // slot; posted games and their results are recorded for /club results; members are followed.
 import { isChessLive } from '../game/game-id.js';
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';

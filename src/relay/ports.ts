@@ -1,6 +1,6 @@
 // What the relay needs from either side: games from a feed (the FICS pool, ChessLive! files) and
 // a place to post messages (Discord).
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { LiveMessage } from './message.js';

@@ -12,7 +12,7 @@ import { errorMessage } from '../result.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from './game-key.js';
