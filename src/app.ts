@@ -30,7 +30,7 @@ import { watchGuilds } from './discord/guilds.js';
 import { discordEditPace, DiscordPostPort, POSTS_AND_EDITS_PER_SECOND } from './discord/live-port.js';
 import { inviteUrl } from './discord/permissions.js';
 import { registerCommands } from './discord/register.js';
-import { gameKeyOf } from './relay/game-key.js';
+import { gameKeyOf } from './game/game-key.js';
 import type { GameSnapshot } from './game/snapshot.js';
 import { LiveGames } from './web/games.js';
 import { Metrics } from './web/metrics.js';

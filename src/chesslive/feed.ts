@@ -22,7 +22,7 @@ import { shortened, type Logger } from '../log.js';
 import { orThrow, parseGameNumber } from '../fics/validate.js';
 import type { GameNumber } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
-import type { GameFeed } from '../relay/ports.js';
+import type { GameFeed } from '../game/feed.js';
 import { errorMessage } from '../result.js';
 
 export interface ChessLiveFeedOptions {

@@ -8,7 +8,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import { followTargets, type AutoPostSource } from '../relay/auto-post.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { Relay } from '../relay/relay.js';
 import type { LivePost, Storage } from '../storage/index.js';
 import { decide } from '../game/club-rules.js';

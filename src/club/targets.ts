@@ -3,7 +3,7 @@
 import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { AutoPostSource, AutoPostTarget } from '../relay/auto-post.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { Club, Storage } from '../storage/index.js';
 import { decide, isMember } from '../game/club-rules.js';
 

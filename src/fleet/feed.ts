@@ -15,7 +15,7 @@ import type { Handle } from '../protocol/handle.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import { errorMessage } from '../result.js';
 import { FLEET_CHANNEL, parseNotice, type FleetNotice, type FleetStore } from './store.js';
 

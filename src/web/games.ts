@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { isChessLive } from '../game/game-id.js';
 import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
-import { gameKeyOf } from '../relay/game-key.js';
-import type { GameFeed } from '../relay/ports.js';
+import { gameKeyOf } from '../game/game-key.js';
+import type { GameFeed } from '../game/feed.js';
 import type { SaidSource } from '../relay/thread-talk.js';
 import type { EventStream } from './stream.js';
 import {
