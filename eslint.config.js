@@ -53,6 +53,11 @@ export default defineConfig(
       ['fics', 'relay', 'discord', 'web', 'storage'],
       'game state knows nothing of the wire, the relay, storage or Discord',
     ],
+    [
+      'src/{fics,engine,chesslive}/**',
+      ['relay', 'discord', 'web', 'club', 'fleet'],
+      'feeds and the engine serve the relay and know nothing of what uses them',
+    ],
     ['src/relay/**', ['discord', 'web'], 'the relay reaches Discord through its ports (src/relay/ports.ts)'],
     [
       'src/storage/**',
