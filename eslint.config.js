@@ -40,6 +40,39 @@ export default defineConfig(
       ],
     },
   },
+  // Layers import downwards only: protocol, then games, then storage and the relay, then Discord and
+  // the web page (docs/architecture.md). Each entry: the folder, what it may not import, and why.
+  ...[
+    [
+      'src/protocol/**',
+      ['fics', 'game', 'relay', 'discord', 'web', 'storage'],
+      'decoders know nothing of sockets, games or Discord',
+    ],
+    [
+      'src/game/**',
+      ['fics', 'relay', 'discord', 'web', 'storage'],
+      'game state knows nothing of the wire, the relay, storage or Discord',
+    ],
+    [
+      'src/{fics,engine,chesslive}/**',
+      ['relay', 'discord', 'web', 'club', 'fleet'],
+      'feeds and the engine serve the relay and know nothing of what uses them',
+    ],
+    ['src/relay/**', ['discord', 'web'], 'the relay reaches Discord through its ports (src/relay/ports.ts)'],
+    [
+      'src/storage/**',
+      ['relay', 'discord', 'club'],
+      'storage keeps what the layers above it need, in their lower types (src/game/)',
+    ],
+  ].map(([files, below, why]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: below.map((folder) => ({ group: [`**/${folder}/**`], message: `${files}: ${why}.` })) },
+      ],
+    },
+  })),
   {
     // The live page's script runs in the browser as plain JavaScript (no types, no bundler).
     files: ['src/web/client/**/*.js'],

@@ -10,13 +10,8 @@ import {
 } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import { resultText } from '../render/index.js';
-import {
-  CLUB_GAME_TYPES,
-  CLUB_MODES,
-  formatPairings,
-  parseGameTypes,
-  parsePairings,
-} from '../src/club/rules.js';
+import { CLUB_GAME_TYPES, CLUB_MODES } from '../src/game/club-rules.js';
+import { formatPairings, parseGameTypes, parsePairings } from '../src/club/rules.js';
 import { MAX_LOOKUPS } from '../src/club/poster.js';
 import type { BotContext } from '../src/discord/context.js';
 import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';

@@ -1,4 +1,4 @@
-// /games [type] [rated] [player]: the server's current games, strongest first, with a menu to
+// /games [type] [rated] [player]: the server's current games, highest-rated player first, with a menu to
 // observe one here.
 import {
   ActionRowBuilder,
@@ -14,7 +14,8 @@ import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
 import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
 import { GAMES_LIST_TYPES, type GamesListRow, type GamesListType } from '../src/fics/games-list.js';
-import { parseHandle, type Handle } from '../src/fics/validate.js';
+import { parseHandle } from '../src/fics/validate.js';
+import type { Handle } from '../src/protocol/handle.js';
 
 const SHOWN = 20;
 const OBSERVE_MENU = 'games-observe';
@@ -38,7 +39,7 @@ export const data = new SlashCommandBuilder()
 export { autocomplete } from './observe.js';
 
 /** Higher of the two ratings; unrated players count as 0. */
-function strength(row: GamesListRow): number {
+function topRating(row: GamesListRow): number {
   return Math.max(Number(row.whiteRating) || 0, Number(row.blackRating) || 0);
 }
 
@@ -76,7 +77,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, 'No game on FICS matches that right now.');
     return;
   }
-  const shown = [...rows].sort((a, b) => strength(b) - strength(a)).slice(0, SHOWN);
+  const shown = [...rows].sort((a, b) => topRating(b) - topRating(a)).slice(0, SHOWN);
   const lines = shown.map(
     (r) =>
       `**${r.game}** ${r.white} (${r.whiteRating}) vs ${r.black} (${r.blackRating}) · ${r.rated ? 'rated' : 'unrated'} ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,

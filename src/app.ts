@@ -9,10 +9,11 @@ import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
 import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
-import type { GameNumber } from './fics/validate.js';
+import type { GameNumber } from './protocol/game-number.js';
 import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
+import { LiveEvaluations } from './relay/evaluations.js';
 import { errorMessage } from './result.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
@@ -29,7 +30,7 @@ import { watchGuilds } from './discord/guilds.js';
 import { discordEditPace, DiscordPostPort, POSTS_AND_EDITS_PER_SECOND } from './discord/live-port.js';
 import { inviteUrl } from './discord/permissions.js';
 import { registerCommands } from './discord/register.js';
-import { gameKeyOf } from './relay/game-key.js';
+import { gameKeyOf } from './game/game-key.js';
 import type { GameSnapshot } from './game/snapshot.js';
 import { LiveGames } from './web/games.js';
 import { Metrics } from './web/metrics.js';
@@ -159,7 +160,11 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
     chart: (scene) => gifRenders.chart(scene),
   };
-  const engine = config.engine.enabled ? startEngine(config, logger) : null;
+  // The pool's results come after startEngine returned: `evaluations` is set by then.
+  const enginePool = config.engine.enabled
+    ? startEngine(config, logger, (job, evaluation) => evaluations?.result(job, evaluation))
+    : null;
+  const evaluations = config.engine.enabled ? new LiveEvaluations({ pool: enginePool }) : null;
   // Every post and edit of this process waits for its turn here, at this shard's share of the
   // bot's rate (src/relay/schedule.ts).
   const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
@@ -178,7 +183,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     ...(config.web.port !== null && config.web.publicUrl !== null && firstShard
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
       : {}),
-    ...(engine === null ? {} : { engine: engine.evaluations }),
+    ...(evaluations === null ? {} : { engine: evaluations }),
     // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
     ...(fleet === null ? { said: fics } : {}),
   });
@@ -205,12 +210,12 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       publicSources: config.web.publicSources,
       maxViewers: config.web.maxViewers,
       maxViewersPerGame: config.web.maxViewersPerGame,
-      ...(engine === null
+      ...(evaluations === null
         ? {}
-        : { evaluation: (snapshot: GameSnapshot) => engine.evaluations.latest(snapshot) }),
+        : { evaluation: (snapshot: GameSnapshot) => evaluations.latest(snapshot) }),
     });
   // The pages show the engine's evaluations too, as they arrive.
-  if (games !== null) engine?.evaluations.onEvaluated((game, fen) => games?.evaluated(game, fen));
+  if (games !== null) evaluations?.onEvaluated((game, fen) => games?.evaluated(game, fen));
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {
@@ -254,7 +259,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     games?.close();
     await web?.close();
     relay.close();
-    engine?.pool?.close();
+    enginePool?.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     feed.close();
@@ -346,7 +351,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       await stop();
       return {
         ok: false,
-        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${error instanceof Error ? error.message : String(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
+        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${errorMessage(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
       };
     }
   }
@@ -471,5 +476,5 @@ function loginFailure(error: unknown): string {
   if (error instanceof Error && error.name === 'AbortError') {
     return 'Discord did not report the bot ready in time (gateway READY and guilds); check the network and try again.';
   }
-  return `logging in to Discord failed: ${error instanceof Error ? error.message : String(error)}`;
+  return `logging in to Discord failed: ${errorMessage(error)}`;
 }

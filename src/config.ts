@@ -4,10 +4,9 @@ import { DEFAULT_READ, parseChessLiveSources, type ChessLiveSource } from './che
 import { DEFAULT_MAX_PLIES } from './game/snapshot.js';
 import { MAX_LIST_PLIES } from './protocol/movelist.js';
 import { isPostgresUrl } from './storage/sql.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 import { err, ok, type Result } from './result.js';
 import { truncate } from './text.js';
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface DiscordConfig {
   token: string;
@@ -137,7 +136,6 @@ export const MISSING_TOKEN_HELP =
   '.env file). To add the bot to a server, use OAuth2 > URL Generator with the "bot" and ' +
   '"applications.commands" scopes and open the generated invite link. Keep the token secret.';
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const SNOWFLAKE = /^\d{17,20}$/;
 
 /** Reads and validates the environment; returns every problem found, not just the first. */

@@ -3,10 +3,13 @@
 // token that reaches a message or an error text by some other route still never gets written.
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
-import type { LogLevel } from './config.js';
 import { cleanText, truncate } from './text.js';
 
 export type { Logger } from 'pino';
+
+/** The levels LOG_LEVEL may name (pino's, and `silent`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface LoggerOptions {
   level: LogLevel;

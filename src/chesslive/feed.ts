@@ -19,8 +19,10 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { shortened, type Logger } from '../log.js';
-import { orThrow, parseGameNumber, type GameNumber, type Handle } from '../fics/validate.js';
-import type { GameFeed } from '../relay/ports.js';
+import { orThrow, parseGameNumber } from '../fics/validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
+import type { Handle } from '../protocol/handle.js';
+import type { GameFeed } from '../game/feed.js';
 import { errorMessage } from '../result.js';
 
 export interface ChessLiveFeedOptions {

@@ -3,15 +3,15 @@
 // and are posted as room frees; games a club filtered out are unobserved so they take no observe
 // slot; posted games and their results are recorded for /club results; members are followed.
 import { isChessLive } from '../game/game-id.js';
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import { followTargets, type AutoPostSource } from '../relay/auto-post.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { Relay } from '../relay/relay.js';
 import type { LivePost, Storage } from '../storage/index.js';
-import { decide } from './rules.js';
+import { decide } from '../game/club-rules.js';
 import { clubTarget, clubTargets } from './targets.js';
 import { errorMessage } from '../result.js';
 

@@ -1,114 +1,8 @@
-// What a club wants posted: pure rules over a game's players, rating and type. A club is one per
-// Discord server: members (FICS handles), a mode, optional pairings for a team match, filters.
-// Nothing here knows Discord, storage or the wire.
-import type { Variant } from '../game/variants.js';
+// A club's settings read from what a user typed (/club): pairings and game types, every handle
+// checked as FICS checks them. The rules themselves are src/game/club-rules.ts.
+import { CLUB_GAME_TYPES, sameHandle, type ClubGameType, type Pairing } from '../game/club-rules.js';
 import { parseHandle } from '../fics/validate.js';
 import { err, ok, type Result } from '../result.js';
-
-/** `all`: every game of a member; `members`: games between two members; `pairings`: listed pairings only. */
-export type ClubMode = 'all' | 'members' | 'pairings';
-
-export const CLUB_MODES: readonly { value: ClubMode; name: string }[] = [
-  { value: 'all', name: 'every game of a member' },
-  { value: 'members', name: 'only games between two members' },
-  { value: 'pairings', name: 'only games between listed pairings' },
-];
-
-/** FICS game types a club may restrict itself to (`wild` covers every `wild/N`). */
-export const CLUB_GAME_TYPES = [
-  'lightning',
-  'blitz',
-  'standard',
-  'untimed',
-  'wild',
-  'crazyhouse',
-  'bughouse',
-  'suicide',
-  'atomic',
-  'losers',
-] as const;
-
-export type ClubGameType = (typeof CLUB_GAME_TYPES)[number];
-
-/** Two players who meet in a scheduled match; either may have White. */
-export interface Pairing {
-  first: string;
-  second: string;
-}
-
-export interface ClubRules {
-  mode: ClubMode;
-  /** Only rated games. */
-  ratedOnly: boolean;
-  /** Only these types; null for every type. */
-  types: readonly ClubGameType[] | null;
-  members: readonly string[];
-  pairings: readonly Pairing[];
-}
-
-/** What the rules read of a game. */
-export interface GameFacts {
-  white: string;
-  black: string;
-  rated: boolean | null;
-  type: string | null;
-  variant: Variant;
-}
-
-/** `undecided`: the rules need the rating or type, which the server has not said yet. */
-export type ClubDecision = 'post' | 'skip' | 'undecided';
-
-const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
-/** The club's type for a game: variants by name, normal chess by its time class; null while unknown. */
-export function clubGameType(game: Pick<GameFacts, 'type' | 'variant'>): ClubGameType | null {
-  // A club names chess960 as FICS does: a wild type.
-  if (game.variant === 'chess960') return 'wild';
-  if (game.variant !== 'chess') return game.variant;
-  const base = game.type?.split('/')[0]?.trim().toLowerCase() ?? '';
-  return CLUB_GAME_TYPES.find((t) => t === base) ?? null;
-}
-
-export function isMember(rules: Pick<ClubRules, 'members'>, handle: string): boolean {
-  return rules.members.some((m) => same(m, handle));
-}
-
-function paired(pairings: readonly Pairing[], white: string, black: string): boolean {
-  return pairings.some(
-    (p) => (same(p.first, white) && same(p.second, black)) || (same(p.first, black) && same(p.second, white)),
-  );
-}
-
-/** Handles whose games the club needs to hear about: members, and in pairings mode both sides of each pairing. */
-export function watchedHandles(rules: Pick<ClubRules, 'mode' | 'members' | 'pairings'>): string[] {
-  const pairingPlayers = rules.mode === 'pairings' ? rules.pairings.flatMap((p) => [p.first, p.second]) : [];
-  const seen = new Map<string, string>();
-  for (const handle of [...rules.members, ...pairingPlayers]) {
-    if (!seen.has(handle.toLowerCase())) seen.set(handle.toLowerCase(), handle);
-  }
-  return [...seen.values()];
-}
-
-export function decide(rules: ClubRules, game: GameFacts): ClubDecision {
-  const players =
-    rules.mode === 'pairings'
-      ? paired(rules.pairings, game.white, game.black)
-      : rules.mode === 'members'
-        ? isMember(rules, game.white) && isMember(rules, game.black)
-        : isMember(rules, game.white) || isMember(rules, game.black);
-  if (!players) return 'skip';
-  let undecided = false;
-  if (rules.ratedOnly) {
-    if (game.rated === false) return 'skip';
-    if (game.rated === null) undecided = true;
-  }
-  if (rules.types !== null) {
-    const type = clubGameType(game);
-    if (type !== null && !rules.types.includes(type)) return 'skip';
-    if (type === null) undecided = true;
-  }
-  return undecided ? 'undecided' : 'post';
-}
 
 /**
  * `Alice-Bob, Carol-Dave` (commas, semicolons or line breaks between pairings; `-` or ` vs `
@@ -133,11 +27,11 @@ export function parsePairings(text: string): Result<Pairing[]> {
     ];
     if (!first.ok) return err(`In "${part}": ${first.error.message}`);
     if (!second.ok) return err(`In "${part}": ${second.error.message}`);
-    if (same(first.value, second.value)) {
+    if (sameHandle(first.value, second.value)) {
       return err(`"${part}" pairs ${first.value} with themselves.`);
     }
     const clash = pairings.find((p) =>
-      [p.first, p.second].some((h) => same(h, first.value) || same(h, second.value)),
+      [p.first, p.second].some((h) => sameHandle(h, first.value) || sameHandle(h, second.value)),
     );
     if (clash !== undefined) {
       return err(

@@ -3,9 +3,9 @@
 import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { AutoPostSource, AutoPostTarget } from '../relay/auto-post.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { Club, Storage } from '../storage/index.js';
-import { decide, isMember } from './rules.js';
+import { decide, isMember } from '../game/club-rules.js';
 
 /** Live posts of clubs name no Discord user: only someone with Manage Messages may stop them. */
 export const CLUB_REQUESTER = 'club';

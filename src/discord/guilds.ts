@@ -2,7 +2,7 @@
 // restart), it ends that guild's live posts and stops acting on its follows and club, which stay
 // stored as inactive: added back, the guild finds its set-up as it left it.
 import { Events, type Client } from 'discord.js';
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import type { BotContext } from './context.js';
 
 const REMOVED = 'Kibitz was removed from this server';

@@ -10,6 +10,7 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { BotContext } from './context.js';
+import { errorMessage } from '../result.js';
 
 /** What the loader needs of a SlashCommandBuilder (any of its option-builder variants). */
 export interface CommandData {
@@ -61,7 +62,7 @@ export async function loadCommands(dir: URL = DEFAULT_COMMANDS_DIR): Promise<Loa
   try {
     names = (await readdir(dir)).filter(isCommandFile).sort();
   } catch (error) {
-    return { ok: false, errors: [`cannot read the commands folder ${dir.pathname}: ${describe(error)}`] };
+    return { ok: false, errors: [`cannot read the commands folder ${dir.pathname}: ${errorMessage(error)}`] };
   }
   const modules: { file: string; module: unknown }[] = [];
   const errors: string[] = [];
@@ -69,7 +70,7 @@ export async function loadCommands(dir: URL = DEFAULT_COMMANDS_DIR): Promise<Loa
     try {
       modules.push({ file, module: (await import(new URL(file, dir).href)) as unknown });
     } catch (error) {
-      errors.push(`${file}: cannot be imported: ${describe(error)}`);
+      errors.push(`${file}: cannot be imported: ${errorMessage(error)}`);
     }
   }
   const built = buildRegistry(modules);
@@ -162,8 +163,4 @@ function shapeProblems(module: unknown): string[] {
     }
   }
   return problems;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@
 // PUT replaces the whole list, so registering is idempotent and removes stale commands.
 import { DiscordAPIError, Routes } from 'discord.js';
 import type { REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { errorMessage } from '../result.js';
 
 export interface RegistrationTarget {
   applicationId: string;
@@ -67,5 +68,5 @@ function explain(error: unknown, target: RegistrationTarget | null): string {
     }
     return `${error.message} (HTTP ${error.status}, code ${String(error.code)})`;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

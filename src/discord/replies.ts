@@ -12,7 +12,8 @@ import {
   FicsLoginError,
   FicsShareError,
 } from '../fics/errors.js';
-import { parseHandle, type Handle } from '../fics/validate.js';
+import { parseHandle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import type { PostEngineChoice } from '../relay/evaluations.js';
 import type { LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';

@@ -11,7 +11,8 @@ import { FicsCommandError, FicsLoginError } from './errors.js';
 import type { GamesList } from './games-list.js';
 import { SkippedLineLog } from './logger.js';
 import { FicsSession, type SessionOptions } from './session.js';
-import type { GameNumber, Handle } from './validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
+import type { Handle } from '../protocol/handle.js';
 
 /** A session's settings (server, login, timeouts) plus what reconnecting needs. */
 export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onClose' | 'skippedLines'> {

@@ -19,14 +19,9 @@ import { silentLogger, type FicsLogger } from './logger.js';
 import type { Credentials } from './login.js';
 import { DEFAULT_PACE, type PaceOptions } from './pacer.js';
 import { Shares, type Reservation } from './shares.js';
-import {
-  orThrow,
-  parseGameNumber,
-  parseHandle,
-  parsePassword,
-  type GameNumber,
-  type Handle,
-} from './validate.js';
+import { orThrow, parseGameNumber, parseHandle, parsePassword } from './validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
+import type { Handle } from '../protocol/handle.js';
 
 export interface PoolOptions {
   /** FICS_HOST; freechess.org when omitted. */

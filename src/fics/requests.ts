@@ -7,7 +7,8 @@ import { ObserverDecoder } from '../protocol/decode.js';
 import { err, ok, type Result } from '../result.js';
 import { FicsCommandError, type CommandFailure } from './errors.js';
 import { isGamesFooter, isGamesRow, parseGamesList, type GamesList } from './games-list.js';
-import type { GameNumber, Handle } from './validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
+import type { Handle } from '../protocol/handle.js';
 
 /** What a command's answer meant: its value, or the refusal. */
 export type Outcome<T> = Result<T, FicsCommandError>;

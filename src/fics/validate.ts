@@ -2,16 +2,10 @@
 // treats `;` (and its aliases) specially, so a value is accepted only when it is exactly what it
 // claims to be: a game number is digits, a handle is letters. Everything else is refused here,
 // with a message that says what was expected.
-import { isGameNumber, LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
-import { HANDLE_MAX_LENGTH } from '../protocol/handle.js';
+import { isGameNumber, LARGEST_GAME_NUMBER, type GameNumber } from '../protocol/game-number.js';
+import { HANDLE_MAX_LENGTH, type Handle } from '../protocol/handle.js';
 import { err, ok, type Result } from '../result.js';
 import { FicsInputError } from './errors.js';
-
-declare const checked: unique symbol;
-/** A positive whole number that FICS can take as a game number. */
-export type GameNumber = number & { readonly [checked]: 'GameNumber' };
-/** A string that matches FICS's rule for handles: 3 to 17 letters. */
-export type Handle = string & { readonly [checked]: 'Handle' };
 
 /** FICS game numbers have 1 to 9 digits; anything longer is a mistake or an attack. */
 const DIGITS = /^[0-9]{1,9}$/;

@@ -10,11 +10,12 @@ import type pg from 'pg';
 import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
 import type { FicsFeed } from '../chesslive/feed.js';
 import { FicsCommandError } from '../fics/errors.js';
-import type { GameNumber, Handle } from '../fics/validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
+import type { Handle } from '../protocol/handle.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { gameKeyOf } from '../relay/game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import { errorMessage } from '../result.js';
 import { FLEET_CHANNEL, parseNotice, type FleetNotice, type FleetStore } from './store.js';
 

@@ -7,6 +7,10 @@ export const GAME_NUMBER = String.raw`([1-9]\d{0,8})`;
 
 export const LARGEST_GAME_NUMBER = 999_999_999;
 
+declare const checked: unique symbol;
+/** A positive whole number that FICS can take as a game number: made only by parseGameNumber (src/fics/validate.ts). */
+export type GameNumber = number & { readonly [checked]: 'GameNumber' };
+
 export function isGameNumber(n: number): boolean {
   return Number.isInteger(n) && n >= 1 && n <= LARGEST_GAME_NUMBER;
 }

@@ -3,6 +3,10 @@
 
 export const HANDLE_MAX_LENGTH = 17;
 
+declare const checked: unique symbol;
+/** A string that matches FICS's rule for handles, 3 to 17 letters: made only by parseHandle (src/fics/validate.ts). */
+export type Handle = string & { readonly [checked]: 'Handle' };
+
 /** A handle inside a regular expression, as one capturing group: a bounded token. */
 export const HANDLE = String.raw`(\S{1,${HANDLE_MAX_LENGTH}})`;
 

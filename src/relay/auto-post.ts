@@ -5,7 +5,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import type { LivePost, Storage } from '../storage/index.js';
 import type { LivePostOptions } from '../storage/live-posts.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { WatchResult } from './relay.js';
 
 /** A channel that wants a game posted without anyone asking (follows, clubs). */

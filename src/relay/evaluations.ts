@@ -8,7 +8,7 @@ import { makeEvaluationText, type Evaluation, type Score } from '../engine/uci.j
 import type { EngineJob, EnginePool } from '../engine/pool.js';
 import { parseUciMove, sanOf, startReplay, uciOf } from '../game/moves.js';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import { plyOfFen } from './message.js';
 
 /** What a post asked for. */

@@ -20,7 +20,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import type { FinishedGame } from '../storage/index.js';
 import type { EngineView } from './evaluations.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
 
 export interface BoardImagesOptions {

@@ -1,22 +1,6 @@
-// What the relay needs from either side: games from a feed (the FICS pool, ChessLive! files) and
-// a place to post messages (Discord).
-import type { Handle } from '../fics/validate.js';
-import type { GameSnapshot } from '../game/snapshot.js';
-import type { TrackerUpdate } from '../game/tracker.js';
+// What the relay needs of Discord: a place to post messages. Its games come from a GameFeed
+// (src/game/feed.ts).
 import type { LiveMessage } from './message.js';
-
-/** The games side: what the relay needs from the FICS pool. */
-export interface GameFeed {
-  /** `holder` = the guild that wants the game: it counts in that guild's share from now. */
-  observeGame(game: number, holder?: string, kept?: boolean): Promise<number>;
-  /** The game a player plays now, observed for `holder` as above; resolves with its number. */
-  observePlayer?(handle: Handle, holder?: string): Promise<number>;
-  /** With a holder, gives back that guild's claim (the game stays observed for the others). */
-  unobserve(game: number, holder?: string): Promise<void>;
-  snapshot(game: number): GameSnapshot | undefined;
-  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
-  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
-}
 
 /** Where posts go: the Discord side implements it. */
 export interface PostPort {

@@ -12,10 +12,10 @@ import { errorMessage } from '../result.js';
 import type { FinishedGame, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
-import type { Handle } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import type { Evaluation } from '../engine/uci.js';
 import {
   chartEvaluations,
@@ -27,7 +27,8 @@ import {
 import { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import type { LiveAttachment, LiveMessage } from './message.js';
-import type { GameFeed, PostPort } from './ports.js';
+import type { PostPort } from './ports.js';
+import type { GameFeed } from '../game/feed.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
 import { EditScheduler } from './schedule.js';

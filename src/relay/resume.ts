@@ -5,7 +5,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import { errorMessage } from '../result.js';
 import type { FinishedGame, LivePost, Storage } from '../storage/index.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 
 /** What resuming does with each post, in the relay's hands. */
 export interface ResumeSteps {

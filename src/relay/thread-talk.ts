@@ -2,11 +2,12 @@
 // paced per game (said-lines.ts) and sent through the bot-wide scheduler like every edit, so that
 // talk never takes Discord's rate from the boards all at once.
 import type { Logger } from '../log.js';
-import type { GameFeed, PostPort } from './ports.js';
+import type { PostPort } from './ports.js';
+import type { GameFeed } from '../game/feed.js';
 import type { SaidInGame } from '../game/tracker.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { LivePostRepository } from '../storage/live-posts.js';
-import { gameKeyOf } from './game-key.js';
+import { gameKeyOf } from '../game/game-key.js';
 import { SaidThrottle } from './said-lines.js';
 import type { EditScheduler } from './schedule.js';
 

@@ -1,6 +1,7 @@
 // Clubs: one per Discord server. Its settings, its members (FICS handles, compared without case
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
-import { storedHandles, type Handle } from '../fics/validate.js';
+import { storedHandles } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import { ACTIVE, type Sql, type SqlValue } from './sql.js';
 import {
   watchedHandles,
@@ -8,7 +9,7 @@ import {
   type ClubMode,
   type ClubRules,
   type Pairing,
-} from '../club/rules.js';
+} from '../game/club-rules.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface ClubSettings {

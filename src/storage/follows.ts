@@ -1,6 +1,7 @@
 // Follows: a channel asks to see every game a FICS handle plays. Handles compare without case,
 // as FICS does.
-import { storedHandles, type Handle } from '../fics/validate.js';
+import { storedHandles } from '../fics/validate.js';
+import type { Handle } from '../protocol/handle.js';
 import { ACTIVE, type Sql } from './sql.js';
 
 export interface Follow {

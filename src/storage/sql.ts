@@ -2,6 +2,7 @@
 // with `?` placeholders in the subset both dialects read (upserts with ON CONFLICT, RETURNING),
 // every call a promise. SQLite answers at once (its promises are settled when returned);
 // PostgreSQL answers after a round trip.
+import { errorMessage } from '../result.js';
 
 export type SqlValue = string | number | null;
 
@@ -57,7 +58,7 @@ export const ACTIVE = 'guild_id NOT IN (SELECT guild_id FROM inactive_guilds)';
  */
 export class StorageError extends Error {
   constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super(errorMessage(cause), { cause });
     this.name = 'StorageError';
   }
 }

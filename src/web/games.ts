@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { isChessLive } from '../game/game-id.js';
 import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
-import { gameKeyOf } from '../relay/game-key.js';
-import type { GameFeed } from '../relay/ports.js';
+import { gameKeyOf } from '../game/game-key.js';
+import type { GameFeed } from '../game/feed.js';
 import type { SaidSource } from '../relay/thread-talk.js';
 import type { EventStream } from './stream.js';
 import {
@@ -90,13 +90,13 @@ export class LiveGames {
     return entry === undefined ? undefined : this.current(entry);
   }
 
-  /** The front page: relayed games running now, FICS and public ChessLive! ones, strongest first. */
+  /** The front page: relayed games running now, FICS and public ChessLive! ones, highest average rating first. */
   async list(): Promise<{ id: string; snapshot: GameSnapshot }[]> {
     const shown = (await this.options.relayed()).filter(
       (s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)),
     );
     return shown
-      .sort((a, b) => strength(b) - strength(a))
+      .sort((a, b) => averageRating(b) - averageRating(a))
       .map((snapshot) => ({ id: this.idFor(snapshot), snapshot }));
   }
 
@@ -247,7 +247,7 @@ export class LiveGames {
 }
 
 /** The average of the numeric ratings (guests and unrated players have none). */
-function strength(snapshot: GameSnapshot): number {
+function averageRating(snapshot: GameSnapshot): number {
   const ratings = [snapshot.whiteRating, snapshot.blackRating]
     .map((rating) => (rating !== null && /^\d+$/.test(rating) ? Number(rating) : null))
     .filter((rating) => rating !== null);

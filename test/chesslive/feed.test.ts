@@ -8,7 +8,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
 import { makeChessLiveGame } from '../../src/game/game-id.js';
-import type { GameFeed } from '../../src/relay/ports.js';
+import type { GameFeed } from '../../src/game/feed.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 import { waitFor } from '../support/wait.js';
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { parseGameTypes, parsePairings } from '../../src/club/rules.js';
 import {
   clubGameType,
   decide,
-  parseGameTypes,
-  parsePairings,
   watchedHandles,
   type ClubRules,
   type GameFacts,
-} from '../../src/club/rules.js';
+} from '../../src/game/club-rules.js';
 
 const rules = (over: Partial<ClubRules> = {}): ClubRules => ({
   mode: 'all',

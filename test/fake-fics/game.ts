@@ -202,8 +202,8 @@ export class ScriptedGame {
       view.relation,
       this.initialMinutes,
       this.incrementSec,
-      this.strength('white'),
-      this.strength('black'),
+      this.material('white'),
+      this.material('black'),
       clock(this.whiteMs),
       clock(this.blackMs),
       pos.fullmoves,
@@ -306,7 +306,7 @@ export class ScriptedGame {
       `${String(this.number).padStart(3)} ${this.rating('white').padStart(4)} ${w} ${this.rating('black').padStart(4)} ${b} ` +
       `[ ${code}${this.rated ? 'r' : 'u'}${String(this.initialMinutes).padStart(3)} ${String(this.incrementSec).padStart(3)}] ` +
       `${clock(this.whiteMs).padStart(6)} - ${clock(this.blackMs).padStart(5)} ` +
-      `(${String(this.strength('white')).padStart(2)}-${String(this.strength('black')).padStart(2)}) ` +
+      `(${String(this.material('white')).padStart(2)}-${String(this.material('black')).padStart(2)}) ` +
       `${this.pos.turn === 'white' ? 'W' : 'B'}: ${String(this.pos.fullmoves).padStart(2)}`
     );
   }
@@ -315,7 +315,7 @@ export class ScriptedGame {
     return (color === 'white' ? this.script.whiteRating : this.script.blackRating) ?? '++++';
   }
 
-  private strength(color: Color): number {
+  private material(color: Color): number {
     let total = 0;
     for (const square of this.pos.board[color]) total += VALUE[this.pos.board.get(square)!.role];
     return total;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetFeed, type FleetPool } from '../../src/fleet/feed.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
 import { FleetStore } from '../../src/fleet/store.js';
-import type { GameNumber } from '../../src/fics/validate.js';
+import type { GameNumber } from '../../src/protocol/game-number.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';

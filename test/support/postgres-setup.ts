@@ -3,6 +3,7 @@
 // with it, while the rest of the run goes on.
 import type { TestProject } from 'vitest/node';
 import { startPostgres, type PostgresServer } from './postgres.js';
+import { errorMessage } from '../../src/result.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let server: PostgresServer | null = null;
@@ -11,8 +12,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     server = await startPostgres();
     project.provide('postgres', { url: server.url, error: null, startMs: performance.now() - started });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    project.provide('postgres', { url: null, error: message, startMs: performance.now() - started });
+    project.provide('postgres', {
+      url: null,
+      error: errorMessage(error),
+      startMs: performance.now() - started,
+    });
   }
   return async () => {
     await server?.stop();

@@ -9,7 +9,7 @@ import { parseChessLive } from '../../src/chesslive/read.js';
 import { snapshotOfRead } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
-import { gameKeyOf } from '../../src/relay/game-key.js';
+import { gameKeyOf } from '../../src/game/game-key.js';
 import { LiveGames } from '../../src/web/games.js';
 import { livePage } from '../../src/web/pages.js';
 import { EventStream } from '../../src/web/stream.js';
