@@ -12,19 +12,29 @@ afterEach(async () => {
   w = null;
 });
 
+/**
+ * A 60-move game observed in a world whose every edit of a message older than an hour is refused
+ * (30046), on the fake Discord's clock; `dbFile` keeps the database for a restart.
+ */
+async function observeLongGame(dbFile = false) {
+  const world = (w = await World.start({
+    ...(dbFile ? { dbFile } : {}),
+    discord: {
+      rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } },
+      oldMessageEdits: { limit: 0, windowMs: 60 * MINUTE },
+    },
+  }));
+  const fake = world.fake;
+  const game = world.fics.addGame(shuffleScript(60));
+  await world.startBot({ now: () => fake.now() });
+  await world.command('observe', { game }).reply();
+  const [first] = world.livePosts();
+  return { world, fake, game, first };
+}
+
 describe('a game longer than an hour', () => {
   it('continues in a new message every 50 minutes, the old one linking to it, and never meets 30046', async () => {
-    const world = (w = await World.start({
-      discord: {
-        rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } },
-        oldMessageEdits: { limit: 0, windowMs: 60 * MINUTE },
-      },
-    }));
-    const fake = world.fake;
-    const game = world.fics.addGame(shuffleScript(60));
-    await world.startBot({ now: () => fake.now() });
-    await world.command('observe', { game }).reply();
-    const [first] = world.livePosts();
+    const { world, fake, game, first } = await observeLongGame();
 
     const shows = async (san: string): Promise<string> => {
       const post = await fake.waitFor(
@@ -68,19 +78,7 @@ describe('a game longer than an hour', () => {
   });
 
   it('after a restart past the hour: the board goes on in a new message, the old one is deleted when its edit is refused', async () => {
-    const world = (w = await World.start({
-      dbFile: true,
-      discord: {
-        rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } },
-        // Every edit of a message older than an hour refused (30046).
-        oldMessageEdits: { limit: 0, windowMs: 60 * MINUTE },
-      },
-    }));
-    const fake = world.fake;
-    const game = world.fics.addGame(shuffleScript(60));
-    await world.startBot({ now: () => fake.now() });
-    await world.command('observe', { game }).reply();
-    const [first] = world.livePosts();
+    const { world, fake, game, first } = await observeLongGame(true);
     await world.relayIdle();
 
     await world.stopBot();
