@@ -559,6 +559,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     const { key, partnerGame: partner } = update.snapshot;
     if (update.type === 'ended' && this.tracker.cutShort(update.snapshot.game))
       this.letGo(update.snapshot.game);
+    if (update.type === 'ended' && this.tracker.replaced(update.snapshot))
+      this.dropReused(update.snapshot.game);
     if (update.type === 'ended') {
       this.partnersAsked.delete(key);
       this.partnersSought.delete(key);
@@ -605,6 +607,24 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       .unobserve(game as GameNumber)
       .then(() => this.placeFreed())
       .catch((error: Error) => this.background(`unobserve game ${game} ended for its length`, error));
+  }
+
+  /**
+   * The number of an observed game now shows other players (a server restart gave it away while
+   * Kibitz was not connected): that game is not the one anybody asked for, so it is not observed,
+   * its place is freed and its claims go, as after any end.
+   */
+  private dropReused(game: number): void {
+    this.shares.drop(game);
+    this.owners.delete(game);
+    const holders = this.connections.filter((c) => c.has(game));
+    // Each connection forgets the number at once, so none of the new game's boards still on the
+    // way gets back into the tracker.
+    const stopped = holders.map((c) => c.unobserve(game as GameNumber));
+    this.tracker.forget(game);
+    Promise.all(stopped)
+      .then(() => this.placeFreed())
+      .catch((error: Error) => this.background(`unobserve game ${game} reused by other players`, error));
   }
 
   /**

@@ -20,3 +20,21 @@ export function flaggedSides(game: FlagFacts): Record<Color, boolean> {
   const loser = /^(\S+) (?:forfeits on time|ran out of time)\b/.exec(reason)?.[1]?.toLowerCase();
   return { white: loser === game.white.toLowerCase(), black: loser === game.black.toLowerCase() };
 }
+
+/**
+ * The clocks after each ply with a fallen flag's last one at 0: a PGN reader shows each side's
+ * last `%clk`, and the side that lost on time reached 0:00, whatever it had after its last move.
+ * The last ply is the side not to move's; the one before it, the side to move's.
+ */
+export function clocksWithFlags(
+  clocksMs: readonly (number | null)[],
+  sideToMove: Color,
+  flagged: Record<Color, boolean>,
+): (number | null)[] {
+  const clocks = [...clocksMs];
+  for (const side of ['white', 'black'] as const) {
+    const last = clocks.length - (side === sideToMove ? 2 : 1);
+    if (flagged[side] && last >= 0 && clocks[last] !== null) clocks[last] = 0;
+  }
+  return clocks;
+}

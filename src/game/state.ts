@@ -34,7 +34,7 @@ import {
 import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
 import { OpeningTrail } from './openings.js';
 import { MAX_SAID_PER_GAME, type GameSnapshot, type Said, type SyncNeed } from './snapshot.js';
-import { flaggedSides } from './flag.js';
+import { clocksWithFlags, flaggedSides } from './flag.js';
 import { gameTypeLabel, rulesFor, variantFromType, type Variant } from './variants.js';
 
 export interface Ply {
@@ -467,7 +467,11 @@ export class GameState {
       san: this.plies.map((p) => p.san),
       uci,
       moveTimesMs: this.plies.map((p) => p.timeMs),
-      clocksMs: this.plies.map((p) => p.clockMs),
+      clocksMs: clocksWithFlags(
+        this.plies.map((p) => p.clockMs),
+        pos?.turn ?? 'white',
+        flagged,
+      ),
       ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
       fen,
       sideToMove: pos?.turn ?? 'white',

@@ -291,6 +291,12 @@ export class GameTracker {
     return best;
   }
 
+  /** Whether an ended game's number now shows another game (it was given to other players). */
+  replaced(ended: GameSnapshot): boolean {
+    const now = this.current.get(ended.game);
+    return now !== undefined && now.key !== ended.key;
+  }
+
   /** Whether Kibitz ended the game under this number for its length: the server plays on. */
   cutShort(game: number): boolean {
     const state = this.current.get(game);

@@ -10,7 +10,7 @@ import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { style12Line } from '../support/boards.js';
 import { gameNumber } from '../support/fics-values.js';
-import { fixture, poolOn, scriptOf, startFake } from './harness.js';
+import { fixture, poolOn, scriptOf, startFake, withoutId } from './harness.js';
 
 describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
   it('a number reused by other players after a server restart ends the old game, result unknown', async () => {
@@ -36,10 +36,13 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     expect(ended()).toMatchObject({ white: first.white, result: '*', ended: true, san: before.san });
     expect(ended()!.reason).toMatch(/^Result unknown: game \d+ now shows OtherWhite vs OtherBlack$/);
     // The number now names the new game, which is not the old one continued.
-    const now = await h.snapshotWhen(n, (s) => s.white === 'OtherWhite', 'the new game');
-    expect(now.key).not.toBe(before.key);
-    expect(now.ended).toBe(false);
+    const now = h.updates.find((u) => u.type === 'started' && u.snapshot.white === 'OtherWhite');
+    expect(now?.type === 'started' && now.snapshot.key).not.toBe(before.key);
     expect(reports[0]).toMatchObject({ games: [], lost: [n] });
+    // Nobody asked for the new game: Kibitz stops observing it and keeps no state of it.
+    await fake.waitFor(() => fake.observers(n).length === 0, 'the bot to stop observing the number');
+    expect(fake.commands().map(withoutId)).toContain(`unobserve ${n}`);
+    expect(h.pool.snapshot(n)).toBeUndefined();
   });
 });
 
