@@ -53,3 +53,24 @@ describe('FICS out of reach', () => {
     expect(embedOf(back).description).toContain('to move');
   }, 30_000);
 });
+
+describe('a FICS restart that gives the number to other players', () => {
+  it('ends the post at once, result unknown, and stops observing the other game', async () => {
+    const world = (w = await World.start());
+    const game = world.fics.addGame(shuffleScript(60, { white: 'Alpha', black: 'Beta' }));
+    await world.startBot();
+    await world.command('observe', { game }).reply();
+    const [post] = world.livePosts();
+    world.fics.playMoves(game, 4);
+    await world.waitForMessage(post!.id, (m) => /\b2\. \S+ \S+$/m.test(embedOf(m).description), 'four moves');
+
+    world.fics.restart();
+    world.fics.addGame(shuffleScript(60, { white: 'Gamma', black: 'Delta' }), game);
+    const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(embedOf(ended).footer).toContain(`Result unknown: game ${game} now shows Gamma vs Delta`);
+    expect(embedOf(ended).title).toContain('Alpha');
+    // Nobody asked for Gamma vs Delta: the bot lets the number go.
+    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the bot to unobserve');
+    expect(world.running.context.fics.snapshot(game)).toBeUndefined();
+  }, 30_000);
+});
