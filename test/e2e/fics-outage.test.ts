@@ -70,7 +70,7 @@ describe('a FICS restart that gives the number to other players', () => {
     expect(embedOf(ended).footer).toContain(`Result unknown: game ${game} now shows Gamma vs Delta`);
     expect(embedOf(ended).title).toContain('Alpha');
     // Nobody asked for Gamma vs Delta: the bot lets the number go.
-    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the bot to unobserve');
+    await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the bot to unobserve', 15_000);
     expect(world.running.context.fics.snapshot(game)).toBeUndefined();
   }, 30_000);
 });

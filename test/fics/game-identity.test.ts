@@ -40,7 +40,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     expect(now?.type === 'started' && now.snapshot.key).not.toBe(before.key);
     expect(reports[0]).toMatchObject({ games: [], lost: [n] });
     // Nobody asked for the new game: Kibitz stops observing it and keeps no state of it.
-    await fake.waitFor(() => fake.observers(n).length === 0, 'the bot to stop observing the number');
+    await fake.waitFor(() => fake.observers(n).length === 0, 'the bot to stop observing the number', 15_000);
     expect(fake.commands().map(withoutId)).toContain(`unobserve ${n}`);
     expect(h.pool.snapshot(n)).toBeUndefined();
   });
