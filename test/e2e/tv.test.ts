@@ -1,0 +1,98 @@
+// FICS TV through the real bot (fake Discord, fake FICS, real SQLite and renders): the TV channel
+// shows the best game in progress, gets its final edit when it ends, switches to the next best
+// with a "Now showing" note, and after a restart switches from a game that ended while it was down.
+import { afterEach, expect, it } from 'vitest';
+import type { GameScript } from '../fake-fics/game.js';
+import { boardPosts, notices, postOf, titleHas } from '../club/posts.js';
+import { World, embedOf, shuffleScript } from './harness.js';
+
+let w: World | null = null;
+afterEach(async () => {
+  await w?.close();
+  w = null;
+});
+
+function game(white: string, whiteRating: string, black: string, blackRating: string): GameScript {
+  return shuffleScript(40, {
+    white,
+    black,
+    whiteRating,
+    blackRating,
+    rated: true,
+    type: 'blitz',
+    initialMinutes: 3,
+    incrementSec: 0,
+    result: '1-0',
+    reason: `${black} resigns`,
+  });
+}
+
+it('switches to the next best game when the shown one ends, and after a restart', async () => {
+  const world = (w = await World.start({
+    dbFile: true,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const top = world.fics.addGame(game('Alice', '2100', 'Bob', '2050'));
+  // Strong on one side only: a mismatch ranks below an even 1900 game.
+  world.fics.addGame(game('Strong', '2500', 'Weak', '1100'));
+  const next = world.fics.addGame(game('Carol', '1950', 'Dave', '1900'));
+  await world.startBot();
+
+  const reply = await world.command('tv start', {}, { user: world.fake.owner }).reply();
+  expect(reply.ephemeral).toBe(true);
+  expect(reply.content).toBe(
+    `The TV is on in <#${world.channelId}> (chess). Now showing: Alice (2100) vs Bob (2050), blitz 3+0.`,
+  );
+  const first = await postOf(world, 'Alice', 'Bob');
+  await world.fake.waitFor(
+    () => notices(world).includes('Now showing: Alice (2100) vs Bob (2050), blitz 3+0') || undefined,
+    'the first note',
+  );
+
+  // The shown game ends: its post gets its final edit, then the next best game is posted anew.
+  world.fics.endGame(top, '1-0', 'Bob resigns');
+  const ended = await world.waitForMessage(first.id, (m) => embedOf(m).footer !== null, 'the final edit');
+  expect(embedOf(ended).footer).toBe('1-0 · Bob resigns');
+  expect(ended.attachments.map((a) => a.filename)).toContain(`game-${top}.pgn`);
+  const second = await postOf(world, 'Carol', 'Dave');
+  expect(second.id).not.toBe(first.id);
+  await world.fake.waitFor(
+    () => notices(world).includes('Now showing: Carol (1950) vs Dave (1900), blitz 3+0') || undefined,
+    'the switch note',
+  );
+  const show = await world.command('tv show', {}, { user: world.fake.owner }).reply();
+  expect(show.content).toBe(`The TV is in <#${world.channelId}> (chess): game ${next}, Carol vs Dave.`);
+
+  // Down for a while: the shown game ends meanwhile and a better one starts.
+  await world.relayIdle();
+  await world.stopBot();
+  world.fics.endGame(next, '1-0', 'Dave resigns');
+  world.fics.addGame(game('Erin', '2000', 'Frank', '2000'));
+  await world.startBot();
+  await world.waitForMessage(
+    second.id,
+    (m) => embedOf(m).footer === 'ended while offline',
+    'the offline end of the shown game',
+  );
+  await postOf(world, 'Erin', 'Frank');
+  await world.fake.waitFor(
+    () => notices(world).includes('Now showing: Erin (2000) vs Frank (2000), blitz 3+0') || undefined,
+    'the note after the restart',
+  );
+  // One TV board at a time, in order; the mismatch never shown.
+  expect(boardPosts(world).map((m) => embedOf(m).title.replace(/^Game \d+: /, ''))).toEqual([
+    expect.stringMatching(/^Alice/),
+    expect.stringMatching(/^Carol/),
+    expect.stringMatching(/^Erin/),
+  ]);
+  expect(boardPosts(world).some((m) => titleHas(m, 'Strong', 'Weak'))).toBe(false);
+  const stored = await world.running.context.storage.tv.get(world.guildId);
+  const live = await world.running.context.storage.livePosts.listLive();
+  expect(live.map((p) => p.id)).toEqual([stored?.postId]);
+
+  // Off: its board stops, and no other game is posted.
+  expect((await world.command('tv stop', {}, { user: world.fake.owner }).reply()).content).toBe(
+    'The TV is off; its board stopped.',
+  );
+  expect(await world.running.context.storage.livePosts.listLive()).toEqual([]);
+});
