@@ -145,14 +145,16 @@ export class TvPoster {
   private async postEnded(post: LivePost): Promise<void> {
     const tv = await this.options.storage.tv.byPost(post.id);
     if (tv === null || this.closed) return;
+    await this.options.storage.tv.setPost(tv.guildId, null);
+    // The guild removed the bot: its TV is kept, inactive, for when the bot is added back.
+    if (!(await this.options.storage.guildSettings.isActive(tv.guildId))) return;
     if (post.endReason !== null) {
-      // Discord refused the post for good (channel or permission gone), or the guild removed
-      // the bot: the TV stops rather than post again where it cannot.
+      // Discord refused the post for good (channel or permission gone): the TV stops rather than
+      // post again where it cannot.
       this.options.logger.warn({ guildId: tv.guildId, reason: post.endReason }, 'TV post refused: TV off');
       await this.options.storage.tv.delete(tv.guildId);
       return;
     }
-    await this.options.storage.tv.setPost(tv.guildId, null);
     this.waiting.set(tv.guildId, { retryAt: null, said: null, ended: post.game });
     await this.look(tv.guildId);
   }

@@ -155,4 +155,17 @@ describe('the TV loop', () => {
     expect(await storage.tv.get('g1')).toBeNull();
     expect(relay.watched).toEqual([5]);
   });
+
+  it('a server that removed the bot keeps its TV, inactive, without posting', async () => {
+    lists.push(games(EVEN, LOWER));
+    const outcome = await tv.turnOn('g1', 'c1', { variant: 'chess', minRating: 0 }, 'u1');
+    if (outcome.kind !== 'showing') throw new Error(`not showing: ${outcome.kind}`);
+    await storage.guildSettings.setInactive('g1');
+    await relay.end(outcome.post.id, 'Kibitz was removed from this server');
+    await tv.idle();
+    expect(await storage.tv.get('g1')).toMatchObject({ channelId: 'c1', postId: null });
+    now += RETRY;
+    await tv.lookAll();
+    expect(relay.watched).toEqual([5]);
+  });
 });

@@ -45,7 +45,8 @@ for (const backend of backends) {
       expect(await s.tv.byPost(41)).toBeNull();
       await s.tv.set({ guildId: 'g2', channelId: 'c3', variant: 'any', minRating: 0, createdBy: 'u3' });
       expect((await s.tv.list()).map((tv) => tv.guildId)).toEqual(['g1', 'g2']);
-      // A guild that removed the bot keeps its TV stored, not acted on.
+      // A TV is set-up of its guild; one that removed the bot keeps it stored, not acted on.
+      expect(await s.guildSettings.guildsWithSetUp()).toEqual(expect.arrayContaining(['g1', 'g2']));
       await s.guildSettings.setInactive('g2');
       expect((await s.tv.list()).map((tv) => tv.guildId)).toEqual(['g1']);
       expect(await s.tv.delete('g1')).toBe(true);
