@@ -96,3 +96,22 @@ it('switches to the next best game when the shown one ends, and after a restart'
   );
   expect(await world.running.context.storage.livePosts.listLive()).toEqual([]);
 });
+
+it('a server at its live-game limit: the TV says it waits, and posts nothing', async () => {
+  const world = (w = await World.start({
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const other = world.fics.addGame(game('Gina', '1500', 'Hank', '1500'));
+  world.fics.addGame(game('Alice', '2100', 'Bob', '2050'));
+  await world.startBot({ env: { KIBITZ_MAX_LIVE_PER_GUILD: '1' } });
+  expect((await world.command('observe', { game: other }).reply()).content).toMatch(/is live here/);
+
+  const reply = await world.command('tv start', { min_rating: 2000 }, { user: world.fake.owner }).reply();
+  expect(reply.content).toBe(
+    `The TV is on in <#${world.channelId}> (chess, both players 2000+), but it waits for room: This server already relays as many live games as its limit allows.`,
+  );
+  expect(notices(world)).toEqual([
+    'FICS TV waits for room: This server already relays as many live games as its limit allows. It looks again every 60 s.',
+  ]);
+  expect(boardPosts(world).some((m) => titleHas(m, 'Alice', 'Bob'))).toBe(false);
+});
