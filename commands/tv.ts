@@ -113,7 +113,6 @@ function replyText(result: TvResult): string {
       const where = `The TV is on in <#${result.channelId}> (${filterText(result.filter)})`;
       const outcome = result.outcome;
       if (outcome.kind === 'showing') return `${where}. ${nowShowing(outcome.game)}.`;
-      if (outcome.kind === 'kept') return `${where}, showing game ${outcome.post.game}.`;
       if (outcome.why === 'full') return `${where}, but it waits for room: ${outcome.detail}`;
       if (outcome.why === 'unavailable')
         return `${where}, but FICS did not list its games (${outcome.detail}); it tries again in a minute.`;

@@ -36,7 +36,6 @@ export interface TvPosterOptions {
 /** What a TV did when it looked for a game. */
 export type TvOutcome =
   | { kind: 'showing'; game: GamesListRow; post: LivePost }
-  | { kind: 'kept'; post: LivePost }
   /** Nothing qualifies now, or the server has no room (`full`), or FICS did not answer. */
   | { kind: 'waiting'; why: 'nothing' | 'full' | 'unavailable'; detail: string };
 
@@ -56,6 +55,8 @@ export class TvPoster {
   private readonly looks = new Serial<string>();
   private readonly pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
+  /** The round of looks in progress (lookAll). */
+  private round: Promise<void> | null = null;
   private closed = false;
 
   constructor(private readonly options: TvPosterOptions) {
@@ -113,8 +114,16 @@ export class TvPoster {
     return { tv, post: await this.livePost(tv) };
   }
 
-  /** Every TV that shows nothing and may look again looks now (the timer, and after a restart). */
-  async lookAll(): Promise<void> {
+  /**
+   * Every TV that shows nothing and may look again looks now (the timer, and after a restart);
+   * while one round is running, another joins it rather than start a second.
+   */
+  lookAll(): Promise<void> {
+    this.round ??= this.lookRound().finally(() => (this.round = null));
+    return this.round;
+  }
+
+  private async lookRound(): Promise<void> {
     if (this.closed) return;
     for (const tv of await this.options.storage.tv.list()) {
       if (this.closed) return;
@@ -159,11 +168,9 @@ export class TvPoster {
     await this.look(tv.guildId);
   }
 
-  /** Shows the best game it may, or says once why it cannot and waits. */
+  /** Shows the best game it may (it shows none now), or says once why it cannot and waits. */
   private async fill(tv: TvChannel): Promise<TvOutcome> {
     const { relay, storage } = this.options;
-    const post = await this.livePost(tv);
-    if (post !== null) return { kind: 'kept', post };
     const wait = this.waiting.get(tv.guildId) ?? { retryAt: null, said: null, ended: null };
     if (!(await relay.hasRoom(tv.guildId)))
       return this.wait(
