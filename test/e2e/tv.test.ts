@@ -3,7 +3,7 @@
 // with a "Now showing" note, and after a restart switches from a game that ended while it was down.
 import { afterEach, expect, it } from 'vitest';
 import type { GameScript } from '../fake-fics/game.js';
-import { boardPosts, notices, postOf, titleHas } from '../club/posts.js';
+import { boardPosts, notices, postOf as clubPostOf, titleHas } from '../club/posts.js';
 import { World, embedOf, shuffleScript } from './harness.js';
 
 let w: World | null = null;
@@ -27,6 +27,15 @@ function game(white: string, whiteRating: string, black: string, blackRating: st
   });
 }
 
+/** The board post of these players, waited for as long as a loaded machine may need. */
+const postOf = (world: World, white: string, black: string) =>
+  clubPostOf(world, white, black, world.channelId, 15_000);
+
+/** Waits for a plain note in the channel. */
+function noted(world: World, text: string): Promise<true> {
+  return world.fake.waitFor(() => notices(world).includes(text) || undefined, `the note "${text}"`, 15_000);
+}
+
 it('switches to the next best game when the shown one ends, and after a restart', async () => {
   const world = (w = await World.start({
     dbFile: true,
@@ -44,10 +53,7 @@ it('switches to the next best game when the shown one ends, and after a restart'
     `The TV is on in <#${world.channelId}> (chess). Now showing: Alice (2100) vs Bob (2050), blitz 3+0.`,
   );
   const first = await postOf(world, 'Alice', 'Bob');
-  await world.fake.waitFor(
-    () => notices(world).includes('Now showing: Alice (2100) vs Bob (2050), blitz 3+0') || undefined,
-    'the first note',
-  );
+  await noted(world, 'Now showing: Alice (2100) vs Bob (2050), blitz 3+0');
 
   // The shown game ends: its post gets its final edit, then the next best game is posted anew.
   world.fics.endGame(top, '1-0', 'Bob resigns');
@@ -56,10 +62,7 @@ it('switches to the next best game when the shown one ends, and after a restart'
   expect(ended.attachments.map((a) => a.filename)).toContain(`game-${top}.pgn`);
   const second = await postOf(world, 'Carol', 'Dave');
   expect(second.id).not.toBe(first.id);
-  await world.fake.waitFor(
-    () => notices(world).includes('Now showing: Carol (1950) vs Dave (1900), blitz 3+0') || undefined,
-    'the switch note',
-  );
+  await noted(world, 'Now showing: Carol (1950) vs Dave (1900), blitz 3+0');
   const show = await world.command('tv show', {}, { user: world.fake.owner }).reply();
   expect(show.content).toBe(`The TV is in <#${world.channelId}> (chess): game ${next}, Carol vs Dave.`);
 
@@ -75,10 +78,7 @@ it('switches to the next best game when the shown one ends, and after a restart'
     'the offline end of the shown game',
   );
   await postOf(world, 'Erin', 'Frank');
-  await world.fake.waitFor(
-    () => notices(world).includes('Now showing: Erin (2000) vs Frank (2000), blitz 3+0') || undefined,
-    'the note after the restart',
-  );
+  await noted(world, 'Now showing: Erin (2000) vs Frank (2000), blitz 3+0');
   // One TV board at a time, in order; the mismatch never shown.
   expect(boardPosts(world).map((m) => embedOf(m).title.replace(/^Game \d+: /, ''))).toEqual([
     expect.stringMatching(/^Alice/),
