@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 const INTEGRATION = [
   'test/chesslive/{feed,limits,source}.test.ts',
   'test/cli/{chesslive,help,observe,render}.test.ts',
-  'test/club/club.test.ts',
+  'test/club/{club,tv}.test.ts',
   'test/discord/{bot,commands,dispatch,permissions}.test.ts',
   'test/e2e/**/*.test.ts',
   'test/engine/**/*.test.ts',

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
 import type { GameNumber } from './protocol/game-number.js';
 import { ClubPoster } from './club/poster.js';
+import { TvPoster } from './club/tv.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
 import { LiveEvaluations } from './relay/evaluations.js';
@@ -218,6 +219,14 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   if (games !== null) evaluations?.onEvaluated((game, fen) => games?.evaluated(game, fen));
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
+  // FICS TV: from the pool's cached games list, posted through the relay like any game.
+  const tv = new TvPoster({
+    games: () => fics.recentGames.rows(),
+    relay,
+    storage,
+    logger: logger.child({ component: 'tv' }),
+    owns: (guildId) => ownsGuild(scope, guildId),
+  });
   const context: BotContext = {
     config,
     logger,
@@ -227,6 +236,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     relay,
     renderer,
     clubs,
+    tv,
     chesslive,
     // Long enough for a login in progress to finish, short enough that an outage is news in seconds.
     ficsWaitMs: options.ficsWaitMs ?? 2_000,
@@ -262,6 +272,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     enginePool?.close();
     await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
+    tv.close();
     feed.close();
     chesslive.close();
     await fleet?.close();
@@ -401,6 +412,10 @@ async function resumeLiveGames(ctx: BotContext, stopped: () => boolean): Promise
   } catch (error) {
     if (stopped()) ctx.logger.info(`FICS start ended by the shutdown: ${errorMessage(error)}`);
     else ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
+  } finally {
+    // After the resume (a TV whose game ended meanwhile has switched): the others look now and
+    // every minute, FICS reachable or not.
+    if (!stopped()) ctx.tv.start();
   }
 }
 

@@ -2,6 +2,7 @@
 // src/app.ts starts. Handlers reach them only through this.
 import type { Renderer } from '../../render/index.js';
 import type { ClubPoster } from '../club/poster.js';
+import type { TvPoster } from '../club/tv.js';
 import type { Config } from '../config.js';
 import type { FicsPool } from '../fics/pool.js';
 import type { ChessLiveFeed } from '../chesslive/feed.js';
@@ -24,6 +25,8 @@ export interface BotContext {
   readonly renderer: Renderer;
   /** Club auto-posting: follows members, posts waiting games, records results. */
   readonly clubs: ClubPoster;
+  /** FICS TV channels: one per guild, the best game in progress. */
+  readonly tv: TvPoster;
   /** The configured ChessLive! sources, relayed like FICS games. */
   readonly chesslive: ChessLiveFeed;
   /** How long a command waits for a FICS connection before telling the user FICS is unreachable. */

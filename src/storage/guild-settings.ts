@@ -71,11 +71,12 @@ export class GuildSettingsRepository {
     return (await this.#sql.get('SELECT 1 FROM inactive_guilds WHERE guild_id = ?', guildId)) === undefined;
   }
 
-  /** Active guilds with something stored: follows, a club, live posts or settings. */
+  /** Active guilds with something stored: follows, a club, a TV, live posts or settings. */
   async guildsWithSetUp(): Promise<string[]> {
     const rows = await this.#sql.all<{ guild_id: string }>(
       `SELECT guild_id FROM follows UNION SELECT guild_id FROM clubs
          UNION SELECT guild_id FROM club_members UNION SELECT guild_id FROM guild_settings
+         UNION SELECT guild_id FROM tv_channels
          UNION SELECT guild_id FROM live_posts WHERE state = 'live'
        EXCEPT SELECT guild_id FROM inactive_guilds`,
     );

@@ -16,3 +16,4 @@ export type { Follow, NewFollow, AddFollowResult } from './follows.js';
 export type { GuildSettings, GuildSettingsPatch } from './guild-settings.js';
 export type { FinishedGame, FinishedGameQuery } from './finished-games.js';
 export type { Club, ClubGame, ClubSettings, ClubSettingsPatch, NewClubGame } from './clubs.js';
+export type { TvChannel, NewTvChannel } from './tv.js';

@@ -260,6 +260,35 @@ export const migrations: readonly Migration[] = [
         );
       `,
   },
+  {
+    description: 'FICS TV: one channel per guild showing the best game in progress',
+    sqlite: `
+        CREATE TABLE tv_channels (
+          guild_id TEXT PRIMARY KEY,
+          channel_id TEXT NOT NULL,
+          variant TEXT NOT NULL,
+          min_rating INTEGER NOT NULL CHECK (min_rating >= 0),
+          -- The live post it shows now (live_posts.id); null while it looks for a game.
+          post_id INTEGER,
+          created_by TEXT NOT NULL,
+          updated_at INTEGER NOT NULL
+        );
+        CREATE INDEX tv_channels_by_post ON tv_channels (post_id);
+      `,
+    postgres: `
+        CREATE TABLE tv_channels (
+          guild_id TEXT PRIMARY KEY,
+          channel_id TEXT NOT NULL,
+          variant TEXT NOT NULL,
+          min_rating INTEGER NOT NULL CHECK (min_rating >= 0),
+          -- The live post it shows now (live_posts.id); null while it looks for a game.
+          post_id BIGINT,
+          created_by TEXT NOT NULL,
+          updated_at BIGINT NOT NULL
+        );
+        CREATE INDEX tv_channels_by_post ON tv_channels (post_id);
+      `,
+  },
 ];
 
 /** The migrations a database at version `from` still needs, each with the version it makes. */

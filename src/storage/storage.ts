@@ -12,6 +12,7 @@ import { migrations, type Migration } from './migrations.js';
 import { openPostgres } from './postgres.js';
 import { countedSql, isPostgresUrl, type StatementCounts } from './sql.js';
 import { InterestIndex } from './interest.js';
+import { TvRepository } from './tv.js';
 import { openSqlite } from './sqlite.js';
 import { Writes, type WritesOptions } from './writes.js';
 
@@ -44,6 +45,8 @@ export interface Storage {
   readonly guildSettings: GuildSettingsRepository;
   readonly finishedGames: FinishedGameRepository;
   readonly clubs: ClubRepository;
+  /** FICS TV channels (one per guild). */
+  readonly tv: TvRepository;
   /** Who wants which player's games and each guild's cap, in memory (interest.ts). */
   readonly interest: InterestIndex;
   /** The queued and batched writes (writes.ts); `idle()` waits until they are stored. */
@@ -120,6 +123,7 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
       guildSettings: new GuildSettingsRepository(sql, now, changed),
       finishedGames: new FinishedGameRepository(sql, writes),
       clubs: new ClubRepository(sql, now, changed),
+      tv: new TvRepository(sql, now),
       interest,
       writes,
       statements: counts,

@@ -21,11 +21,12 @@ export function postOf(
   white: string,
   black: string,
   channelId = world.channelId,
+  timeoutMs = 5_000,
 ): Promise<FakeMessage> {
   return world.fake.waitFor(
     () => boardPosts(world, channelId).find((m) => titleHas(m, white, black)),
     `the post of ${white} vs ${black}`,
-    5_000,
+    timeoutMs,
   );
 }
 

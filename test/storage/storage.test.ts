@@ -103,7 +103,11 @@ for (const backend of backends) {
         const result = await openStorage(where, { migrations: migrations.slice(0, -1) });
         expect(result.ok).toBe(false);
         if (!result.ok)
-          expect(result.error).toMatch(/schema version 3 but this Kibitz knows only 2.*newer version/);
+          expect(result.error).toMatch(
+            new RegExp(
+              `schema version ${migrations.length} but this Kibitz knows only ${migrations.length - 1}.*newer version`,
+            ),
+          );
       });
     });
 
