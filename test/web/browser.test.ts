@@ -402,7 +402,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     w.fics.playMoves(ga, 4);
     w.fics.playMoves(gb, 2);
     const path = await observe(w, ga);
-    const page = await openBrowser();
+    const page = await openBrowser({ width: 1280, height: 800 });
     await page.goto(`${base}${path}`);
     await expectPieces(page, 'main', piecesOf(positionAfter(a!.san.slice(0, 4))));
     await expectPieces(page, 'partner', piecesOf(positionAfter(b!.san.slice(0, 2))));

@@ -13,7 +13,7 @@ const minis = new Map();
 
 function playerRow(parent) {
   const row = element('div', 'player', parent);
-  return { name: element('span', 'name', row), clock: element('span', 'clock', row) };
+  return { row, name: element('span', 'name', row), clock: element('span', 'clock', row) };
 }
 
 function makeMini(id) {
@@ -53,8 +53,13 @@ function show(mini, view) {
 
 function tickOne(mini) {
   const elapsed = performance.now() - mini.receivedAt;
-  showClock(mini.top.clock, mini.view, 'black', elapsed);
-  showClock(mini.bottom.clock, mini.view, 'white', elapsed);
+  for (const [player, color] of [
+    [mini.top, 'black'],
+    [mini.bottom, 'white'],
+  ]) {
+    showClock(player.clock, mini.view, color, elapsed);
+    player.row.classList.toggle('to-move', !mini.view.ended && mini.view.sideToMove === color);
+  }
 }
 
 function tick() {
