@@ -190,7 +190,8 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
   // The front page's one stream: its mini-boards, then each change of one.
   app.get('/events', async (request, reply) => {
     const admission = games.admitsFront();
-    if (admission === 'ok') await games.front();
+    // The boards are chosen again (a database read) only for a stream that will be admitted.
+    if (admission === 'ok' && !addressFull(request.ip)) await games.front();
     return openStream(
       request,
       reply,
@@ -242,6 +243,10 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     );
   });
 
+  function addressFull(address: string): boolean {
+    return (streamsFrom.get(address) ?? 0) >= maxStreamsPerAddress;
+  }
+
   /**
    * A push stream, admitted or refused: the per-address bound first, then the page's own
    * (`admission`). Each stream counts against its address until it closes.
@@ -257,7 +262,7 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
   ): FastifyReply | undefined {
     const address = request.ip;
     const fromAddress = streamsFrom.get(address) ?? 0;
-    if (admission === 'ok' && fromAddress >= maxStreamsPerAddress)
+    if (admission === 'ok' && addressFull(address))
       return plain(
         reply.header('retry-after', '60'),
         'This address has as many live pages open as Kibitz allows; close one or try again in a minute.',
