@@ -263,9 +263,17 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     w.fics.playMoves(game, quiet);
     const path = await observe(w, game);
     const page = await openBrowser();
-    // The hook: every note the page starts, by its pitch.
+    // The hook: every note the page starts, by its pitch, and every AudioContext it makes.
     await page.addInitScript(`(() => {
       window.played = [];
+      window.contexts = 0;
+      const Context = window.AudioContext;
+      window.AudioContext = class extends Context {
+        constructor(...args) {
+          super(...args);
+          window.contexts++;
+        }
+      };
       const start = OscillatorNode.prototype.start;
       OscillatorNode.prototype.start = function (...args) {
         window.played.push(this.frequency.value);
@@ -282,6 +290,8 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     w.fics.playMove(game);
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, quiet + 1))));
     expect(await played()).toEqual([]);
+    // Nothing audio exists before the toggle: no autoplay.
+    expect(await page.evaluate('window.contexts')).toBe(0);
 
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
