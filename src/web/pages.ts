@@ -81,7 +81,7 @@ export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string |
 <h1><a href="/">Kibitz</a> <span id="title">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</span></h1>
 <p><span id="kind">${escapeHtml(view.kind)}</span>
 <button type="button" id="flip">Flip board</button>
-<button type="button" id="sound" aria-pressed="false">Sound off</button>
+<button type="button" id="sound" class="toggle" aria-pressed="false">Move sounds</button>
 <a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a>
 <a id="analyse" rel="noopener"${view.analysisUrl === null ? ' hidden' : ` href="${escapeHtml(view.analysisUrl)}"`}>Analyse on lichess</a></p>
 </header>

@@ -296,6 +296,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
     expect(await page.evaluate("localStorage.getItem('kibitz.sound')")).toBe('on');
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-sound-on.png') });
     // Plies up to the capture: each a note; the capture a different sound from a quiet move.
     w.fics.playMoves(game, capture + 1 - (quiet + 1));
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, capture + 1))));

@@ -62,10 +62,8 @@ function store(on) {
 export function setupSound(button) {
   let on = stored();
   let context = null;
-  const show = () => {
-    button.setAttribute('aria-pressed', String(on));
-    button.textContent = on ? 'Sound on' : 'Sound off';
-  };
+  // The label stays; aria-pressed (and the style it gives) says whether sounds are on.
+  const show = () => button.setAttribute('aria-pressed', String(on));
   // A browser lets a page's audio start only after a gesture on it: a reload with sounds on waits
   // for the first click or key.
   const wake = () => void context?.resume();
