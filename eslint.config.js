@@ -80,8 +80,12 @@ export default defineConfig(
     languageOptions: {
       parserOptions: { projectService: false },
       globals: {
+        AudioContext: 'readonly',
         document: 'readonly',
         EventSource: 'readonly',
+        GainNode: 'readonly',
+        localStorage: 'readonly',
+        OscillatorNode: 'readonly',
         performance: 'readonly',
         setInterval: 'readonly',
       },

@@ -16,8 +16,11 @@ import {
   evaluationView,
   gameView,
   makeEventText,
+  miniChanged,
+  miniView,
   type EngineOpinion,
   type GameView,
+  type MiniView,
 } from './view.js';
 
 export interface LiveGamesOptions {
@@ -52,10 +55,20 @@ interface Entry {
 /** Ten minutes: long enough to read a result, short enough that finished games do not pile up. */
 const DEFAULT_LINGER_MS = 10 * 60_000;
 
+/**
+ * Mini-boards on the front page: the strongest games this many, the rest listed by name only.
+ * Bounds what each front-page viewer is sent per move, and the page's work in the browser.
+ */
+export const FRONT_BOARDS = 24;
+
 export class LiveGames {
   private readonly byKey = new Map<string, Entry>();
   private readonly byId = new Map<string, Entry>();
   private viewerCount = 0;
+  /** The games the front page shows as mini-boards (page ids, strongest first): at most FRONT_BOARDS. */
+  private frontIds: string[] = [];
+  /** The front page's streams: each gets the same text once per change of a board shown. */
+  private readonly frontViewers = new Set<EventStream>();
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   private readonly saidListener = (said: SaidInGame): void => this.onSaid(said);
   private readonly now: () => number;
@@ -92,12 +105,42 @@ export class LiveGames {
 
   /** The front page: relayed games running now, FICS and public ChessLive! ones, highest average rating first. */
   async list(): Promise<{ id: string; snapshot: GameSnapshot }[]> {
-    const shown = (await this.options.relayed()).filter(
-      (s) => !s.ended && (!isChessLive(s) || this.options.publicSources.includes(s.source!)),
-    );
+    const shown = (await this.options.relayed()).filter((s) => !s.ended && this.isPublic(s));
     return shown
       .sort((a, b) => averageRating(b) - averageRating(a))
       .map((snapshot) => ({ id: this.idFor(snapshot), snapshot }));
+  }
+
+  /**
+   * The front page's games (list()), its first FRONT_BOARDS becoming the boards it shows: when
+   * they are other games than before, the open front pages are told the new ones.
+   */
+  async front(): Promise<{ id: string; snapshot: GameSnapshot }[]> {
+    const games = await this.list();
+    const ids = games.slice(0, FRONT_BOARDS).map((game) => game.id);
+    if (ids.join() !== this.frontIds.join()) {
+      this.frontIds = ids;
+      this.broadcastFront(makeEventText({ type: 'front', data: this.frontBoards() }));
+    }
+    return games;
+  }
+
+  /** Whether one more front page may follow the boards (the same bounds as a game's page). */
+  admitsFront(): Exclude<Admission, 'unknown'> {
+    if (this.viewerCount >= this.options.maxViewers) return 'full';
+    if (this.frontViewers.size >= this.options.maxViewersPerGame) return 'game full';
+    return 'ok';
+  }
+
+  /** Adds a front page's stream (admitted just before): the boards now, then each change. */
+  watchFront(stream: EventStream): void {
+    this.frontViewers.add(stream);
+    this.viewerCount++;
+    stream.send(makeEventText({ type: 'front', data: this.frontBoards() }));
+  }
+
+  leaveFront(stream: EventStream): void {
+    if (this.frontViewers.delete(stream)) this.viewerCount--;
   }
 
   /** Whether one more viewer may watch the game. */
@@ -137,6 +180,7 @@ export class LiveGames {
   /** Sends `text` (an SSE comment) to every viewer: keeps idle connections open through proxies. */
   ping(text: string): void {
     for (const entry of this.byId.values()) for (const viewer of entry.viewers) viewer.send(text);
+    this.broadcastFront(text);
   }
 
   /**
@@ -156,9 +200,11 @@ export class LiveGames {
     this.options.feed.off('update', this.listener);
     this.options.said?.off('said', this.saidListener);
     for (const entry of [...this.byId.values()]) this.drop(entry);
+    for (const viewer of [...this.frontViewers]) viewer.close();
   }
 
   private drop(entry: Entry): void {
+    this.frontIds = this.frontIds.filter((id) => id !== entry.id);
     this.byId.delete(entry.id);
     this.byKey.delete(entry.key);
     for (const viewer of [...entry.viewers]) viewer.close();
@@ -209,6 +255,7 @@ export class LiveGames {
     if (entry !== undefined) {
       const before = entry.last;
       entry.last = snapshot;
+      if (this.frontViewers.size > 0) this.toFront(entry, before);
       if (entry.viewers.size > 0) {
         const event = changeEvent(
           entry.id,
@@ -243,6 +290,37 @@ export class LiveGames {
 
   private broadcast(entry: Entry, text: string): void {
     for (const viewer of entry.viewers) viewer.send(text);
+  }
+
+  /**
+   * A game changed: its mini-board's new state to the front pages, when it is one they show, or
+   * when a new game fits in the room left (it is added at the end until the next front()).
+   */
+  private toFront(entry: Entry, before: GameSnapshot): void {
+    const shown = this.frontIds.includes(entry.id);
+    if (shown ? !miniChanged(before, entry.last) : !this.fitsFront(entry.last)) return;
+    if (!shown) this.frontIds.push(entry.id);
+    this.broadcastFront(makeEventText({ type: 'mini', data: miniView(entry.id, entry.last) }));
+  }
+
+  private fitsFront(snapshot: GameSnapshot): boolean {
+    return this.frontIds.length < FRONT_BOARDS && !snapshot.ended && this.isPublic(snapshot);
+  }
+
+  private frontBoards(): MiniView[] {
+    return this.frontIds.flatMap((id) => {
+      const entry = this.byId.get(id);
+      return entry === undefined ? [] : [miniView(id, this.current(entry))];
+    });
+  }
+
+  private broadcastFront(text: string): void {
+    for (const viewer of this.frontViewers) viewer.send(text);
+  }
+
+  /** FICS games are public; a ChessLive! source only when KIBITZ_WEB_PUBLIC_SOURCES names it. */
+  private isPublic(snapshot: GameSnapshot): boolean {
+    return !isChessLive(snapshot) || this.options.publicSources.includes(snapshot.source!);
   }
 }
 

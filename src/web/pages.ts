@@ -48,17 +48,24 @@ ${body}
 `;
 }
 
-/** The games relayed now, each linking to its page. */
+/**
+ * The games relayed now, each linking to its page; the script (client/front.js) shows the first
+ * FRONT_BOARDS as live mini-boards, from the page's one stream (`/events`), and hides their links.
+ */
 export function frontPage(games: readonly { id: string; snapshot: GameSnapshot }[]): string {
   const rows = games.map(({ id, snapshot }) => {
     const view = boardView(snapshot);
-    return `<li><a href="/g/${escapeHtml(id)}">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</a> <span class="kind">${escapeHtml(view.kind)}</span></li>`;
+    return `<li data-id="${escapeHtml(id)}"><a href="/g/${escapeHtml(id)}">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</a> <span class="kind">${escapeHtml(view.kind)}</span></li>`;
   });
   const list =
     rows.length === 0
-      ? '<p class="empty">No game is being relayed right now.</p>'
-      : `<ol class="games">\n${rows.join('\n')}\n</ol>`;
-  return page('Kibitz: live games', `<main class="front">\n<h1>Live games</h1>\n${list}\n</main>`, []);
+      ? '<p class="empty" id="empty">No game is being relayed right now.</p>'
+      : `<ol class="games" id="games">\n${rows.join('\n')}\n</ol>`;
+  return page(
+    'Kibitz: live games',
+    `<main class="front" id="front" data-events="/events">\n<h1>Live games</h1>\n<div class="minis" id="minis"></div>\n${list}\n</main>`,
+    ['/assets/front.js'],
+  );
 }
 
 /**
@@ -74,6 +81,7 @@ export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string |
 <h1><a href="/">Kibitz</a> <span id="title">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</span></h1>
 <p><span id="kind">${escapeHtml(view.kind)}</span>
 <button type="button" id="flip">Flip board</button>
+<button type="button" id="sound" class="toggle" aria-pressed="false">Move sounds</button>
 <a href="/g/${safeId}.pgn">PGN</a> <a href="/g/${safeId}.clv">ChessLive! file</a>
 <a id="analyse" rel="noopener"${view.analysisUrl === null ? ' hidden' : ` href="${escapeHtml(view.analysisUrl)}"`}>Analyse on lichess</a></p>
 </header>
@@ -86,6 +94,10 @@ export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string |
 <p class="review"><button type="button" id="to-live" hidden>Back to live ⏭</button></p>
 <p class="result" id="result"></p>
 <p class="status" id="status">Connecting…</p>
+<section class="partner-moves" id="partner-section" hidden>
+<h2 id="partner-title">Partner board</h2>
+<ol class="moves" id="partner-moves" aria-label="Moves on the partner board"></ol>
+</section>
 </aside>
 </div>
 <p class="spoken" id="spoken" aria-live="polite"></p>

@@ -7,14 +7,14 @@ import { createServer, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { formatClock, LOW_CLOCK_MS } from '../../render/index.js';
 import { makeChessLive } from '../chesslive/write.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { shortened, type Logger } from '../log.js';
 import { LogWindow } from '../log-window.js';
-import type { LiveGames } from './games.js';
+import type { Admission, LiveGames } from './games.js';
 import type { Metrics } from './metrics.js';
 import { errorPage, frontPage, livePage } from './pages.js';
 import { EventStream } from './stream.js';
@@ -102,6 +102,9 @@ function loadAssets(): Map<string, Asset> {
     ['chessground.brown.css', css('chessground.brown.css'), 'text/css'],
     ['chessground.cburnett.css', css('chessground.cburnett.css'), 'text/css'],
     ['live.js', client('live.js'), 'text/javascript'],
+    ['front.js', client('front.js'), 'text/javascript'],
+    ['common.js', client('common.js'), 'text/javascript'],
+    ['sound.js', client('sound.js'), 'text/javascript'],
     ['live.css', client('live.css'), 'text/css'],
   ];
   const assets = new Map(
@@ -181,8 +184,23 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
   });
 
   app.get('/', async (_request, reply) =>
-    html(reply.header('cache-control', 'no-store'), frontPage(await games.list())),
+    html(reply.header('cache-control', 'no-store'), frontPage(await games.front())),
   );
+
+  // The front page's one stream: its mini-boards, then each change of one.
+  app.get('/events', async (request, reply) => {
+    const admission = games.admitsFront();
+    // The boards are chosen again (a database read) only for a stream that will be admitted.
+    if (admission === 'ok' && !addressFull(request.ip)) await games.front();
+    return openStream(
+      request,
+      reply,
+      admission,
+      'front page',
+      (stream) => games.watchFront(stream),
+      (stream) => games.leaveFront(stream),
+    );
+  });
 
   app.get<{ Params: { name: string } }>('/g/:name', (request, reply) => {
     const match = PAGE.exec(request.params.name);
@@ -215,9 +233,36 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     const id = request.params.id;
     const admission = PAGE.test(id) ? games.admits(id) : 'unknown';
     if (admission === 'unknown') return notFound(reply);
+    return openStream(
+      request,
+      reply,
+      admission,
+      'game',
+      (stream) => games.watch(id, stream),
+      (stream) => games.leave(id, stream),
+    );
+  });
+
+  function addressFull(address: string): boolean {
+    return (streamsFrom.get(address) ?? 0) >= maxStreamsPerAddress;
+  }
+
+  /**
+   * A push stream, admitted or refused: the per-address bound first, then the page's own
+   * (`admission`). Each stream counts against its address until it closes.
+   */
+  function openStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    admission: Exclude<Admission, 'unknown'>,
+    /** What the page shows, for the refusal's sentence. */
+    shows: string,
+    watch: (stream: EventStream) => void,
+    leave: (stream: EventStream) => void,
+  ): FastifyReply | undefined {
     const address = request.ip;
     const fromAddress = streamsFrom.get(address) ?? 0;
-    if (admission === 'ok' && fromAddress >= maxStreamsPerAddress)
+    if (admission === 'ok' && addressFull(address))
       return plain(
         reply.header('retry-after', '60'),
         'This address has as many live pages open as Kibitz allows; close one or try again in a minute.',
@@ -228,7 +273,7 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
       const [code, text] =
         admission === 'full'
           ? [503, 'Kibitz has as many live viewers as it allows; try again in a minute.']
-          : [429, 'This game has as many live viewers as Kibitz allows; try again in a minute.'];
+          : [429, `This ${shows} has as many live viewers as Kibitz allows; try again in a minute.`];
       return plain(reply.header('retry-after', '60'), text, code);
     }
     // A HEAD request gets the headers only: it is no viewer.
@@ -250,13 +295,14 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
       const left = (streamsFrom.get(address) ?? 1) - 1;
       if (left > 0) streamsFrom.set(address, left);
       else streamsFrom.delete(address);
-      games.leave(id, closed);
+      leave(closed);
       if (dropped) metrics.viewersDropped.inc();
     });
     // The browser waits this long before reconnecting after a drop.
     response.write('retry: 2000\n\n');
-    games.watch(id, stream);
-  });
+    watch(stream);
+    return undefined;
+  }
 
   app.get('/healthz', async (_request, reply) =>
     reply.header('cache-control', 'no-store').send(await options.health()),

@@ -90,16 +90,80 @@ export type WebEvent =
   | { type: 'evaluation'; data: EvaluationView }
   | { type: 'said'; data: Said };
 
-export function boardView(snap: GameSnapshot): BoardView {
+/** A game as a front-page mini-board shows it: players, position, last move, clocks, result. */
+export type MiniView = Pick<
+  BoardView,
+  | 'white'
+  | 'black'
+  | 'whiteRating'
+  | 'blackRating'
+  | 'kind'
+  | 'fen'
+  | 'sideToMove'
+  | 'whiteClockMs'
+  | 'blackClockMs'
+  | 'clockTicking'
+  | 'check'
+  | 'ended'
+  | 'result'
+> & {
+  /** The game's page id. */
+  id: string;
+  /** The last move in UCI (`e2e4`, `P@f7`), or null before the first. */
+  lastMove: string | null;
+};
+
+/** The front page's stream: the boards shown (`front`, in order), then each change of one (`mini`). */
+export type FrontEvent = { type: 'front'; data: MiniView[] } | { type: 'mini'; data: MiniView };
+
+export function miniView(id: string, snap: GameSnapshot): MiniView {
+  return {
+    id,
+    white: snap.white,
+    black: snap.black,
+    whiteRating: snap.whiteRating,
+    blackRating: snap.blackRating,
+    kind: kindOf(snap),
+    fen: snap.fen,
+    sideToMove: snap.sideToMove,
+    whiteClockMs: snap.whiteClockMs,
+    blackClockMs: snap.blackClockMs,
+    clockTicking: snap.clockTicking,
+    check: snap.check,
+    ended: snap.ended,
+    result: snap.result,
+    lastMove: snap.uci.at(-1) ?? null,
+  };
+}
+
+/** Whether a mini-board shows anything different after the update (its names never change alone). */
+export function miniChanged(before: GameSnapshot, after: GameSnapshot): boolean {
+  return (
+    after.fen !== before.fen ||
+    after.san.length !== before.san.length ||
+    after.whiteClockMs !== before.whiteClockMs ||
+    after.blackClockMs !== before.blackClockMs ||
+    after.clockTicking !== before.clockTicking ||
+    after.ended !== before.ended ||
+    !sameInfo(before, after)
+  );
+}
+
+/** `rated blitz 3 0`, `unrated crazyhouse 2 12`, or the ChessLive! source's name. */
+function kindOf(snap: GameSnapshot): string {
   const control =
     snap.initialMinutes !== null && snap.incrementSec !== null
       ? `${snap.initialMinutes} ${snap.incrementSec}`
       : null;
-  const kind =
+  return (
     snap.source ??
     [snap.rated === null ? null : snap.rated ? 'rated' : 'unrated', snap.type ?? snap.variant, control]
       .filter((part) => part !== null)
-      .join(' ');
+      .join(' ')
+  );
+}
+
+export function boardView(snap: GameSnapshot): BoardView {
   return {
     game: snap.game,
     white: snap.white,
@@ -107,7 +171,7 @@ export function boardView(snap: GameSnapshot): BoardView {
     whiteRating: snap.whiteRating,
     blackRating: snap.blackRating,
     variant: snap.variant,
-    kind,
+    kind: kindOf(snap),
     startFen: snap.startFen,
     fen: snap.fen,
     san: snap.san,
@@ -222,6 +286,6 @@ function sameHoldings(a: Holdings | null, b: Holdings | null): boolean {
 }
 
 /** An event as server-sent-events text: one `event:` line and one `data:` line (JSON has no line break). */
-export function makeEventText(event: WebEvent): string {
+export function makeEventText(event: WebEvent | FrontEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }

@@ -1,5 +1,6 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
+import { benchFrontPage } from './front-page.js';
 import { benchInsight } from './insight.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
@@ -12,6 +13,7 @@ const figures: Record<string, number> = {
   ...(await benchRender()),
   ...(await benchRenderPool()),
   ...(await benchRelayLatency()),
+  ...(await benchFrontPage()),
 };
 if (json) {
   process.stdout.write(JSON.stringify(figures) + '\n');

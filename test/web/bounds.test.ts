@@ -99,6 +99,20 @@ describe('the web server against hostile clients', () => {
     );
   });
 
+  it("counts the front page's stream against the same per-address bound as a game's", async () => {
+    const { server, id } = await serve({ maxViewers: 100, maxStreamsPerAddress: 20 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++)
+      statuses.push((await openStream(`${server.url}/g/${id}/events`, '127.0.0.1')).statusCode!);
+    for (let i = 0; i < 15; i++) {
+      const response = await openStream(`${server.url}/events`, '127.0.0.1');
+      statuses.push(response.statusCode!);
+      if (response.statusCode !== 200) response.destroy();
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(200), ...Array<number>(5).fill(429)]);
+    expect((await openStream(`${server.url}/events`, '127.0.0.2')).statusCode).toBe(200);
+  });
+
   it('refuses a body at once with 413, unread, and closes the connection', async () => {
     const { server } = await serve();
     // Announces 10 MB and sends 10 bytes: the answer comes without the rest, and the socket closes.

@@ -109,17 +109,21 @@ function openingAfter(san: readonly string[]): string | null {
   return found;
 }
 
-/** Waits until a board of the page shows exactly these pieces (chessground's own squares). */
+/**
+ * Waits until a board of the page shows exactly these pieces (chessground's own squares): the live
+ * page's main or partner board, or the front page's mini-board of a game (its page id).
+ */
 async function expectPieces(
   page: Page,
-  slot: 'main' | 'partner',
+  slot: 'main' | 'partner' | { mini: string },
   expected: Record<string, string>,
 ): Promise<void> {
+  const scope = typeof slot === 'string' ? `.game.${slot}` : `.mini[data-id="${slot.mini}"]`;
   // A string, run in the page: the test's types know no DOM.
   const shown = (): Promise<Record<string, string>> =>
     page.evaluate(`(() => {
       const pieces = {};
-      for (const el of document.querySelectorAll('.game.${slot} cg-board piece')) {
+      for (const el of document.querySelectorAll('${scope} cg-board piece')) {
         if (el.classList.contains('fading') || el.cgKey === undefined) continue;
         pieces[el.cgKey] = el.className.replace(/\\s*anim\\s*/, '').trim();
       }
@@ -249,6 +253,127 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
+  it('plays move sounds only once turned on, remembers the choice, and plays none for a catch-up', async () => {
+    const { w, base } = await startRelayed();
+    const script = fixture('lasker_flag#0');
+    const game = w.fics.addGame(scriptOf(script));
+    const capture = script.san.findIndex((san) => san.includes('x') && !/[+#]$/.test(san));
+    const quiet = script.san.findIndex((san, i) => i > 3 && !/[x+#]/.test(san));
+    expect(capture).toBeGreaterThan(quiet);
+    w.fics.playMoves(game, quiet);
+    const path = await observe(w, game);
+    const page = await openBrowser();
+    // The hook: every note the page starts, by its pitch, and every AudioContext it makes.
+    await page.addInitScript(`(() => {
+      window.played = [];
+      window.contexts = 0;
+      const Context = window.AudioContext;
+      window.AudioContext = class extends Context {
+        constructor(...args) {
+          super(...args);
+          window.contexts++;
+        }
+      };
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args) {
+        window.played.push(this.frequency.value);
+        return start.apply(this, args);
+      };
+    })()`);
+    const played = (): Promise<number[]> => page.evaluate('window.played');
+    const toggle = page.locator('#sound');
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, quiet))));
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+
+    // Off by default: a move arrives and makes no sound.
+    w.fics.playMove(game);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, quiet + 1))));
+    expect(await played()).toEqual([]);
+    // Nothing audio exists before the toggle: no autoplay.
+    expect(await page.evaluate('window.contexts')).toBe(0);
+
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate("localStorage.getItem('kibitz.sound')")).toBe('on');
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-sound-on.png') });
+    // Plies up to the capture: each a note; the capture a different sound from a quiet move.
+    w.fics.playMoves(game, capture + 1 - (quiet + 1));
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, capture + 1))));
+    // The quiet moves one note each, all alike; the capture's notes come last and differ.
+    const sounds = await played();
+    const quietNotes = sounds.slice(0, capture - quiet - 1);
+    expect(quietNotes).toEqual(Array<number>(capture - quiet - 1).fill(sounds[0]!));
+    expect(sounds.length).toBeGreaterThan(quietNotes.length);
+    expect(sounds.slice(quietNotes.length)).not.toContain(sounds[0]);
+
+    // A reload: the toggle is still on, and the moves of the catch-up make no sound; the next move does.
+    await page.reload();
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, capture + 1))));
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate("localStorage.getItem('kibitz.sound')")).toBe('on');
+    expect(await played()).toEqual([]);
+    w.fics.playMove(game);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, capture + 2))));
+    await expect.poll(played).not.toEqual([]);
+
+    // Turned off again: remembered off.
+    await toggle.click();
+    expect(await page.evaluate("localStorage.getItem('kibitz.sound')")).toBe('off');
+    await page.reload();
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(pageProblems).toEqual([]);
+  });
+
+  it("moves the front page's mini-boards as the games go on, over one stream for the whole page", async () => {
+    const { w, base } = await startRelayed();
+    const first = fixture('lasker_flag#0');
+    const second = shuffleScript(20);
+    const one = w.fics.addGame(scriptOf(first, { whiteRating: '1834', blackRating: '1790' }));
+    const two = w.fics.addGame({ ...second, whiteRating: '1500', blackRating: '1500' });
+    w.fics.playMoves(one, 6);
+    w.fics.playMoves(two, 3);
+    const idOne = (await observe(w, one)).split('/').pop()!;
+    const idTwo = (await observe(w, two)).split('/').pop()!;
+    const page = await openBrowser({ width: 1280, height: 800 });
+    const streams: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('events')) streams.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${base}/`);
+    await expectPieces(page, { mini: idOne }, piecesOf(positionAfter(first.san.slice(0, 6))));
+    await expectPieces(page, { mini: idTwo }, piecesOf(positionAfter(second.san.slice(0, 3))));
+    // Strongest first, each a link to its page; the list of links has none left to show.
+    expect(
+      await page.locator('.mini').evaluateAll((els) => els.map((el) => el.getAttribute('data-id'))),
+    ).toEqual([idOne, idTwo]);
+    expect(await page.locator('.mini').first().getAttribute('href')).toBe(`/g/${idOne}`);
+    expect(await page.locator('.mini').first().locator('.player').last().textContent()).toContain(
+      `${first.white} (1834)`,
+    );
+    expect(await page.locator('#games').isHidden()).toBe(true);
+
+    for (let ply = 7; ply <= 9; ply++) {
+      w.fics.playMove(one);
+      await expectPieces(page, { mini: idOne }, piecesOf(positionAfter(first.san.slice(0, ply))));
+    }
+    w.fics.playMove(two);
+    await expectPieces(page, { mini: idTwo }, piecesOf(positionAfter(second.san.slice(0, 4))));
+    // Black to move on the first board after 9 plies: its clock runs down on the page.
+    const running = page.locator(`.mini[data-id="${idOne}"] .clock.running`);
+    await expect.poll(() => running.count()).toBe(1);
+    const before = seconds((await running.textContent())!);
+    await expect
+      .poll(async () => seconds((await running.textContent())!), { timeout: 4_000 })
+      .toBeLessThan(before);
+    expect(streams).toEqual(['/events']);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-front-wide.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-front-phone.png'), fullPage: true });
+    expect(pageProblems).toEqual([]);
+  });
+
   it('shows the pieces in hand of a crazyhouse game', async () => {
     const { w, base } = await startRelayed();
     const script = fixture('lasker_crazyhouse#1');
@@ -283,16 +408,28 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     return { w, base, a: a!, b: b!, ga, gb };
   }
 
-  it('lists the moves of a bughouse game observed mid-game at once', async () => {
+  it("lists the moves of both boards of a bughouse game observed mid-game, the partner's in its own list", async () => {
     const { w, base, a, b, ga, gb } = await startBughouse();
     w.fics.playMoves(ga, 4);
     w.fics.playMoves(gb, 2);
     const path = await observe(w, ga);
-    const page = await openBrowser();
+    const page = await openBrowser({ width: 1280, height: 800 });
     await page.goto(`${base}${path}`);
     await expectPieces(page, 'main', piecesOf(positionAfter(a!.san.slice(0, 4))));
     await expectPieces(page, 'partner', piecesOf(positionAfter(b!.san.slice(0, 2))));
     expect(await page.locator('#moves .san:not(.empty)').allTextContents()).toEqual(a!.san.slice(0, 4));
+    // The partner board's own move list, from the first full state, then move by move.
+    const partnerMoves = page.locator('#partner-moves .san:not(.empty)');
+    expect(await partnerMoves.allTextContents()).toEqual(b!.san.slice(0, 2));
+    expect(await page.textContent('#partner-title')).toBe(`Partner board: ${b!.white} vs ${b!.black}`);
+    w.fics.playMove(gb);
+    await expect.poll(() => partnerMoves.allTextContents()).toEqual(b!.san.slice(0, 3));
+    // The main board's list is the main board's only.
+    expect(await page.locator('#moves .san:not(.empty)').allTextContents()).toEqual(a!.san.slice(0, 4));
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse-wide.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse-phone.png'), fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 

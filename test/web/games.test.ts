@@ -10,10 +10,17 @@ import { snapshotOfRead } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { gameKeyOf } from '../../src/game/game-key.js';
-import { LiveGames } from '../../src/web/games.js';
+import { FRONT_BOARDS, LiveGames } from '../../src/web/games.js';
 import { livePage } from '../../src/web/pages.js';
 import { EventStream } from '../../src/web/stream.js';
-import { changeEvent, evaluationView, type EngineOpinion, type WebEvent } from '../../src/web/view.js';
+import {
+  changeEvent,
+  evaluationView,
+  type EngineOpinion,
+  type FrontEvent,
+  type MiniView,
+  type WebEvent,
+} from '../../src/web/view.js';
 
 const MOVES = ['e2:e4/0/0/299', 'e7:e5/0/0/298', 'g1:f3/0/0/295/N', 'b8:c6/0/0/290/N'];
 
@@ -281,5 +288,74 @@ describe('the link preview of a game page', () => {
     expect(page).toContain('<meta property="og:description" content="chess, after 2. Nf3">');
     expect(page).not.toContain('og:image');
     expect(page).toContain('<meta name="twitter:card" content="summary">');
+  });
+});
+
+describe("the front page's stream", () => {
+  /** `count` running games, game n rated 1000 + 10n (so the last is the strongest). */
+  function rated(count: number): GameSnapshot[] {
+    return Array.from({ length: count }, (_, i) => {
+      const rating = String(1000 + 10 * (i + 1));
+      return game(i + 1, 1, { whiteRating: rating, blackRating: rating }, `W${i + 1}`, `B${i + 1}`);
+    });
+  }
+
+  it('shows the strongest FRONT_BOARDS games, then sends each change of a shown board only', async () => {
+    const all = rated(FRONT_BOARDS + 6);
+    const w = world(all);
+    expect((await w.games.front()).length).toBe(FRONT_BOARDS + 6);
+    const v = viewer();
+    w.games.watchFront(v.stream);
+    await flushed();
+    const [front] = v.events() as unknown as FrontEvent[];
+    expect(front!.type).toBe('front');
+    const boards = front!.data as MiniView[];
+    expect(boards.map((b) => b.white)).toEqual(
+      all
+        .slice(-FRONT_BOARDS)
+        .reverse()
+        .map((s) => s.white),
+    );
+    expect(boards[0]).toMatchObject({ white: `W${FRONT_BOARDS + 6}`, lastMove: 'e2e4', ended: false });
+
+    // The weakest game (not shown) moves, then the strongest: only the strongest's board is sent.
+    w.update(game(1, 2, { whiteRating: '1010', blackRating: '1010' }, 'W1', 'B1'));
+    const strongest = all.at(-1)!;
+    w.update({ ...game(strongest.game, 2, {}, strongest.white, strongest.black), whiteRating: '1300' });
+    await flushed();
+    const after = v.events().slice(1) as unknown as FrontEvent[];
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({
+      type: 'mini',
+      data: { id: boards[0]!.id, lastMove: 'e7e5', fen: game(1, 2).fen, sideToMove: 'white' },
+    });
+  });
+
+  it('adds a game that starts while there is room, and sends the end of a shown one', async () => {
+    const [a, b] = rated(2);
+    const w = world([a!]);
+    await w.games.front();
+    const v = viewer();
+    w.games.watchFront(v.stream);
+    w.shown.set(gameKeyOf(b!), b!);
+    w.update(b!);
+    w.update({ ...a!, ended: true, result: '1-0' });
+    await flushed();
+    expect(
+      (v.events() as unknown as FrontEvent[]).map((e) =>
+        e.type === 'front' ? e.data.map((m) => m.white) : [e.data.white, e.data.ended],
+      ),
+    ).toEqual([['W1'], ['W2', false], ['W1', true]]);
+  });
+
+  it('counts its streams as viewers, within the per-page bound', async () => {
+    const w = world(rated(1));
+    await w.games.front();
+    for (let i = 0; i < 5; i++) {
+      expect(w.games.admitsFront()).toBe('ok');
+      w.games.watchFront(viewer().stream);
+    }
+    expect(w.games.admitsFront()).toBe('game full');
+    expect(w.games.viewers).toBe(5);
   });
 });

@@ -4,12 +4,17 @@
 // An engine evaluation, when a post asked for one, is a bar beside the main board and a line below.
 // Looking back: a click on a move or the arrow keys show an earlier position; "Back to live" (or
 // End) follows the game again. The page never scrolls itself: only the move list, within itself.
-import { Chessground } from './chessground.js';
-import { formatClock, LOW_CLOCK_MS } from './clock.js';
+// Move sounds (sound.js) only for moves that arrive while the page is open, once turned on.
+import { element, lastMoveOf, playerText, showClock, viewBoard } from './common.js';
+import { setupSound, soundOfMove } from './sound.js';
 
 const root = document.getElementById('live');
 const boardsEl = document.getElementById('boards');
 const movesEl = document.getElementById('moves');
+const partnerMovesEl = document.getElementById('partner-moves');
+const partnerSectionEl = document.getElementById('partner-section');
+const partnerTitleEl = document.getElementById('partner-title');
+const playSound = setupSound(document.getElementById('sound'));
 const saidEl = document.getElementById('said');
 /** Kibitzes and whispers kept on the page, as the game state keeps them. */
 const SAID_SHOWN = 300;
@@ -31,13 +36,6 @@ const boards = new Map();
 let evaluation = null;
 /** The ply shown on the main board while looking back; null while following the game. */
 let reviewPly = null;
-
-function element(tag, className, parent) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (parent) parent.appendChild(el);
-  return el;
-}
 
 function playerBar(parent) {
   const bar = element('div', 'player', parent);
@@ -63,13 +61,7 @@ function makeBoard(slot) {
   const bottom = playerBar(el);
   const line = element('p', 'eval-text', el);
   line.hidden = true;
-  const cg = Chessground(element('div', 'board', wrap), {
-    viewOnly: true,
-    coordinates: true,
-    animation: { enabled: true, duration: 150 },
-    highlight: { lastMove: true, check: true },
-    drawable: { enabled: false, visible: false },
-  });
+  const cg = viewBoard(element('div', 'board', wrap), true);
   return { el, top, bottom, cg, bar, fill, line, wrap, view: null, receivedAt: 0 };
 }
 
@@ -85,16 +77,6 @@ function board(slot) {
 function orientationOf(slot) {
   const whiteBelow = slot === 'main' ? !flipped : flipped;
   return whiteBelow ? 'white' : 'black';
-}
-
-function lastMoveOf(uci) {
-  if (!uci) return undefined;
-  if (uci[1] === '@') return [uci.slice(2, 4)];
-  return [uci.slice(0, 2), uci.slice(2, 4)];
-}
-
-function playerText(name, rating) {
-  return rating ? `${name} (${rating})` : name;
 }
 
 function showPocket(el, color, letters) {
@@ -248,11 +230,7 @@ function tick() {
     if (!view) continue;
     for (const bar of [b.top, b.bottom]) {
       const color = bar.clock.dataset.color;
-      const running = view.clockTicking && !view.ended && view.sideToMove === color;
-      const ms = view[`${color}ClockMs`] - (running ? now - b.receivedAt : 0);
-      bar.clock.textContent = formatClock(ms);
-      bar.clock.classList.toggle('running', running);
-      bar.clock.classList.toggle('low', ms < LOW_CLOCK_MS);
+      showClock(bar.clock, view, color, now - b.receivedAt);
       bar.bar.classList.toggle('to-move', !view.ended && view.sideToMove === color);
     }
   }
@@ -267,24 +245,39 @@ function startPly(fen) {
   );
 }
 
-/** The move list: one row per move number, White's and Black's moves side by side, each a button. */
-function showMoves(view) {
-  movesEl.replaceChildren();
+/**
+ * A move list: one row per move number, White's and Black's moves side by side; the main board's
+ * moves are buttons (to look back), the partner board's plain text.
+ */
+function listMoves(list, view, buttons) {
+  list.replaceChildren();
   const first = startPly(view.startFen);
   let row = null;
   view.san.forEach((san, i) => {
     const ply = first + i;
     if (row === null || ply % 2 === 0) {
-      row = element('li', null, movesEl);
+      row = element('li', null, list);
       row.value = Math.floor(ply / 2) + 1;
       if (ply % 2 === 1) element('span', 'san empty', row).textContent = '…';
     }
-    const button = element('button', 'san', row);
-    button.type = 'button';
-    button.dataset.ply = String(i + 1);
-    button.textContent = san;
+    const move = element(buttons ? 'button' : 'span', 'san', row);
+    if (buttons) move.type = 'button';
+    move.dataset.ply = String(i + 1);
+    move.textContent = san;
   });
+}
+
+function showMoves(view) {
+  listMoves(movesEl, view, true);
   markCurrent();
+}
+
+/** The partner board's moves, under a heading naming its players; the list keeps its end in view. */
+function showPartnerMoves(view) {
+  partnerSectionEl.hidden = false;
+  partnerTitleEl.textContent = `Partner board: ${view.white} vs ${view.black}`;
+  listMoves(partnerMovesEl, view, false);
+  partnerMovesEl.scrollTop = partnerMovesEl.scrollHeight;
 }
 
 /** Marks the move shown; while following the game, the list (only the list) keeps its end in view. */
@@ -355,6 +348,8 @@ function showResult(view) {
 function showState(state) {
   const now = performance.now();
   const main = board('main');
+  // The end heard live (not a page opened on a finished game) has its sound.
+  if (main.view && !main.view.ended && state.board.ended) playSound('end');
   main.view = state.board;
   main.receivedAt = now;
   if (reviewPly !== null && reviewPly > state.board.san.length) reviewPly = null;
@@ -363,6 +358,7 @@ function showState(state) {
     partner.view = state.partner;
     partner.receivedAt = now;
     render('partner');
+    showPartnerMoves(state.partner);
   }
   root.classList.toggle('bughouse', state.partner !== null);
   evaluation = state.evaluation;
@@ -417,6 +413,7 @@ function showMove(move) {
   showMoves(view);
   showTitle(view);
   spokenEl.textContent = moveWords(view, move.ply);
+  playSound(soundOfMove(move.san));
 }
 
 function showEvaluationEvent(next) {
@@ -433,6 +430,7 @@ function showPartner(view) {
   partner.receivedAt = performance.now();
   root.classList.add('bughouse');
   render('partner');
+  showPartnerMoves(view);
 }
 
 document.getElementById('flip').addEventListener('click', () => {
