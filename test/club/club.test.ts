@@ -44,7 +44,7 @@ async function released(world: World, number: number): Promise<void> {
       world.fics.commands().some((c) => c.endsWith(`unobserve ${number}`)) &&
       world.fics.observers(number).length === 0,
     `game ${number} observed and let go`,
-    5_000,
+    15_000,
   );
 }
 
@@ -100,7 +100,7 @@ describe('club posting', () => {
     const post4 = await world.fake.waitFor(
       () => boardPosts(world).find((m) => titleHas(m, 'Alice', 'Bob') && m.id !== post1.id),
       'the rematch',
-      5_000,
+      15_000,
     );
     expect(boardPosts(world).map((m) => m.id)).toEqual([post1.id, post3.id, post4.id]);
     expect(world.fics.observers(g2)).toEqual([]);
@@ -132,7 +132,7 @@ describe('club posting', () => {
     await world.fics.waitFor(
       () => world.fics.commands().filter((c) => c.endsWith(`unobserve ${g}`)).length === 2,
       'the game observed again and let go',
-      5_000,
+      15_000,
     );
     expect(boardPosts(world).map((m) => m.id)).toEqual([post.id]);
   });
@@ -207,7 +207,7 @@ describe('club posting', () => {
     const post1 = await postOf(world, 'Alice', 'Xa');
     const g2 = world.fics.addGame(game('Bob', 'Xb'));
     const g3 = world.fics.addGame(game('Carol', 'Xc'));
-    const notice = await world.fake.waitFor(() => notices(world)[0], 'the limit notice', 5_000);
+    const notice = await world.fake.waitFor(() => notices(world)[0], 'the limit notice', 15_000);
     expect(notice).toBe(
       'This server relays as many live games as its limit allows, so club games now wait: each is posted here as soon as a live game ends.',
     );
@@ -215,7 +215,7 @@ describe('club posting', () => {
     await world.fake.waitFor(
       () => (world.running.context.fics.waitingHolders().length === 2 ? true : undefined),
       'both games to wait',
-      5_000,
+      15_000,
     );
     expect(world.fics.observers(g2)).toEqual([]);
     expect(world.fics.observers(g3)).toEqual([]);
@@ -238,7 +238,7 @@ describe('club posting', () => {
 
     // Nothing waits any more: the next time the limit is hit, the channel hears it again.
     world.fics.addGame(game('Dave', 'Xd'));
-    await world.fake.waitFor(() => notices(world)[1], 'a second notice', 5_000);
+    await world.fake.waitFor(() => notices(world)[1], 'a second notice', 15_000);
     // The players of each post (an ended game's title also gives its result).
     const players = (title: string) => title.replace(/ \(\+\+\+\+\)/g, '').replace(/ · .*$/, '');
     expect(boardPosts(world).map((m) => players(embedOf(m).title))).toEqual([

@@ -21,7 +21,7 @@ export function postOf(
   white: string,
   black: string,
   channelId = world.channelId,
-  timeoutMs = 5_000,
+  timeoutMs = 15_000,
 ): Promise<FakeMessage> {
   return world.fake.waitFor(
     () => boardPosts(world, channelId).find((m) => titleHas(m, white, black)),
