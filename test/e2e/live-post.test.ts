@@ -84,8 +84,8 @@ describe('a live game', () => {
     world.fics.playAll(game);
     const ended = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
-    // The final edit keeps one link: lichess's analysis board on the final position.
-    expect(buttonIds(ended)).toEqual([]);
+    // The final edit keeps a Clip button (the last moves as a GIF) and a link to lichess's analysis board.
+    expect(buttonIds(ended)).toEqual(['clip:1']);
     expect(linkButtons(ended)).toEqual([
       {
         label: 'Analyse on lichess',
