@@ -144,7 +144,8 @@ async function clipSource(request: ClipRequest, services: ClipServices): Promise
   if (finished === null) return { ok: false, error: 'unknown' };
   const read = parsePgn(finished.pgn);
   if (!read.ok || read.value[0] === undefined) return { ok: false, error: 'its stored PGN cannot be read' };
-  const scenes = chessLiveGameScenes(read.value[0]);
+  // The stored end text (`Bob resigns`), which the PGN's moves do not carry.
+  const scenes = chessLiveGameScenes({ ...read.value[0], reason: read.value[0].reason ?? finished.reason });
   if (!scenes.ok) return { ok: false, error: scenes.error };
   return {
     ok: true,

@@ -98,6 +98,12 @@ describe('a clip of a finished game', () => {
     expect(delays).toEqual([1000, 2000, 3000, 300, 300, 3000, 4000]);
   });
 
+  it('ends on the result and the stored end text when it reaches the end', async () => {
+    const plan = await planClip({ game: 7, from: 4 }, services);
+    if (!plan.ok) throw new Error(JSON.stringify(plan.error));
+    expect(plan.value.scenes.at(-1)!.result).toEqual({ result: '1-0', reason: 'Bob resigns' });
+  });
+
   it('refuses a game it does not have, and a range outside the game', async () => {
     expect(await planClip({ game: 8 }, services)).toEqual({
       ok: false,
