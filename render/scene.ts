@@ -44,7 +44,7 @@ export interface BoardScene {
   holdings?: SceneHoldings | null;
   /** Set once the game is over. */
   result?: SceneResult | null;
-  /** Bughouse: the other board of the pair, drawn below it (the pair stacked, so that each board keeps the full width at Discord's size). */
+  /** Bughouse: the other board of the pair, drawn below it (stacked: each keeps the full width). */
   partner?: BoardScene | null;
   theme?: ThemeName;
   /** Board width in pixels, 240..1024 (clamped). */

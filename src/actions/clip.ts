@@ -16,7 +16,7 @@ export const MAX_CLIP_MOVES = 60;
 /** Without a range (and from the final post's Clip button): the game's last moves. */
 export const DEFAULT_CLIP_MOVES = 10;
 
-/** Moves as players number them: `from` 20 starts before White's 20th move, `to` 30 ends after Black's 30th. */
+/** Moves as players number them: `from` 20 starts before White's 20th move, `to` 30 after Black's 30th. */
 export interface ClipRange {
   from?: number | null;
   to?: number | null;
