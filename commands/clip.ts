@@ -9,6 +9,7 @@ import type {
   RepliableInteraction,
 } from 'discord.js';
 import {
+  ClipGate,
   DEFAULT_CLIP_MOVES,
   MAX_CLIP_MOVES,
   planClip,
@@ -38,6 +39,9 @@ export const data = new SlashCommandBuilder()
   );
 
 export const help = `An animated GIF of moves \`from\` to \`to\` of a game Kibitz is relaying or that ended recently (the last ${DEFAULT_CLIP_MOVES} moves by default), each position shown for a quarter of the time its move took (0.3 to 3 s), with names and clocks. At most ${MAX_CLIP_MOVES} moves. The Clip button on a final post sends you its last ${DEFAULT_CLIP_MOVES} moves.`;
+
+/** This process's clips being drawn (src/actions/clip.ts: one per server, a few in all). */
+const gate = new ClipGate();
 
 function services(ctx: BotContext): ClipServices {
   return {
@@ -77,9 +81,19 @@ async function sendClip(
     await answer(interaction, problem(plan.error, request.game));
     return;
   }
-  // Drawing takes longer than Discord's three seconds for a first answer.
-  await interaction.deferReply(shared ? {} : { flags: MessageFlags.Ephemeral });
-  const clip = await renderClip(plan.value, ctx.renderer);
+  const entered = gate.enter(interaction.guildId ?? `user:${interaction.user.id}`);
+  if (!entered.ok) {
+    await answer(interaction, `No clip of game ${request.game} yet: ${entered.error}.`);
+    return;
+  }
+  let clip;
+  try {
+    // Drawing takes longer than Discord's three seconds for a first answer.
+    await interaction.deferReply(shared ? {} : { flags: MessageFlags.Ephemeral });
+    clip = await renderClip(plan.value, ctx.renderer);
+  } finally {
+    entered.value();
+  }
   if (!clip.ok) {
     await interaction.editReply({ content: problem(clip.error, request.game) });
     return;

@@ -16,6 +16,30 @@ export const MAX_CLIP_MOVES = 60;
 /** Without a range (and from the final post's Clip button): the game's last moves. */
 export const DEFAULT_CLIP_MOVES = 10;
 
+/**
+ * Clips drawn at once: one per server, and this many in all. Clips share the render workers with
+ * every game's final GIF: a burst of requests waits its turn here instead of holding those up, and
+ * one server cannot take the workers from the others.
+ */
+export const MAX_CLIPS_DRAWING = 2;
+
+/** Who may start drawing a clip now: one per key (a server, or a user in direct messages). */
+export class ClipGate {
+  readonly #drawing = new Set<string>();
+
+  constructor(private readonly max = MAX_CLIPS_DRAWING) {}
+
+  /** A function to call when the clip is done, or why it must wait. */
+  enter(key: string): Result<() => void, string> {
+    if (this.#drawing.has(key))
+      return { ok: false, error: 'a clip asked for here is still being drawn: ask again once it is posted' };
+    if (this.#drawing.size >= this.max)
+      return { ok: false, error: `Kibitz is drawing ${this.max} clips already: ask again in a few seconds` };
+    this.#drawing.add(key);
+    return { ok: true, value: () => this.#drawing.delete(key) };
+  }
+}
+
 /** Moves as players number them: `from` 20 starts before White's 20th move, `to` 30 after Black's 30th. */
 export interface ClipRange {
   from?: number | null;

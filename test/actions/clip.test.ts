@@ -3,6 +3,7 @@ import { GifReader } from 'omggif';
 import { describe, expect, it } from 'vitest';
 import { inlineRenderer } from '../../render/index.js';
 import {
+  ClipGate,
   clipSpan,
   DEFAULT_CLIP_MOVES,
   MAX_CLIP_MOVES,
@@ -113,5 +114,26 @@ describe('a clip of a finished game', () => {
       ok: false,
       error: { kind: 'range', message: 'from 5 is past its end: it has moves 1 to 4' },
     });
+  });
+});
+
+describe('ClipGate: clips drawn at once', () => {
+  it('takes one per server and two in all, and lets the next in once one is done', () => {
+    const gate = new ClipGate(2);
+    const first = gate.enter('guild-a');
+    expect(first.ok).toBe(true);
+    expect(gate.enter('guild-a')).toEqual({
+      ok: false,
+      error: 'a clip asked for here is still being drawn: ask again once it is posted',
+    });
+    const second = gate.enter('guild-b');
+    expect(second.ok).toBe(true);
+    expect(gate.enter('guild-c')).toEqual({
+      ok: false,
+      error: 'Kibitz is drawing 2 clips already: ask again in a few seconds',
+    });
+    if (first.ok) first.value();
+    expect(gate.enter('guild-c').ok).toBe(true);
+    expect(gate.enter('guild-a').ok).toBe(false);
   });
 });
