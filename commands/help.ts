@@ -26,6 +26,7 @@ const USE_ORDER = [
   'follow',
   'position',
   'pgn',
+  'clip',
   'unobserve',
   'unfollow',
   'club',

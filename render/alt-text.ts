@@ -118,6 +118,16 @@ export function describeAnimation(scenes: readonly BoardScene[], maxFrames = MAX
   return bounded(`${what} It ends on this position. ${boardWords(last, 'Final board')}`);
 }
 
+/** A clip, moves `fromMove` to `toMove` of a game, in words. */
+export function describeClip(scenes: readonly BoardScene[], fromMove: number, toMove: number): string {
+  const last = scenes.at(-1);
+  if (last === undefined) return 'An empty animation.';
+  const names = `${cut(last.white.name, NAME_MAX)} against ${cut(last.black.name, NAME_MAX)}`;
+  return bounded(
+    `Animation of moves ${fromMove} to ${toMove} of the game ${names}, ${scenes.length - 1} half-moves at the pace they were played. It ends on this position. ${boardWords(last, 'Board')}`,
+  );
+}
+
 /** A clock chart in words: whose line is which, the final clocks and the longest move. */
 export function describeChart(scene: ChartScene): string {
   const plies = scene.clocksMs.length;

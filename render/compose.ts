@@ -6,7 +6,7 @@ import { drawText, lineHeight, textWidth, type FontSpec } from './glyphs.js';
 import {
   computeLayout,
   DEFAULT_SIZE,
-  type BoardColumn,
+  type BoardPanel,
   type Layout,
   type LayoutNeeds,
   type Rect,
@@ -40,7 +40,7 @@ interface Painter {
   markTurn: boolean;
 }
 
-function boardRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: ScenePosition): Region[] {
+function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: ScenePosition): Region[] {
   const { square } = p.layout;
   const regions: Region[] = [];
   for (let row = 0; row < 8; row++) {
@@ -54,7 +54,6 @@ function boardRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: S
         mark: pos.check === sq ? 'check' : pos.highlighted.includes(sq) ? 'last' : 'none',
         piece: piece ? (`${piece.color}-${piece.role}` satisfies PieceName) : null,
         rankLabel: col === 0 ? String(rank + 1) : null,
-        fileLabel: row === 7 ? 'abcdefgh'[file]! : null,
       };
       const x = column.board.x + col * square;
       const y = column.board.y + row * square;
@@ -69,6 +68,25 @@ function boardRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: S
     }
   }
   return regions;
+}
+
+/** The file letters under the board, each centred under its file. */
+function filesRegion(p: Painter, strip: Rect, orientation: Color): Region {
+  const { layout, sprites } = p;
+  const font: FontSpec = { px: layout.fontPx.files, bold: true };
+  const files = orientation === 'white' ? 'abcdefgh' : 'hgfedcba';
+  return {
+    ...strip,
+    key: `files:${orientation}`,
+    paint: (s) => {
+      fillRect(s, strip.x, strip.y, strip.w, strip.h, sprites.kit.index.barBg);
+      const top = centredTop(strip, font);
+      [...files].forEach((letter, col) => {
+        const x = strip.x + Math.round((col + 0.5) * layout.square - textWidth(letter, font) / 2);
+        drawText(s, letter, font, x, top, sprites.kit.text.dim, strip.x + strip.w);
+      });
+    },
+  };
 }
 
 function centredTop(rect: Rect, font: FontSpec): number {
@@ -289,12 +307,13 @@ function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {
   };
 }
 
-function columnRegions(p: Painter, column: BoardColumn, scene: BoardScene, pos: ScenePosition): Region[] {
+function panelRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: ScenePosition): Region[] {
   const top: Color = scene.orientation === 'white' ? 'black' : 'white';
   return [
     ...barRegions(p, column.topBar, top, scene, pos),
     ...(column.topHand ? [handRegion(p, column.topHand, top, pos)] : []),
     ...boardRegions(p, column, scene, pos),
+    filesRegion(p, column.files, scene.orientation),
     ...(column.bottomHand ? [handRegion(p, column.bottomHand, scene.orientation, pos)] : []),
     ...barRegions(p, column.bottomBar, scene.orientation, scene, pos),
     ...(column.footer ? [footerRegion(p, column.footer, scene)] : []),
@@ -343,7 +362,7 @@ function arrowOf(uci: string): Arrow | null {
  */
 function drawArrow(
   p: Painter,
-  column: BoardColumn,
+  column: BoardPanel,
   orientation: Color,
   arrow: Arrow,
   regions: Region[],
@@ -396,7 +415,7 @@ function drawArrow(
   }
 }
 
-function isSquareOf(region: Region, column: BoardColumn): boolean {
+function isSquareOf(region: Region, column: BoardPanel): boolean {
   const { board } = column;
   return (
     region.x >= board.x && region.y >= board.y && region.x < board.x + board.w && region.y < board.y + board.h
@@ -446,20 +465,14 @@ export function composeScene(
   const painter: Painter = { layout, sprites, markTurn };
   const boards = scene.partner ? [scene, scene.partner] : [scene];
   const regions = boards.flatMap((board, i) =>
-    columnRegions(painter, layout.columns[i]!, board, positions[i]!),
+    panelRegions(painter, layout.boards[i]!, board, positions[i]!),
   );
   if (layout.evaluationBar !== null && scene.evaluation)
-    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.columns[0]!.board, scene));
+    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.boards[0]!.board, scene));
   const arrow = scene.evaluation?.bestMove ? arrowOf(scene.evaluation.bestMove) : null;
-  if (arrow !== null) drawArrow(painter, layout.columns[0]!, scene.orientation, arrow, regions);
-  const second = layout.columns[1];
-  if (second) {
-    const gap: Rect = {
-      x: layout.columns[0]!.x + layout.columns[0]!.board.w,
-      y: 0,
-      w: second.x - layout.columns[0]!.x - layout.columns[0]!.board.w,
-      h: layout.height,
-    };
+  if (arrow !== null) drawArrow(painter, layout.boards[0]!, scene.orientation, arrow, regions);
+  const gap = layout.gap;
+  if (gap !== null) {
     regions.push({
       ...gap,
       key: 'gap',

@@ -5,7 +5,7 @@ export { renderText } from './text.js';
 export { renderChart, type ChartScene } from './chart.js';
 export { inlineRenderer, type Renderer } from './renderer.js';
 export { formatClock, resultText } from './format.js';
-export { ALT_TEXT_MAX, describeAnimation, describeBoard, describeChart } from './alt-text.js';
+export { ALT_TEXT_MAX, describeAnimation, describeBoard, describeChart, describeClip } from './alt-text.js';
 export type {
   BoardScene,
   SceneHoldings,

@@ -11,13 +11,16 @@ export interface Rect {
   h: number;
 }
 
-/** One board with its two player bars (and the result strip when there is one). */
-export interface BoardColumn {
+/** One board with its two player bars, its file letters (and the result strip when there is one). */
+export interface BoardPanel {
   x: number;
+  y: number;
   topBar: Rect;
   /** Pieces in hand of the player at the top: a strip of their own, between bar and board. */
   topHand: Rect | null;
   board: Rect;
+  /** The file letters, on a strip of their own under the board: legible at Discord's size. */
+  files: Rect;
   bottomHand: Rect | null;
   bottomBar: Rect;
   footer: Rect | null;
@@ -37,7 +40,10 @@ export interface Layout {
   height: number;
   square: number;
   barHeight: number;
-  columns: BoardColumn[];
+  /** One per board: a bughouse pair is stacked, so each board keeps the picture's whole width. */
+  boards: BoardPanel[];
+  /** Between the two boards of a bughouse pair; null for one board. */
+  gap: Rect | null;
   /** The evaluation bar, the whole height of the image; null when there is none. */
   evaluationBar: Rect | null;
   bar: BarParts;
@@ -45,7 +51,14 @@ export interface Layout {
   /** Holdings: piece icon size, count font, width per piece kind. */
   holdingIcon: number;
   holdingSlot: number;
-  fontPx: { name: number; clock: number; count: number; footer: number; coordinate: number };
+  fontPx: {
+    name: number;
+    clock: number;
+    count: number;
+    footer: number;
+    coordinate: number;
+    files: number;
+  };
 }
 
 export interface LayoutNeeds {
@@ -69,34 +82,42 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   const gap = needs.partner ? Math.round(square / 2) : 0;
   // Pieces in hand about 30 px tall at Discord's ~400 px display, on a strip of their own.
   const handHeight = needs.holdings ? Math.round(barHeight * 0.9) : 0;
+  // File letters about 10 px tall (x-height) at Discord's ~400 px display (test/render/legible).
+  const filesHeight = Math.round(square * 0.45);
   const holdingIcon = Math.round(barHeight * 0.8);
   const holdingSlot = Math.round(holdingIcon * 1.45);
   const clockWidth = Math.round(barHeight * 2.75);
   const infoWidth = boardPx - clockWidth;
   const evaluationWidth = needs.evaluation ? Math.round(square / 3) : 0;
-  const height = 2 * barHeight + 2 * handHeight + boardPx + footerHeight;
-  const column = (left: number): BoardColumn => {
-    const x = evaluationWidth + left;
-    const boardY = barHeight + handHeight;
+  const panelHeight = 2 * barHeight + 2 * handHeight + boardPx + filesHeight + footerHeight;
+  const panel = (top: number): BoardPanel => {
+    const x = evaluationWidth;
+    const boardY = top + barHeight + handHeight;
+    const filesY = boardY + boardPx;
+    const bottomHandY = filesY + filesHeight;
+    const bottomBarY = bottomHandY + handHeight;
     const hand = (y: number): Rect | null => (needs.holdings ? { x, y, w: boardPx, h: handHeight } : null);
     return {
       x,
-      topBar: { x, y: 0, w: boardPx, h: barHeight },
-      topHand: hand(barHeight),
+      y: top,
+      topBar: { x, y: top, w: boardPx, h: barHeight },
+      topHand: hand(top + barHeight),
       board: { x, y: boardY, w: boardPx, h: boardPx },
-      bottomHand: hand(boardY + boardPx),
-      bottomBar: { x, y: boardY + boardPx + handHeight, w: boardPx, h: barHeight },
-      footer: needs.footer
-        ? { x, y: boardY + boardPx + handHeight + barHeight, w: boardPx, h: footerHeight }
-        : null,
+      files: { x, y: filesY, w: boardPx, h: filesHeight },
+      bottomHand: hand(bottomHandY),
+      bottomBar: { x, y: bottomBarY, w: boardPx, h: barHeight },
+      footer: needs.footer ? { x, y: bottomBarY + barHeight, w: boardPx, h: footerHeight } : null,
     };
   };
+  const width = evaluationWidth + boardPx;
+  const height = needs.partner ? 2 * panelHeight + gap : panelHeight;
   return {
-    width: evaluationWidth + (needs.partner ? 2 * boardPx + gap : boardPx),
+    width,
     height,
     square,
     barHeight,
-    columns: needs.partner ? [column(0), column(boardPx + gap)] : [column(0)],
+    boards: needs.partner ? [panel(0), panel(panelHeight + gap)] : [panel(0)],
+    gap: needs.partner ? { x: 0, y: panelHeight, w: width, h: gap } : null,
     evaluationBar: needs.evaluation ? { x: 0, y: 0, w: evaluationWidth, h: height } : null,
     bar: {
       info: { x: 0, w: infoWidth },
@@ -114,6 +135,7 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
       footer: Math.round(footerHeight * 0.4),
       // Digits about 9 px tall once Discord shows the picture ~400 px wide (test/render/legible).
       coordinate: Math.max(9, Math.round(square * 0.3)),
+      files: Math.round(square * 0.4),
     },
   };
 }

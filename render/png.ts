@@ -1,5 +1,5 @@
 // A minimal writer for 8-bit palette PNGs on node:zlib. Our own because @napi-rs/canvas only
-// encodes RGBA, which takes about 10 ms for a 480x576 board; palette indices are a quarter of the
+// encodes RGBA, which takes about 10 ms for a 480x603 board; palette indices are a quarter of the
 // bytes, already laid out by the frame composer, and deflate in well under a millisecond.
 import { deflateSync } from 'node:zlib';
 

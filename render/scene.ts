@@ -44,7 +44,7 @@ export interface BoardScene {
   holdings?: SceneHoldings | null;
   /** Set once the game is over. */
   result?: SceneResult | null;
-  /** Bughouse: the other board of the pair, drawn to the right. */
+  /** Bughouse: the other board of the pair, drawn below it (stacked: each keeps the full width). */
   partner?: BoardScene | null;
   theme?: ThemeName;
   /** Board width in pixels, 240..1024 (clamped). */

@@ -14,14 +14,12 @@ export interface SquareLook {
   light: boolean;
   mark: SquareMark;
   piece: PieceName | null;
-  /** Rank digit shown in the square's top-left corner (left-most column). */
+  /** Rank digit shown in the square's top-left corner (left-most column); file letters have a strip. */
   rankLabel: string | null;
-  /** File letter shown in the square's bottom-right corner (bottom row). */
-  fileLabel: string | null;
 }
 
 export function squareLookKey(look: SquareLook): string {
-  return `${look.light ? 'L' : 'D'}${look.mark[0]}${look.piece ?? '-'}${look.rankLabel ?? ''}${look.fileLabel ?? ''}`;
+  return `${look.light ? 'L' : 'D'}${look.mark[0]}${look.piece ?? '-'}${look.rankLabel ?? ''}`;
 }
 
 /** Text colour pairs; each gets a coverage table. */
@@ -60,20 +58,13 @@ function drawSquare(ctx: SKRSContext2D, theme: Theme, look: SquareLook, size: nu
     ctx.fillStyle = glow;
     ctx.fillRect(0, 0, size, size);
   }
-  if (look.rankLabel || look.fileLabel) {
+  if (look.rankLabel) {
     ctx.font = `bold ${labelPx}px "${FONT_FAMILY}"`;
     ctx.fillStyle = look.light ? theme.dark : theme.light;
     const inset = Math.max(2, Math.round(size * 0.05));
-    if (look.rankLabel) {
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(look.rankLabel, inset, inset);
-    }
-    if (look.fileLabel) {
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'bottom';
-      ctx.fillText(look.fileLabel, size - inset, size - inset / 2);
-    }
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(look.rankLabel, inset, inset);
   }
   if (look.piece) ctx.drawImage(loadPieceImages().get(look.piece)!, 0, 0, size, size);
 }
@@ -120,7 +111,7 @@ function buildThemeKit(theme: Theme): ThemeKit {
   for (const light of [true, false]) {
     for (const mark of ['none', 'last', 'check'] as const) {
       for (const piece of [null, ...PIECES]) {
-        drawSquare(ctx, theme, { light, mark, piece, rankLabel: '8', fileLabel: 'h' }, size, 14);
+        drawSquare(ctx, theme, { light, mark, piece, rankLabel: '8' }, size, 14);
         samples.push(ctx.getImageData(0, 0, size, size).data);
       }
     }

@@ -37,6 +37,9 @@ export const LIVE_BUTTONS = {
   arrow: 'arrow',
 } as const;
 
+/** The final post's button: `clip:<live post id>`, the game's last moves as a GIF (commands/clip.ts). */
+export const CLIP_BUTTON = 'clip';
+
 // Plain API objects rather than EmbedBuilder and ButtonBuilder: the builders validate every field
 // on every call (building an error object for each optional check), about 2 % of the bot's CPU at
 // 300 games.
@@ -99,7 +102,8 @@ export function makeDiscordMessage(
       : [];
   // Discord takes at most five buttons in a row: the post's own buttons and its link in one, the
   // engine toggles (with an engine, KIBITZ_ENGINE=on; lit while on) in a second; the final
-  // message keeps only its link to lichess's analysis board.
+  // message of a game that ended (the one with its files) has a Clip button (its last moves as a
+  // GIF), and any final message its link to lichess's analysis board; a stopped post has neither.
   const rows: APIButtonComponent[][] = message.live
     ? [
         [
@@ -117,7 +121,14 @@ export function makeDiscordMessage(
                 : []),
             ],
       ]
-    : [analyse];
+    : [
+        [
+          ...(message.files.length > 0
+            ? [button('Clip last moves', CLIP_BUTTON, ButtonStyle.Secondary)]
+            : []),
+          ...analyse,
+        ],
+      ];
   const components: APIActionRowComponent<APIButtonComponent>[] = rows
     .filter((row) => row.length > 0)
     .map((row) => ({ type: ComponentType.ActionRow, components: row }));

@@ -26,7 +26,7 @@ import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from 
 export interface BoardImagesOptions {
   /** Where boards and GIFs are drawn; inline by default. */
   renderer?: Renderer;
-  /** The partner board of a bughouse game, drawn next to it. */
+  /** The partner board of a bughouse game, drawn below it. */
   snapshot(game: number): GameSnapshot | undefined;
   logger: Logger;
   /** The live web page of a game, linked from its live post; none when null or absent. */

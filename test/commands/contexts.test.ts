@@ -12,6 +12,7 @@ describe('where each command may be used', () => {
     );
     const guildOnly = [InteractionContextType.Guild];
     expect(contexts).toEqual({
+      clip: 'anywhere',
       club: guildOnly,
       follow: guildOnly,
       games: guildOnly,

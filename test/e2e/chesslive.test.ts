@@ -55,7 +55,7 @@ describe('/relay chesslive', () => {
     f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
     const final = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the result');
     expect(embedOf(final).footer).toBe('1-0 · Nepo resigns');
-    expect(buttonIds(final)).toEqual([]);
+    expect(buttonIds(final)).toEqual(['clip:1']);
     expect(linkButtons(final).map((link) => link.label)).toEqual(['Analyse on lichess']);
     await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
     const names = final.attachments.map((a) => a.filename);

@@ -137,7 +137,7 @@ describe('/position', () => {
     expect(reply.content).toBe(`\`${drawn}\``);
     const img = await decodePng(reply.files[0]!.bytes);
     const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
-    expectBoard(img, layout.columns[0]!.board, drawn, 'white');
+    expectBoard(img, layout.boards[0]!.board, drawn, 'white');
   });
 });
 

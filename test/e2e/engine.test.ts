@@ -155,8 +155,8 @@ describeWith(stockfishNeed())('engine on', () => {
 
     world.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
     const ended = await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
-    // The final edit: only the link to lichess's analysis board is left.
-    expect(rows(ended)).toEqual([['Analyse on lichess']]);
+    // The final edit: the Clip button and the link to lichess's analysis board are left.
+    expect(rows(ended)).toEqual([['clip:1', 'Analyse on lichess']]);
     expect(embed(ended).title).toMatch(/ · 0-1$/);
     expect(embed(ended).color).toBe(OUTCOME_COLOURS.black);
     // Discord's schema refused nothing the bot sent (the fake checks every body: schema.ts).

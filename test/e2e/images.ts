@@ -15,6 +15,6 @@ export async function expectImageShows(
   const img = await decodePng(png);
   const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: ended, holdings: false });
   expect([img.width, img.height]).toEqual([layout.width, layout.height]);
-  expectBoard(img, layout.columns[0]!.board, fen, orientation);
+  expectBoard(img, layout.boards[0]!.board, fen, orientation);
   return img;
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DiscordPostPort } from '../../src/discord/live-port.js';
 import { BOARD_IMAGE, type LiveMessage } from '../../src/relay/message.js';
 import { EMBED_LIMITS } from '../fake-discord/index.js';
-import { World, boardPng, embedOf, shuffleScript } from './harness.js';
+import { World, boardPng, buttonIds, embedOf, shuffleScript } from './harness.js';
 import { expectImageShows } from './images.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
@@ -77,7 +77,7 @@ describe('message limits', () => {
       EMBED_LIMITS.total,
     );
     expect(edited.attachments.map((a) => a.filename)).toEqual([BOARD_IMAGE, 'game-1.pgn', 'game-1.gif']);
-    expect(edited.components).toEqual([]);
+    expect(buttonIds(edited)).toEqual(['clip:1']);
   });
 
   it('a 3,000-character end text from FICS still ends the post, cut to fit', async () => {

@@ -84,8 +84,8 @@ describe('a live game', () => {
     world.fics.playAll(game);
     const ended = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
-    // The final edit keeps one link: lichess's analysis board on the final position.
-    expect(buttonIds(ended)).toEqual([]);
+    // The final edit keeps a Clip button (the last moves as a GIF) and a link to lichess's analysis board.
+    expect(buttonIds(ended)).toEqual(['clip:1']);
     expect(linkButtons(ended)).toEqual([
       {
         label: 'Analyse on lichess',
@@ -119,8 +119,8 @@ describe('a live game', () => {
     expect(pgn).toEqual({ san: script.san, result: '0-1' });
     const { frames } = decodeGif(attachment(ended, `game-${game}.gif`));
     expect(frames).toHaveLength(script.san.length + 1);
-    const gifBoard = computeLayout(DEFAULT_SIZE, { partner: false, footer: true, holdings: false })
-      .columns[0]!.board;
+    const gifBoard = computeLayout(DEFAULT_SIZE, { partner: false, footer: true, holdings: false }).boards[0]!
+      .board;
     expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
     expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
 
@@ -268,14 +268,14 @@ describe('a bughouse game', () => {
       const both = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
       const shown = await world.waitForMessage(
         post.id,
-        (m) => m.attachments.length > 0 && boardPng(m).readUInt32BE(16) === both.width,
+        (m) => m.attachments.length > 0 && boardPng(m).readUInt32BE(20) === both.height,
         'the post with both boards',
       );
       expect(world.livePosts(world.channelId)).toHaveLength(1);
       const img = await decodePng(boardPng(shown));
       expect([img.width, img.height]).toEqual([both.width, both.height]);
-      expectBoard(img, both.columns[0]!.board, START_FEN, 'white');
-      expectBoard(img, both.columns[1]!.board, START_FEN, 'black');
+      expectBoard(img, both.boards[0]!.board, START_FEN, 'white');
+      expectBoard(img, both.boards[1]!.board, START_FEN, 'black');
     });
   }
 });

@@ -369,8 +369,9 @@ describe('Relay', () => {
     const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
     const watched = await relay.watch(request('c1', 20));
     if (!watched.ok) throw new Error(watched.error);
-    const width = (png: Buffer) => png.readUInt32BE(16);
-    const single = width(port.sent[0]!.message.image!.data);
+    // The pair is stacked: the picture with both boards is taller.
+    const height = (png: Buffer) => png.readUInt32BE(20);
+    const single = height(port.sent[0]!.message.image!.data);
     const moves = { 20: 0, 21: 0 };
     feed.on('update', (u) => {
       if (u.type === 'moved' && (u.snapshot.game === 20 || u.snapshot.game === 21)) moves[u.snapshot.game]++;
@@ -390,7 +391,7 @@ describe('Relay', () => {
       }
     }
     const last = edits().at(-1)!;
-    expect(width(last.message.image!.data)).toBeGreaterThan(single * 1.5);
+    expect(height(last.message.image!.data)).toBeGreaterThan(single * 1.5);
   });
 });
 

@@ -39,7 +39,7 @@ const LAYOUT = computeLayout(DEFAULT_SIZE, {
 /** Rows of the bar's middle column that are White's colour, over the board's height. */
 function whiteRows(image: Decoded): number {
   const bar = LAYOUT.evaluationBar!;
-  const board = LAYOUT.columns[0]!.board;
+  const board = LAYOUT.boards[0]!.board;
   let rows = 0;
   for (let y = board.y; y < board.y + board.h; y++) {
     if (rgbAt(image, Math.floor(bar.w / 2), y).join() === WHITE_PART.join()) rows++;
@@ -51,7 +51,7 @@ describe('evaluation bar', () => {
   it('leaves the picture as it was without an evaluation', async () => {
     const plain = await draw(base);
     const none = await draw({ ...base, evaluation: null });
-    expect([plain.width, plain.height]).toEqual([DEFAULT_SIZE, 576]);
+    expect([plain.width, plain.height]).toEqual([DEFAULT_SIZE, 603]);
     expect(Buffer.from(none.rgba).equals(Buffer.from(plain.rgba))).toBe(true);
   });
 
@@ -84,7 +84,7 @@ describe('evaluation bar', () => {
   });
 
   it("puts White's part at the bottom for White, at the top when Black is at the bottom", async () => {
-    const board = LAYOUT.columns[0]!.board;
+    const board = LAYOUT.boards[0]!.board;
     const asWhite = await draw({ ...base, evaluation: { cp: 300 } });
     const asBlack = await draw({ ...base, orientation: 'black', evaluation: { cp: 300 } });
     expect(rgbAt(asWhite, 5, board.y + board.h - 2)).toEqual([...WHITE_PART]);
@@ -93,7 +93,7 @@ describe('evaluation bar', () => {
 });
 
 describe('best-move arrow', () => {
-  const board = LAYOUT.columns[0]!.board;
+  const board = LAYOUT.boards[0]!.board;
   const square = LAYOUT.square;
   /** Pixel centre of a square seen from White. */
   const centre = (file: number, rank: number) => ({

@@ -50,7 +50,7 @@ describe('whole-game GIF', () => {
   });
 
   it('shows each position in its frame', () => {
-    const board = computeLayout(480, { partner: false, footer: true, holdings: false }).columns[0]!.board;
+    const board = computeLayout(480, { partner: false, footer: true, holdings: false }).boards[0]!.board;
     for (const ply of [0, 1, 2, 15, 40, 99, 130]) expectBoard(frames[ply]!, board, scenes[ply]!.fen, 'white');
   });
 
@@ -159,7 +159,7 @@ describe('GIF timing and cuts', () => {
 
   it('says on its first frame what a long game’s GIF leaves out', async () => {
     const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    const footer = layout.columns[0]!.footer!;
+    const footer = layout.boards[0]!.footer!;
     const inked = (frame: Decoded): number => {
       let n = 0;
       for (let y = footer.y; y < footer.y + footer.h; y++)

@@ -26,7 +26,7 @@ function png(scene: BoardScene): Buffer {
 }
 
 const layout = computeLayout(480, { partner: false, footer: false, holdings: true });
-const column = layout.columns[0]!;
+const column = layout.boards[0]!;
 const hands = (bar: Rect): Rect => ({
   x: bar.x + layout.bar.holdings!.x,
   y: bar.y,

@@ -56,22 +56,22 @@ describe('board PNG', () => {
     startImage = await decodePng(startBytes);
   });
 
-  it('is an 8-bit palette PNG of a 480 px board with two 48 px bars', () => {
+  it('is an 8-bit palette PNG of a 480 px board with two 48 px bars and a 27 px file strip', () => {
     expect(startBytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(startBytes.readUInt32BE(16)).toBe(480);
-    expect(startBytes.readUInt32BE(20)).toBe(576);
+    expect(startBytes.readUInt32BE(20)).toBe(603);
     expect(startBytes[24]).toBe(8); // bit depth
     expect(startBytes[25]).toBe(3); // colour type: palette
     expect(startImage.width).toBe(480);
-    expect(startImage.height).toBe(576);
+    expect(startImage.height).toBe(603);
   });
 
   it('shows a white piece on each white-occupied square, a black one on each black, none elsewhere', () => {
-    expectBoard(startImage, single.columns[0]!.board, START, 'white');
+    expectBoard(startImage, single.boards[0]!.board, START, 'white');
   });
 
   it('shows the squares in the theme colours, light on h1', () => {
-    const board = single.columns[0]!.board;
+    const board = single.boards[0]!.board;
     expect(pixel(startImage, ...topRight(squareRect(board, 'e4', 'white')))).toEqual(hex(brown.light));
     expect(pixel(startImage, ...topRight(squareRect(board, 'd4', 'white')))).toEqual(hex(brown.dark));
     expect(pixel(startImage, ...topRight(squareRect(board, 'h1', 'white')))).toEqual(hex(brown.light));
@@ -80,7 +80,7 @@ describe('board PNG', () => {
   it('highlights both squares of the last move and no other', async () => {
     const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
     const img = await decodePng(png({ ...plain, fen, lastMove: 'e2e4' }));
-    const board = single.columns[0]!.board;
+    const board = single.boards[0]!.board;
     expect(pixel(img, ...topRight(squareRect(board, 'e2', 'white')))).toEqual(hex(brown.lightLast));
     expect(pixel(img, ...topRight(squareRect(board, 'e4', 'white')))).toEqual(hex(brown.lightLast));
     const lit = [brown.lightLast, brown.darkLast].map(hex);
@@ -94,7 +94,7 @@ describe('board PNG', () => {
   });
 
   it('marks the king in check, and only when in check', async () => {
-    const board = single.columns[0]!.board;
+    const board = single.boards[0]!.board;
     // Scholar's mate: the black king on e8 is in check.
     const mate = 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4';
     const img = await decodePng(png({ ...plain, fen: mate, lastMove: 'h5f7' }));
@@ -105,7 +105,7 @@ describe('board PNG', () => {
 
   it('puts Black at the bottom when flipped', async () => {
     const img = await decodePng(png({ ...plain, orientation: 'black' }));
-    const board = single.columns[0]!.board;
+    const board = single.boards[0]!.board;
     expectBoard(img, board, START, 'black');
     // The screen's bottom-left square now holds Black's h8 rook, the top-left White's h1 rook.
     expect(
@@ -115,7 +115,7 @@ describe('board PNG', () => {
   });
 
   it('writes names and clocks in the bars, and nothing where there is nothing to write', async () => {
-    const column = single.columns[0]!;
+    const column = single.boards[0]!;
     expect(ink(startImage, single, column.topBar, 'info')).toBeGreaterThan(300);
     expect(ink(startImage, single, column.bottomBar, 'info')).toBeGreaterThan(300);
     expect(ink(startImage, single, column.bottomBar, 'clock')).toBeGreaterThan(1000);
@@ -123,8 +123,8 @@ describe('board PNG', () => {
       png({ ...plain, white: { name: '' }, black: { name: '' }, result: { result: '1-0', reason: null } }),
     );
     const bareLayout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    expect(ink(bare, bareLayout, bareLayout.columns[0]!.bottomBar, 'info')).toBe(0);
-    expect(ink(bare, bareLayout, bareLayout.columns[0]!.bottomBar, 'clock')).toBe(0);
+    expect(ink(bare, bareLayout, bareLayout.boards[0]!.bottomBar, 'info')).toBe(0);
+    expect(ink(bare, bareLayout, bareLayout.boards[0]!.bottomBar, 'clock')).toBe(0);
   });
 
   it('draws text with the font it registered from the dejavu-fonts-ttf package', () => {
@@ -139,7 +139,7 @@ describe('board PNG', () => {
   });
 
   it('marks the side to move and a low clock', async () => {
-    const column = single.columns[0]!;
+    const column = single.boards[0]!;
     const marker = (img: Decoded, bar: Rect) =>
       count(img, { x: bar.x, y: bar.y, w: single.turnMarkerWidth, h: bar.h }, same(hex(brown.turn)));
     // White to move at the start: White's bar (bottom) is marked, Black's is not.
@@ -156,7 +156,7 @@ describe('board PNG', () => {
     const img = await decodePng(png({ ...plain, result: { result: '0-1', reason: 'GuestWHITE resigns' } }));
     expect(img.height).toBe(layout.height);
     expect(img.height).toBeGreaterThan(576);
-    const footer = layout.columns[0]!.footer!;
+    const footer = layout.boards[0]!.footer!;
     expect(count(img, footer, differs(hex(brown.footerBg)))).toBeGreaterThan(500);
   });
 
@@ -165,10 +165,10 @@ describe('board PNG', () => {
     const img = await decodePng(png({ ...plain, theme: 'blue', size: 240 }));
     expect(img.width).toBe(240);
     const small = computeLayout(240, { partner: false, footer: false, holdings: false });
-    expect(pixel(img, ...topRight(squareRect(small.columns[0]!.board, 'e4', 'white')))).toEqual(
+    expect(pixel(img, ...topRight(squareRect(small.boards[0]!.board, 'e4', 'white')))).toEqual(
       hex(blue.light),
     );
-    expectBoard(img, small.columns[0]!.board, START, 'white');
+    expectBoard(img, small.boards[0]!.board, START, 'white');
     const large = await decodePng(png({ ...plain, size: 1024 }));
     expect(large.width).toBe(1024);
   });
@@ -210,7 +210,7 @@ describe('board PNG from real FICS games', () => {
     const scene = sceneFromSnapshot(game);
     const img = await decodePng(png(scene));
     const layout = computeLayout(480, { partner: false, footer: true, holdings: true });
-    const column = layout.columns[0]!;
+    const column = layout.boards[0]!;
     expectBoard(img, column.board, game.fen, 'white');
     const holdings = (bar: Rect) => ({
       x: bar.x + layout.bar.holdings!.x,
@@ -233,9 +233,8 @@ describe('board PNG from real FICS games', () => {
     expect(scene.partner?.orientation).toBe('black');
     const img = await decodePng(png(scene));
     const layout = computeLayout(480, { partner: true, footer: true, holdings: true });
-    expect(img.width).toBe(layout.width);
-    expect(img.width).toBeGreaterThan(960);
-    const [left, right] = layout.columns;
+    expect([img.width, img.height]).toEqual([480, layout.height]);
+    const [left, right] = layout.boards;
     expectBoard(img, left!.board, main!.fen, 'white');
     expectBoard(img, right!.board, partner!.fen, 'black');
     for (const column of [left!, right!]) {
