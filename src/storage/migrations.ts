@@ -260,6 +260,27 @@ export const migrations: readonly Migration[] = [
         );
       `,
   },
+  {
+    description: "a server's board theme and kibitz default; a live post's kibitz opt-in and theme",
+    sqlite: `
+        -- NULL: the bot-wide default. Theme names are checked by the code, so a new theme needs
+        -- no migration.
+        ALTER TABLE guild_settings ADD COLUMN theme TEXT;
+        ALTER TABLE guild_settings ADD COLUMN kibitz INTEGER CHECK (kibitz IS NULL OR kibitz IN (0, 1));
+        -- Kept with the post so that a restart, or another process taking the post over, goes on as asked.
+        ALTER TABLE live_posts ADD COLUMN kibitz INTEGER NOT NULL DEFAULT 0 CHECK (kibitz IN (0, 1));
+        ALTER TABLE live_posts ADD COLUMN theme TEXT;
+      `,
+    postgres: `
+        -- NULL: the bot-wide default. Theme names are checked by the code, so a new theme needs
+        -- no migration.
+        ALTER TABLE guild_settings ADD COLUMN theme TEXT;
+        ALTER TABLE guild_settings ADD COLUMN kibitz INTEGER CHECK (kibitz IS NULL OR kibitz IN (0, 1));
+        -- Kept with the post so that a restart, or another process taking the post over, goes on as asked.
+        ALTER TABLE live_posts ADD COLUMN kibitz INTEGER NOT NULL DEFAULT 0 CHECK (kibitz IN (0, 1));
+        ALTER TABLE live_posts ADD COLUMN theme TEXT;
+      `,
+  },
 ];
 
 /** The migrations a database at version `from` still needs, each with the version it makes. */

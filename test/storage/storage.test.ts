@@ -103,7 +103,11 @@ for (const backend of backends) {
         const result = await openStorage(where, { migrations: migrations.slice(0, -1) });
         expect(result.ok).toBe(false);
         if (!result.ok)
-          expect(result.error).toMatch(/schema version 3 but this Kibitz knows only 2.*newer version/);
+          expect(result.error).toMatch(
+            new RegExp(
+              `schema version ${migrations.length} but this Kibitz knows only ${migrations.length - 1}.*newer version`,
+            ),
+          );
       });
     });
 
@@ -268,17 +272,29 @@ for (const backend of backends) {
       it('defaults to nulls, updates fields, falls back to the configured cap, and persists', async () => {
         const where = await backend.fresh();
         const storage = await open(where);
-        expect(await storage.guildSettings.get('g')).toEqual({ guildId: 'g', maxLiveGames: null });
+        expect(await storage.guildSettings.get('g')).toEqual({
+          guildId: 'g',
+          maxLiveGames: null,
+          theme: null,
+          kibitz: null,
+        });
         expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(10);
         expect(await storage.guildSettings.update('g', { maxLiveGames: 3 })).toEqual({
           guildId: 'g',
           maxLiveGames: 3,
+          theme: null,
+          kibitz: null,
         });
         expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(3);
         // The same cap, from memory, for the FICS pool's shares.
         expect(storage.interest.maxLiveGames('g', 10)).toBe(3);
         expect(storage.interest.maxLiveGames('other', 10)).toBe(10);
-        expect(await storage.guildSettings.update('g', {})).toEqual({ guildId: 'g', maxLiveGames: 3 });
+        expect(await storage.guildSettings.update('g', {})).toEqual({
+          guildId: 'g',
+          maxLiveGames: 3,
+          theme: null,
+          kibitz: null,
+        });
         await storage.close();
 
         const reopened = await open(where);
