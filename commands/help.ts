@@ -29,6 +29,7 @@ const USE_ORDER = [
   'unobserve',
   'unfollow',
   'club',
+  'settings',
   'relay',
   'help',
 ];

@@ -20,6 +20,7 @@ describe('where each command may be used', () => {
       pgn: 'anywhere',
       position: 'anywhere',
       relay: guildOnly,
+      settings: guildOnly,
       unfollow: guildOnly,
       unobserve: guildOnly,
     });
