@@ -1,7 +1,7 @@
 // /settings through the real bot: a server's kibitz default reaches /observe without `kibitz:` and
 // survives a restart (the opt-in is kept with the post), and a server's theme colours its post's
 // pictures (live board, final GIF) and the live page its link opens.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { themeByName } from '../../render/theme.js';
 import { count, decodeGif, decodePng, hex, same, type Decoded } from '../render/pixels.js';
 import { World, boardPng, fixture, scriptOf } from './harness.js';
@@ -75,6 +75,35 @@ describe('/settings', () => {
     await world.waitForMessage(post, (m) => m.revisions.length >= 2, 'the post resumed');
     world.fics.say(game, 'LurKing(C)(2442)', 'ply=1; eval=+0.30;', true);
     await waitSaid('**LurKing** whispers: ply=1; eval=+0.30;');
+  });
+
+  it("kibitz on: a club member's game posted unasked in a thread carries the talk", async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    await world.startBot();
+    const owner = { user: world.fake.owner };
+    await world.command('settings kibitz', { kibitz: 'on' }, owner).reply();
+    await world.command('club channel', { thread: true }, owner).reply();
+    await world.command('club add', { handle: 'Alice' }, owner).reply();
+    const game = world.fics.addGame(scriptOf(fixture('lasker_flag#0'), { white: 'Alice', black: 'Xavier' }));
+    const storage = world.running.context.storage;
+    const live = await vi.waitFor(
+      async () => {
+        const post = (await storage.livePosts.listLive()).find((p) => p.threadId !== null);
+        if (post === undefined) throw new Error('no club post in a thread yet');
+        return post;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    expect(live.options.kibitz).toBe(true);
+    world.fics.say(game, 'Xavier(1500)', 'good luck');
+    await world.fake.waitFor(
+      () =>
+        world.fake.messagesIn(live.threadId!).some((m) => m.content === '**Xavier** kibitzes: good luck')
+          ? true
+          : undefined,
+      'the kibitz in the club thread',
+      15_000,
+    );
   });
 
   it('theme grey: the live board, the final GIF and the live page are grey', async () => {
