@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { themeByName } from '../../render/theme.js';
 import { count, decodeGif, decodePng, hex, same, type Decoded } from '../render/pixels.js';
+import { START_FEN } from './images.js';
 import { World, boardPng, fixture, scriptOf } from './harness.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
@@ -39,6 +40,11 @@ describe('/settings', () => {
     expect((await world.command('settings show', {}, owner).reply()).content).toBe(
       'Board theme: **grey**. Kibitzes by default: **off**.',
     );
+    // /position in this server is drawn in its theme too.
+    const position = await world.command('position', { fen: START_FEN }).reply();
+    const drawn = await decodePng(position.files[0]!.bytes);
+    expect(inColour(drawn, grey.dark)).toBeGreaterThan(1000);
+    expect(inColour(drawn, brown.dark)).toBe(0);
     // Registered for admins only (Manage Server, bit 5; sent as the schema's integer, register.ts).
     const registered = [...world.fake.state.commands.values()].flat().find((c) => c.name === 'settings');
     expect(String(registered?.default_member_permissions)).toBe('32');
