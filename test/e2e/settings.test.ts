@@ -40,11 +40,6 @@ describe('/settings', () => {
     expect((await world.command('settings show', {}, owner).reply()).content).toBe(
       'Board theme: **grey**. Kibitzes by default: **off**.',
     );
-    // /position in this server is drawn in its theme too.
-    const position = await world.command('position', { fen: START_FEN }).reply();
-    const drawn = await decodePng(position.files[0]!.bytes);
-    expect(inColour(drawn, grey.dark)).toBeGreaterThan(1000);
-    expect(inColour(drawn, brown.dark)).toBe(0);
     // Registered for admins only (Manage Server, bit 5; sent as the schema's integer, register.ts).
     const registered = [...world.fake.state.commands.values()].flat().find((c) => c.name === 'settings');
     expect(String(registered?.default_member_permissions)).toBe('32');
@@ -124,6 +119,13 @@ describe('/settings', () => {
     const board = await decodePng(boardPng(post));
     expect(inColour(board, grey.dark)).toBeGreaterThan(1000);
     expect(inColour(board, brown.dark)).toBe(0);
+
+    // /position in this server is drawn in its theme too (after the post: the renderer is warm, as
+    // /position answers after drawing, within Discord's 3 s).
+    const position = await world.command('position', { fen: START_FEN }).reply();
+    const drawn = await decodePng(position.files[0]!.bytes);
+    expect(inColour(drawn, grey.dark)).toBeGreaterThan(1000);
+    expect(inColour(drawn, brown.dark)).toBe(0);
 
     // The post's "Watch live" link opens the page in the same colours.
     const link = (post.components as { components?: { label?: string; url?: string }[] }[])
