@@ -31,6 +31,7 @@ const USE_ORDER = [
   'unfollow',
   'club',
   'tv',
+  'settings',
   'relay',
   'help',
 ];

@@ -5,7 +5,15 @@ import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandIntera
 import type { BotContext } from '../src/discord/context.js';
 import type { LivePost } from '../src/storage/index.js';
 import { LIVE_BUTTONS, makeDiscordMessage } from '../src/discord/live-port.js';
-import { answer, cannotPostHere, gameOption, mayChange, postGame, stopPost } from '../src/discord/replies.js';
+import {
+  answer,
+  cannotPostHere,
+  gameOption,
+  mayChange,
+  postGame,
+  serverSettings,
+  stopPost,
+} from '../src/discord/replies.js';
 import { parseHandle } from '../src/fics/validate.js';
 import type { Handle } from '../src/protocol/handle.js';
 import { makeSnapshotPgn } from '../src/game/pgn.js';
@@ -39,12 +47,18 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   const game = interaction.options.getInteger('game');
   const player = interaction.options.getString('player');
   const flip = interaction.options.getBoolean('flip') ?? false;
-  const kibitz = interaction.options.getBoolean('kibitz') ?? false;
+  const kibitzOption = interaction.options.getBoolean('kibitz');
   const threadOption = interaction.options.getBoolean('thread');
-  if (kibitz && threadOption === false) {
+  if (kibitzOption === true && threadOption === false) {
     await answer(interaction, "Kibitzes go into the game's thread: use `kibitz:` without `thread:False`.");
     return;
   }
+  // Unsaid: the server's default (/settings kibitz), where a thread is allowed and can be made here.
+  const kibitz =
+    kibitzOption ??
+    (threadOption !== false &&
+      cannotPostHere(interaction, true) === null &&
+      ((await serverSettings(ctx, interaction.guildId)).kibitz ?? false));
   const thread = threadOption ?? kibitz;
   const arrow = interaction.options.getBoolean('arrow') ?? false;
   const evaluation = (interaction.options.getBoolean('eval') ?? false) || arrow;
@@ -79,7 +93,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await postGame(interaction, ctx, handle === null ? game! : { player: handle }, {
     flip,
     thread,
-    ...(kibitz ? { kibitz } : {}),
+    kibitz,
     ...(evaluation ? { engine: { eval: true, arrow } } : {}),
   });
 }

@@ -6,7 +6,7 @@ import type { BotContext } from '../src/discord/context.js';
 import { describeBoard } from '../render/index.js';
 import { makeLichessAnalysisUrl } from '../src/game/lichess.js';
 import { fenScene, style12Scene } from '../src/game/scene-input.js';
-import { answer } from '../src/discord/replies.js';
+import { answer, serverSettings } from '../src/discord/replies.js';
 
 // A FEN is under 100 characters (crazyhouse pockets included); a Style 12 line about 200.
 const MAX_FEN = 120;
@@ -43,7 +43,13 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, `I cannot draw that: ${shown(read.error)}. ${hint}`);
     return;
   }
-  const scene = { ...read.value, ...(flip ? { orientation: 'black' as const } : {}) };
+  // In a server, in its board colours (/settings theme).
+  const { theme } = await serverSettings(ctx, interaction.guildId);
+  const scene = {
+    ...read.value,
+    ...(flip ? { orientation: 'black' as const } : {}),
+    ...(theme === null ? {} : { theme }),
+  };
   const png = await ctx.renderer.png(scene);
   if (!png.ok) {
     await answer(interaction, `I cannot draw that: ${shown(png.error)}.`);

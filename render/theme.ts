@@ -1,6 +1,6 @@
 // Board themes: every colour an image can contain apart from piece art and anti-aliasing.
 
-export const THEME_NAMES = ['brown', 'blue', 'green'] as const;
+export const THEME_NAMES = ['brown', 'blue', 'green', 'grey', 'purple'] as const;
 export type ThemeName = (typeof THEME_NAMES)[number];
 
 export interface Theme {
@@ -75,6 +75,23 @@ const THEMES: Record<ThemeName, Theme> = {
     dark: '#769656',
     lightLast: '#f6f669',
     darkLast: '#baca2b',
+    ...BARS,
+  },
+  // lichess's grey and purple boards; last move as lichess tints it (#9bc700 at 41 %).
+  grey: {
+    name: 'grey',
+    light: '#dcdcdc',
+    dark: '#ababab',
+    lightLast: '#c1d382',
+    darkLast: '#a4b665',
+    ...BARS,
+  },
+  purple: {
+    name: 'purple',
+    light: '#9f90b0',
+    dark: '#7d4a8d',
+    lightLast: '#9da768',
+    darkLast: '#897d53',
     ...BARS,
   },
 };

@@ -336,7 +336,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
           logger: logger.child({ component: 'web' }),
           maxStreamsPerAddress: config.web.maxStreamsPerAddress,
           publicUrl: config.web.publicUrl,
-          boardPicture: (snapshot) => relay.boardPicture(snapshot),
+          boardPicture: (snapshot, theme) => relay.boardPicture(snapshot, theme),
           ...(config.web.trustProxy === null ? {} : { trustProxy: config.web.trustProxy }),
           health: async () => {
             const connections = fics.status();

@@ -15,7 +15,7 @@ import {
 import { parseHandle } from '../fics/validate.js';
 import type { Handle } from '../protocol/handle.js';
 import type { PostEngineChoice } from '../relay/evaluations.js';
-import type { LivePost } from '../storage/index.js';
+import type { GuildSettings, LivePost } from '../storage/index.js';
 import type { BotContext } from './context.js';
 import { truncate } from '../text.js';
 import { checkPostingPermissions } from './permissions.js';
@@ -133,6 +133,23 @@ export async function managedHandle(
   return parsed.value;
 }
 
+/** A server's settings (/settings); the defaults outside a server or when the database cannot say (logged). */
+export async function serverSettings(
+  ctx: BotContext,
+  guildId: string | null,
+): Promise<Pick<GuildSettings, 'theme' | 'kibitz'>> {
+  if (guildId === null) return { theme: null, kibitz: null };
+  try {
+    return await ctx.storage.guildSettings.get(guildId);
+  } catch (error) {
+    ctx.logger.error(
+      { err: error, guildId },
+      "database read failed: the server's settings are taken as the defaults",
+    );
+    return { theme: null, kibitz: null };
+  }
+}
+
 /** Observes a game (by number, or a player's current one) and posts it here; the reply says what happened. */
 export async function postGame(
   interaction: RepliableInteraction,
@@ -152,7 +169,7 @@ export async function postGame(
     options: postOptions,
     requestedBy: interaction.user.id,
     ...(engine === undefined ? {} : { engine }),
-    ...(kibitz === true ? { kibitz } : {}),
+    ...(kibitz === undefined ? {} : { kibitz }),
   };
   // The server's cap and FICS share are taken before FICS is asked (src/relay/relay.ts).
   const result =

@@ -2,6 +2,7 @@
 // post showing it, the PGN, clock chart and whole-game GIF of a final edit, and the final message
 // of a game that ended just before a restart, made from its stored PGN.
 import {
+  DEFAULT_THEME,
   describeAnimation,
   describeBoard,
   describeChart,
@@ -12,13 +13,14 @@ import {
   type Renderer,
 } from '../../render/index.js';
 import type { SceneEvaluation } from '../../render/scene.js';
+import type { ThemeName } from '../../render/theme.js';
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { recordChartScene, snapshotChartScene } from '../game/chart-scene.js';
 import { parsePgn } from '../game/pgn.js';
 import { gameScenes, sceneFromSnapshot } from '../game/scenes.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
-import type { FinishedGame } from '../storage/index.js';
+import type { FinishedGame, LivePostOptions } from '../storage/index.js';
 import type { EngineView } from './evaluations.js';
 import { gameKeyOf } from '../game/game-key.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
@@ -32,6 +34,9 @@ export interface BoardImagesOptions {
   /** The live web page of a game, linked from its live post; none when null or absent. */
   watchUrl?: (snapshot: GameSnapshot) => string | null;
 }
+
+/** How a post draws its boards: which way round, in which colours (the server's theme). */
+export type PostLook = Pick<LivePostOptions, 'flip' | 'theme'>;
 
 /** A picture and its description in words. */
 type Described = Required<Omit<LiveAttachment, 'name'>>;
@@ -51,21 +56,21 @@ export class BoardImages {
   /** A live post's message for a position, with its board drawn (or taken from the cache). */
   async message(
     snapshot: GameSnapshot,
-    flip: boolean,
+    look: PostLook,
     files: LiveAttachment[] = [],
     engine?: EngineView,
   ): Promise<LiveMessage> {
     const evaluation = engine?.scene ?? null;
-    const data = await this.png(snapshot, flip, evaluation);
-    const description = describeBoard(this.scene(snapshot, flip));
+    const data = await this.png(snapshot, look, evaluation);
+    const description = describeBoard(this.scene(snapshot, look));
     const message = liveMessage(snapshot, { name: BOARD_IMAGE, data, description }, files, engine);
     const watchUrl = message.live ? this.options.watchUrl?.(snapshot) : null;
-    return watchUrl ? { ...message, watchUrl } : message;
+    return watchUrl ? { ...message, watchUrl: themedUrl(watchUrl, look.theme) } : message;
   }
 
   /** A game's board as its post shows it (the same cached render), for the web page's link previews. */
-  board(snapshot: GameSnapshot): Promise<Buffer> {
-    return this.png(snapshot, false, null);
+  board(snapshot: GameSnapshot, theme?: ThemeName): Promise<Buffer> {
+    return this.png(snapshot, { flip: false, theme }, null);
   }
 
   /**
@@ -76,24 +81,26 @@ export class BoardImages {
     snapshot: GameSnapshot,
     pgn: string,
     evaluations?: (number | null)[],
+    theme?: ThemeName,
   ): Promise<LiveAttachment[]> {
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
-    const chart = await this.chart(snapshotChartScene(snapshot, evaluations));
+    const chart = await this.chart(themed(snapshotChartScene(snapshot, evaluations), theme));
     if (chart !== null) files.push({ name: chartFileName(snapshot.game), ...chart });
-    const scenes = gameScenes(snapshot);
+    const scenes = gameScenes(snapshot, theme === undefined ? {} : { theme });
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
     if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, ...gif });
     return files;
   }
 
   /** The final message of a game that ended while Kibitz was restarting, from its stored PGN. */
-  async storedFinal(finished: FinishedGame, flip: boolean): Promise<LiveMessage> {
+  async storedFinal(finished: FinishedGame, look: PostLook): Promise<LiveMessage> {
     const files: LiveAttachment[] = [{ name: `game-${finished.game}.pgn`, data: Buffer.from(finished.pgn) }];
     const read = parsePgn(finished.pgn);
-    const orientation = flip ? 'black' : 'white';
-    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation }) : null;
+    const orientation = look.flip ? 'black' : 'white';
+    const theme = look.theme === undefined ? {} : { theme: look.theme };
+    const scenes = read.ok ? chessLiveGameScenes(read.value[0]!, { orientation, ...theme }) : null;
     let image: LiveAttachment | null = null;
-    const chart = read.ok ? await this.chart(recordChartScene(read.value[0]!)) : null;
+    const chart = read.ok ? await this.chart(themed(recordChartScene(read.value[0]!), look.theme)) : null;
     if (chart !== null) files.push({ name: chartFileName(finished.game), ...chart });
     if (scenes?.ok === true) {
       const last = scenes.value.at(-1)!;
@@ -113,19 +120,23 @@ export class BoardImages {
   }
 
   /** A snapshot's board as a scene, with its bughouse partner when there is one. */
-  private scene(snapshot: GameSnapshot, flip: boolean): BoardScene {
+  private scene(snapshot: GameSnapshot, look: PostLook): BoardScene {
     const partner = snapshot.partnerGame === null ? null : this.options.snapshot(snapshot.partnerGame);
-    return sceneFromSnapshot(snapshot, { orientation: flip ? 'black' : 'white', partner: partner ?? null });
+    return sceneFromSnapshot(snapshot, {
+      orientation: look.flip ? 'black' : 'white',
+      partner: partner ?? null,
+      ...(look.theme === undefined ? {} : { theme: look.theme }),
+    });
   }
 
-  /** One render per position and orientation, shared by every channel showing it. */
-  private png(snapshot: GameSnapshot, flip: boolean, evaluation: SceneEvaluation | null): Promise<Buffer> {
+  /** One render per position, orientation and theme, shared by every channel showing it so. */
+  private png(snapshot: GameSnapshot, look: PostLook, evaluation: SceneEvaluation | null): Promise<Buffer> {
     const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
-    const look = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
-    const key = `${gameKeyOf(snapshot)}|${look(snapshot)}|${partner === undefined ? '' : look(partner)}|${flip}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
+    const shown = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
+    const key = `${gameKeyOf(snapshot)}|${shown(snapshot)}|${partner === undefined ? '' : shown(partner)}|${look.flip}|${look.theme ?? DEFAULT_THEME}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
-    const rendered = this.renderer.png({ ...this.scene(snapshot, flip), evaluation }).then((result) => {
+    const rendered = this.renderer.png({ ...this.scene(snapshot, look), evaluation }).then((result) => {
       if (result.ok) return result.value;
       this.pngCache.delete(key);
       throw new Error(`render failed: ${result.error}`);
@@ -149,6 +160,16 @@ export class BoardImages {
     if (!gif.ok) this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? { data: gif.value, description: describeAnimation(scenes) } : null;
   }
+}
+
+/** A chart in a post's theme (its text follows the board's bars). */
+function themed(scene: ChartScene | null, theme: ThemeName | undefined): ChartScene | null {
+  return scene === null || theme === undefined ? scene : { ...scene, theme };
+}
+
+/** The live page in the post's board colours (src/web/pages.ts reads `theme`). */
+export function themedUrl(url: string, theme: ThemeName | undefined): string {
+  return theme === undefined || theme === DEFAULT_THEME ? url : `${url}?theme=${theme}`;
 }
 
 /** The clock chart's file name on a final post. */

@@ -2,14 +2,14 @@
 // kept current (latest position wins). This is the post lifecycle: watch, post, edit, stop, flip,
 // finish, and posts Discord refused for good. Caps (quotas.ts), pictures (images.ts), restart
 // recovery (resume.ts) and unasked posts (auto-post.ts) are their own modules.
-import type { Renderer } from '../../render/index.js';
+import type { Renderer, ThemeName } from '../../render/index.js';
 import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { makeSnapshotPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import { errorMessage } from '../result.js';
-import type { FinishedGame, Storage } from '../storage/index.js';
+import type { FinishedGame, GuildSettings, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import { FicsCapacityError } from '../fics/errors.js';
 import type { Handle } from '../protocol/handle.js';
@@ -43,7 +43,7 @@ export interface WatchRequest {
   requestedBy: string;
   /** Engine evaluation asked for with the post (`/observe eval:`). */
   engine?: PostEngineChoice;
-  /** Kibitzes and whispers into the post's thread (`/observe kibitz:`). */
+  /** Kibitzes and whispers into the post's thread (`/observe kibitz:`); the server's default when absent. */
   kibitz?: boolean;
 }
 
@@ -90,6 +90,20 @@ type Edit =
       urgent?: boolean;
     }
   | { message: LiveMessage };
+
+/**
+ * What a new post keeps: the server's theme, and its kibitzes as asked or by the server's default
+ * (into a thread only: a post without one has nowhere to put them).
+ */
+function postOptions(request: WatchRequest, settings: GuildSettings): LivePostOptions {
+  const { theme: _theme, kibitz: _kibitz, ...asked } = request.options;
+  const kibitz = asked.thread && (request.kibitz ?? settings.kibitz ?? false);
+  return {
+    ...asked,
+    ...(kibitz ? { kibitz } : {}),
+    ...(settings.theme === null ? {} : { theme: settings.theme }),
+  };
+}
 
 /** A game's end, a stop, a button's answer: before every ordinary move (schedule.ts). */
 function isUrgent(edit: Edit): boolean {
@@ -174,7 +188,6 @@ export class Relay {
 
   private ended(post: LivePost): void {
     this.bucketOf.delete(post.id);
-    this.talk.postEnded(post.id);
     this.options.engine?.forget(post.id);
     this.editRoom.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
@@ -283,7 +296,7 @@ export class Relay {
         gameKey: gameKeyOf(snapshot),
         white: snapshot.white,
         black: snapshot.black,
-        options: request.options,
+        options: postOptions(request, await storage.guildSettings.get(request.guildId)),
         requestedBy: request.requestedBy,
       });
     } catch (error) {
@@ -295,12 +308,11 @@ export class Relay {
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
     const post = created.post;
     if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
-    if (request.kibitz === true) this.talk.optIn(post.id);
     const threadName = request.options.thread
       ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
       : null;
     const message = await this.images
-      .message(snapshot, post.options.flip, [], this.options.engine?.view(snapshot, post.id))
+      .message(snapshot, post.options, [], this.options.engine?.view(snapshot, post.id))
       .catch((error: Error) => error);
     let where: Awaited<ReturnType<PostPort['post']>>;
     try {
@@ -399,7 +411,7 @@ export class Relay {
     if (post === null || post.state !== 'live' || snapshot === undefined) return null;
     return this.images.message(
       snapshot,
-      !post.options.flip,
+      { ...post.options, flip: !post.options.flip },
       [],
       this.options.engine?.view(snapshot, post.id),
     );
@@ -407,8 +419,8 @@ export class Relay {
 
   /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
   /** A game's board picture, White at the bottom: the live page's link preview (og:image). */
-  boardPicture(snapshot: GameSnapshot): Promise<Buffer> {
-    return this.images.board(snapshot);
+  boardPicture(snapshot: GameSnapshot, theme?: ThemeName): Promise<Buffer> {
+    return this.images.board(snapshot, theme);
   }
 
   engineStatus(): 'off' | 'on' | 'not-installed' {
@@ -658,8 +670,15 @@ export class Relay {
       endedAt: Date.now(),
     });
     const evaluations = chartEvaluations(snapshot, this.evaluations(gameKeyOf(snapshot)));
-    const files = await this.images.finalFiles(snapshot, pgn, evaluations);
-    await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
+    // Drawn once per theme among the game's posts (servers may each have their own).
+    const themes = new Map<ThemeName | undefined, Promise<LiveAttachment[]>>();
+    for (const theme of new Set(posts.map((post) => post.options.theme)))
+      themes.set(theme, this.images.finalFiles(snapshot, pgn, evaluations, theme));
+    await Promise.all(
+      posts.map(async (post) =>
+        this.finishPost(post, { snapshot, files: await themes.get(post.options.theme)! }),
+      ),
+    );
   }
 
   /**
@@ -679,7 +698,7 @@ export class Relay {
 
   /** The final edit of a game that ended just before a restart, from its stored PGN. */
   private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
-    const message = await this.images.storedFinal(game, post.options.flip);
+    const message = await this.images.storedFinal(game, post.options);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
   }
@@ -726,7 +745,7 @@ export class Relay {
     else {
       const message = await this.images.message(
         edit.snapshot,
-        post.options.flip,
+        post.options,
         edit.files ?? [],
         this.options.engine?.view(edit.snapshot, post.id),
       );

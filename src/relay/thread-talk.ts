@@ -1,5 +1,5 @@
-// Kibitzes and whispers into the threads of the posts that asked for them (`/observe kibitz:`),
-// paced per game (said-lines.ts) and sent through the bot-wide scheduler like every edit, so that
+// Kibitzes and whispers into the threads of the posts that asked for them (`/observe kibitz:` or
+// the server's default, kept with the post so that a restart goes on with it), paced per game (said-lines.ts) and sent through the bot-wide scheduler like every edit, so that
 // talk never takes Discord's rate from the boards all at once.
 import type { Logger } from '../log.js';
 import type { PostPort } from './ports.js';
@@ -26,26 +26,15 @@ export interface ThreadTalkOptions {
 }
 
 export class ThreadTalk {
-  /** Posts that asked for the talk of their game (kept in memory: a restart forgets it). */
-  private readonly posts = new Set<number>();
   private readonly throttle: SaidThrottle<string[]>;
   /** Lines of every game in the order heard: each waits for the posts read before it. */
   private order: Promise<void> = Promise.resolve();
   readonly listener = (said: SaidInGame): void => {
-    if (this.posts.size === 0) return;
     this.order = this.order.then(() => this.heard(said));
   };
 
   constructor(private readonly options: ThreadTalkOptions) {
     this.throttle = new SaidThrottle(options.scheduler, (threads, line) => this.say(threads, line));
-  }
-
-  optIn(postId: number): void {
-    this.posts.add(postId);
-  }
-
-  postEnded(postId: number): void {
-    this.posts.delete(postId);
   }
 
   /** The game is over: its folded lines go now and its pacing is dropped. */
@@ -65,7 +54,7 @@ export class ThreadTalk {
       return;
     }
     const threads = posts
-      .filter((p) => p.gameKey === gameKey && this.posts.has(p.id) && p.threadId !== null)
+      .filter((p) => p.gameKey === gameKey && p.options.kibitz === true && p.threadId !== null)
       .map((p) => p.threadId!);
     if (threads.length > 0) this.throttle.offer(gameKey, said, threads);
   }

@@ -1,10 +1,15 @@
 // Per-guild settings. A null field means "use the bot-wide default from the configuration".
+import { isThemeName, type ThemeName } from '../../render/theme.js';
 import type { Sql } from './sql.js';
 
 export interface GuildSettings {
   guildId: string;
   /** Cap on simultaneous live games in the guild; null uses KIBITZ_MAX_LIVE_PER_GUILD. */
   maxLiveGames: number | null;
+  /** Board colours of the guild's pictures and pages; null uses the default theme. */
+  theme: ThemeName | null;
+  /** Kibitzes into a post's thread when `/observe` (or a club post) does not say; null is off. */
+  kibitz: boolean | null;
 }
 
 export type GuildSettingsPatch = Partial<Omit<GuildSettings, 'guildId'>>;
@@ -12,6 +17,20 @@ export type GuildSettingsPatch = Partial<Omit<GuildSettings, 'guildId'>>;
 interface GuildSettingsRow {
   guild_id: string;
   max_live_games: number | null;
+  theme: string | null;
+  kibitz: number | null;
+}
+
+/** A row's settings; a theme this version does not know (a newer one wrote it) reads as the default. */
+function toGuildSettings(guildId: string, row: GuildSettingsRow | undefined): GuildSettings {
+  const theme = row?.theme ?? null;
+  const kibitz = row?.kibitz ?? null;
+  return {
+    guildId,
+    maxLiveGames: row?.max_live_games ?? null,
+    theme: theme !== null && isThemeName(theme) ? theme : null,
+    kibitz: kibitz === null ? null : kibitz === 1,
+  };
 }
 
 export class GuildSettingsRepository {
@@ -32,7 +51,7 @@ export class GuildSettingsRepository {
       'SELECT * FROM guild_settings WHERE guild_id = ?',
       guildId,
     );
-    return { guildId, maxLiveGames: row?.max_live_games ?? null };
+    return toGuildSettings(guildId, row);
   }
 
   /** Changes the given fields, keeps the others, and returns the result. */
@@ -40,10 +59,13 @@ export class GuildSettingsRepository {
     const current = await this.get(guildId);
     const next: GuildSettings = { ...current, ...patch, guildId };
     await this.#sql.run(
-      `INSERT INTO guild_settings (guild_id, max_live_games, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (guild_id) DO UPDATE SET max_live_games = excluded.max_live_games, updated_at = excluded.updated_at`,
+      `INSERT INTO guild_settings (guild_id, max_live_games, theme, kibitz, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (guild_id) DO UPDATE SET max_live_games = excluded.max_live_games, theme = excluded.theme,
+           kibitz = excluded.kibitz, updated_at = excluded.updated_at`,
       guildId,
       next.maxLiveGames,
+      next.theme,
+      next.kibitz === null ? null : next.kibitz ? 1 : 0,
       this.#now(),
     );
     await this.#changed();

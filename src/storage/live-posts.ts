@@ -4,6 +4,7 @@
 // from the database: a new post is written at once (its id names its buttons), every other
 // change is queued or batched (writes.ts) and stored when the database takes it. Memory speaks
 // for this process's posts: with shards on one database, each shard changes only its own.
+import { isThemeName, type ThemeName } from '../../render/theme.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { Writes } from './writes.js';
 
@@ -14,6 +15,10 @@ export interface LivePostOptions {
   flip: boolean;
   /** Discussion thread requested for the game. */
   thread: boolean;
+  /** Kibitzes and whispers go into the thread (`/observe kibitz:` or the server's default). */
+  kibitz?: boolean;
+  /** Board colours (the server's theme); the default theme when absent. */
+  theme?: ThemeName;
 }
 
 export interface LivePost {
@@ -59,6 +64,8 @@ interface LivePostRow {
   black: string;
   flip: number;
   thread: number;
+  kibitz: number;
+  theme: string | null;
   requested_by: string;
   state: LivePostState;
   end_reason: string | null;
@@ -78,7 +85,13 @@ function toLivePost(row: LivePostRow): LivePost {
     gameKey: row.game_key,
     white: row.white,
     black: row.black,
-    options: { flip: row.flip === 1, thread: row.thread === 1 },
+    options: {
+      flip: row.flip === 1,
+      thread: row.thread === 1,
+      ...(row.kibitz === 1 ? { kibitz: true } : {}),
+      // A theme this version does not know (a newer one wrote it) shows as the default.
+      ...(row.theme !== null && isThemeName(row.theme) ? { theme: row.theme } : {}),
+    },
     requestedBy: row.requested_by,
     state: row.state,
     endReason: row.end_reason,
@@ -123,8 +136,8 @@ export class LivePostRepository {
     // unique index on live posts refuses the second.
     const id = await this.#sql.insert(
       `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
-           requested_by, state, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)
+           kibitz, theme, requested_by, state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)
          ON CONFLICT DO NOTHING`,
       input.guildId,
       input.channelId,
@@ -134,6 +147,8 @@ export class LivePostRepository {
       input.black,
       input.options.flip ? 1 : 0,
       input.options.thread ? 1 : 0,
+      input.options.kibitz === true ? 1 : 0,
+      input.options.theme ?? null,
       input.requestedBy,
       now,
       now,
@@ -209,6 +224,22 @@ export class LivePostRepository {
       where.messageId,
       threadId,
     );
+  }
+
+  /** The guild changed its theme: its live posts' next pictures use it. Returns how many changed. */
+  async setThemeInGuild(guildId: string, theme: ThemeName | null): Promise<number> {
+    const posts = await this.listLiveInGuild(guildId);
+    for (const post of posts) {
+      const { theme: _old, ...options } = post.options;
+      this.#update(
+        post.id,
+        { options: theme === null ? options : { ...options, theme } },
+        'change a theme',
+        'theme = ?',
+        theme,
+      );
+    }
+    return posts.length;
   }
 
   /** Marks the post finished; it stays stored so its message is not taken over later. */

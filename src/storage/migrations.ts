@@ -13,6 +13,17 @@ export interface Migration {
 
 export type MigrateResult = { ok: true; from: number; to: number } | { ok: false; error: string };
 
+/** Migration 5, the same in both dialects. */
+const SETTINGS_COLUMNS = `
+        -- NULL: the bot-wide default. Theme names are checked by the code, so a new theme needs
+        -- no migration.
+        ALTER TABLE guild_settings ADD COLUMN theme TEXT;
+        ALTER TABLE guild_settings ADD COLUMN kibitz INTEGER CHECK (kibitz IS NULL OR kibitz IN (0, 1));
+        -- Kept with the post so that a restart, or another process taking the post over, goes on as asked.
+        ALTER TABLE live_posts ADD COLUMN kibitz INTEGER NOT NULL DEFAULT 0 CHECK (kibitz IN (0, 1));
+        ALTER TABLE live_posts ADD COLUMN theme TEXT;
+      `;
+
 export const migrations: readonly Migration[] = [
   {
     description: 'live posts, follows, guild settings, finished games',
@@ -288,6 +299,11 @@ export const migrations: readonly Migration[] = [
         );
         CREATE INDEX tv_channels_by_post ON tv_channels (post_id);
       `,
+  },
+  {
+    description: "a server's board theme and kibitz default; a live post's kibitz opt-in and theme",
+    sqlite: SETTINGS_COLUMNS,
+    postgres: SETTINGS_COLUMNS,
   },
 ];
 

@@ -1,6 +1,7 @@
 // The HTML of the front page and of a game's live page. Every text from a server, a file or a user
 // goes through escapeHtml; the pages carry no inline script or style (the Content-Security-Policy
 // allows neither): the board, the clocks and the move list are the client script's (client/live.js).
+import { DEFAULT_THEME, THEME_NAMES, themeByName, type ThemeName } from '../../render/theme.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { boardView, type BoardView } from './view.js';
 
@@ -39,6 +40,7 @@ ${meta.join('\n')}
 <link rel="stylesheet" href="/assets/chessground.brown.css">
 <link rel="stylesheet" href="/assets/chessground.cburnett.css">
 <link rel="stylesheet" href="/assets/live.css">
+<link rel="stylesheet" href="/assets/themes.css">
 ${scripts.map((src) => `<script type="module" src="${src}"></script>`).join('\n')}
 </head>
 <body>
@@ -72,11 +74,17 @@ export function frontPage(games: readonly { id: string; snapshot: GameSnapshot }
  * A game's live page: the players and the kind of game are written in (readable before the script
  * runs); the script fills in the boards and follows the game from `/g/<id>/events`.
  */
-export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string | null): string {
+export function livePage(
+  id: string,
+  snapshot: GameSnapshot,
+  publicUrl: string | null,
+  theme: ThemeName = DEFAULT_THEME,
+): string {
   const view = boardView(snapshot);
   const title = `${view.white} vs ${view.black}`;
   const safeId = escapeHtml(id);
-  const body = `<main class="live" id="live" data-events="/g/${safeId}/events">
+  const themed = theme === DEFAULT_THEME ? '' : ` data-theme="${theme}"`;
+  const body = `<main class="live" id="live" data-events="/g/${safeId}/events"${themed}>
 <header>
 <h1><a href="/">Kibitz</a> <span id="title">${player(view.white, view.whiteRating)} vs ${player(view.black, view.blackRating)}</span></h1>
 <p><span id="kind">${escapeHtml(view.kind)}</span>
@@ -102,14 +110,28 @@ export function livePage(id: string, snapshot: GameSnapshot, publicUrl: string |
 </div>
 <p class="spoken" id="spoken" aria-live="polite"></p>
 </main>`;
-  return page(`${title} · Kibitz`, body, ['/assets/live.js'], previewTags(id, view, publicUrl));
+  return page(`${title} · Kibitz`, body, ['/assets/live.js'], previewTags(id, view, publicUrl, theme));
+}
+
+/**
+ * The board colours of every theme but the default (chessground's brown), for `data-theme` on the
+ * live page: a checkerboard of the theme's light and dark squares, a8 light as on the pictures.
+ */
+export function themesCss(): string {
+  return THEME_NAMES.filter((name) => name !== DEFAULT_THEME)
+    .map((name) => {
+      const { light, dark } = themeByName(name);
+      return `.live[data-theme="${name}"] cg-board { background: repeating-conic-gradient(${dark} 0 25%, ${light} 0 50%) 0 0 / 25% 25%; }`;
+    })
+    .join('\n')
+    .concat('\n');
 }
 
 /**
  * Open Graph and Twitter card tags: what a chat shows for a pasted link (players, result or
  * "live", the position). The picture needs an absolute URL, so only with KIBITZ_PUBLIC_URL.
  */
-function previewTags(id: string, view: BoardView, publicUrl: string | null): string[] {
+function previewTags(id: string, view: BoardView, publicUrl: string | null, theme: ThemeName): string[] {
   const players = `${playerText(view.white, view.whiteRating)} vs ${playerText(view.black, view.blackRating)}`;
   const state = view.ended
     ? [view.result, view.reason].filter((part) => part !== null && part !== '').join(' ')
@@ -127,7 +149,8 @@ function previewTags(id: string, view: BoardView, publicUrl: string | null): str
     ['og:description', `${view.kind}${last}${toMove}`],
   ];
   if (publicUrl !== null) {
-    tags.push(['og:url', `${publicUrl}/g/${id}`], ['og:image', `${publicUrl}/g/${id}.png`]);
+    const themed = theme === DEFAULT_THEME ? '' : `?theme=${theme}`;
+    tags.push(['og:url', `${publicUrl}/g/${id}${themed}`], ['og:image', `${publicUrl}/g/${id}.png${themed}`]);
   }
   const card = publicUrl === null ? 'summary' : 'summary_large_image';
   return [

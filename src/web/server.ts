@@ -16,7 +16,8 @@ import { shortened, type Logger } from '../log.js';
 import { LogWindow } from '../log-window.js';
 import type { Admission, LiveGames } from './games.js';
 import type { Metrics } from './metrics.js';
-import { errorPage, frontPage, livePage } from './pages.js';
+import { errorPage, frontPage, livePage, themesCss } from './pages.js';
+import { isThemeName, type ThemeName } from '../../render/theme.js';
 import { EventStream } from './stream.js';
 
 export interface Health {
@@ -46,7 +47,7 @@ export interface WebServerOptions {
   /** KIBITZ_PUBLIC_URL: the page's link preview names its picture by an absolute URL; none when null. */
   publicUrl?: string | null;
   /** A game's board as PNG (the posts' own render, cached per position): `/g/<id>.png`. */
-  boardPicture?: (snapshot: GameSnapshot) => Promise<Buffer>;
+  boardPicture?: (snapshot: GameSnapshot, theme?: ThemeName) => Promise<Buffer>;
   /** KIBITZ_WEB_TRUST_PROXY: the reverse proxy whose X-Forwarded-For names the client (fastify's trustProxy). */
   trustProxy?: string;
 }
@@ -113,6 +114,8 @@ function loadAssets(): Map<string, Asset> {
   // The pictures' own clock formatter, served as it is: the page and the pictures cannot disagree.
   const clock = `export ${formatClock.toString()}\nexport const LOW_CLOCK_MS = ${LOW_CLOCK_MS};\n`;
   assets.set('clock.js', { type: 'text/javascript; charset=utf-8', body: Buffer.from(clock) });
+  // The board colours of the pictures' themes, from the same table (render/theme.ts).
+  assets.set('themes.css', { type: 'text/css; charset=utf-8', body: Buffer.from(themesCss()) });
   return assets;
 }
 
@@ -202,8 +205,11 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
     );
   });
 
-  app.get<{ Params: { name: string } }>('/g/:name', (request, reply) => {
+  app.get<{ Params: { name: string }; Querystring: { theme?: unknown } }>('/g/:name', (request, reply) => {
     const match = PAGE.exec(request.params.name);
+    // The posting server's board colours (/settings theme); anything else is the default.
+    const asked = request.query.theme;
+    const theme = typeof asked === 'string' && isThemeName(asked) ? asked : undefined;
     const id = match?.[1];
     const snapshot = id === undefined ? undefined : games.snapshot(id);
     if (id === undefined || snapshot === undefined) return notFound(reply);
@@ -223,10 +229,10 @@ export function buildWebApp(options: WebServerOptions): FastifyInstance {
       if (options.boardPicture === undefined) return notFound(reply);
       // A link preview fetches it once; the position may change a second later.
       return options
-        .boardPicture(snapshot)
+        .boardPicture(snapshot, theme)
         .then((png) => reply.header('cache-control', 'public, max-age=5').type('image/png').send(png));
     }
-    return html(reply, livePage(id, snapshot, options.publicUrl ?? null));
+    return html(reply, livePage(id, snapshot, options.publicUrl ?? null, theme));
   });
 
   app.get<{ Params: { id: string } }>('/g/:id/events', (request, reply) => {

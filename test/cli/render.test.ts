@@ -102,7 +102,7 @@ describe('render CLI', () => {
     [
       ['--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--out', 'x.png', '--theme', 'pink'],
       2,
-      /^render: unknown theme "pink" \(themes: brown, blue, green\)\n$/,
+      /^render: unknown theme "pink" \(themes: brown, blue, green, grey, purple\)\n$/,
     ],
     [
       ['--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--out', 'x.png', '--size', '100'],

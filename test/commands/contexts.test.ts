@@ -22,6 +22,7 @@ describe('where each command may be used', () => {
       position: 'anywhere',
       relay: guildOnly,
       tv: guildOnly,
+      settings: guildOnly,
       unfollow: guildOnly,
       unobserve: guildOnly,
     });

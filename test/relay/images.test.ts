@@ -6,8 +6,9 @@ import { chartColours } from '../../render/chart.js';
 import { inlineRenderer } from '../../render/index.js';
 import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
-import { BoardImages, chartFileName } from '../../src/relay/images.js';
-import { count, decodePng, hex, same } from '../render/pixels.js';
+import { themeByName } from '../../render/theme.js';
+import { BoardImages, chartFileName, themedUrl } from '../../src/relay/images.js';
+import { count, decodeGif, decodePng, hex, same } from '../render/pixels.js';
 import { transcript } from '../support/fixtures.js';
 
 const images = new BoardImages({
@@ -54,7 +55,7 @@ describe('final files', () => {
         reason: game.reason,
         endedAt: 0,
       },
-      false,
+      { flip: false },
     );
     expect(message.files.map((f) => f.name)).toEqual([
       `game-${game.game}.pgn`,
@@ -68,5 +69,42 @@ describe('final files', () => {
         side,
       ).toBeGreaterThan(500);
     }
+  });
+});
+
+describe('themes', () => {
+  const grey = themeByName('grey');
+  const brown = themeByName('brown');
+
+  it("draws a post's board in its theme, one render per position and theme whatever the posts", async () => {
+    const drawn: (string | undefined)[] = [];
+    const counting = new BoardImages({
+      renderer: { ...inlineRenderer, png: (scene) => (drawn.push(scene.theme), inlineRenderer.png(scene)) },
+      snapshot: () => undefined,
+      logger: pino({ level: 'silent' }),
+    });
+    const game = finishedGame();
+    const greyPost = await counting.message(game, { flip: false, theme: 'grey' });
+    await counting.message(game, { flip: false, theme: 'grey' });
+    const brownPost = await counting.message(game, { flip: false });
+    expect(drawn).toEqual(['grey', undefined]);
+    const greyBoard = await decodePng(greyPost.image!.data);
+    const brownBoard = await decodePng(brownPost.image!.data);
+    const all = { x: 0, y: 0, w: greyBoard.width, h: greyBoard.height };
+    expect(count(greyBoard, all, same(hex(grey.dark)))).toBeGreaterThan(1000);
+    expect(count(greyBoard, all, same(hex(brown.dark)))).toBe(0);
+    expect(count(brownBoard, all, same(hex(brown.dark)))).toBeGreaterThan(1000);
+  });
+
+  it("makes the final GIF in the post's theme, and the live page's link carries it", async () => {
+    const game = finishedGame();
+    const files = await images.finalFiles(game, makeSnapshotPgn(game), undefined, 'grey');
+    const { frames } = decodeGif(files.find((f) => f.name.endsWith('.gif'))!.data);
+    const first = frames[0]!;
+    const all = { x: 0, y: 0, w: first.width, h: first.height };
+    expect(count(first, all, same(hex(grey.light)))).toBeGreaterThan(1000);
+    expect(count(first, all, same(hex(brown.light)))).toBe(0);
+    expect(themedUrl('https://k.example/g/ab', 'grey')).toBe('https://k.example/g/ab?theme=grey');
+    expect(themedUrl('https://k.example/g/ab', undefined)).toBe('https://k.example/g/ab');
   });
 });

@@ -272,17 +272,29 @@ for (const backend of backends) {
       it('defaults to nulls, updates fields, falls back to the configured cap, and persists', async () => {
         const where = await backend.fresh();
         const storage = await open(where);
-        expect(await storage.guildSettings.get('g')).toEqual({ guildId: 'g', maxLiveGames: null });
+        expect(await storage.guildSettings.get('g')).toEqual({
+          guildId: 'g',
+          maxLiveGames: null,
+          theme: null,
+          kibitz: null,
+        });
         expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(10);
         expect(await storage.guildSettings.update('g', { maxLiveGames: 3 })).toEqual({
           guildId: 'g',
           maxLiveGames: 3,
+          theme: null,
+          kibitz: null,
         });
         expect(await storage.guildSettings.maxLiveGames('g', 10)).toBe(3);
         // The same cap, from memory, for the FICS pool's shares.
         expect(storage.interest.maxLiveGames('g', 10)).toBe(3);
         expect(storage.interest.maxLiveGames('other', 10)).toBe(10);
-        expect(await storage.guildSettings.update('g', {})).toEqual({ guildId: 'g', maxLiveGames: 3 });
+        expect(await storage.guildSettings.update('g', {})).toEqual({
+          guildId: 'g',
+          maxLiveGames: 3,
+          theme: null,
+          kibitz: null,
+        });
         await storage.close();
 
         const reopened = await open(where);

@@ -12,6 +12,8 @@ import { makeSquare } from 'chessops/util';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
 import { whiteShare } from '../../render/index.js';
+import { themeByName } from '../../render/theme.js';
+import { count, decodePng, hex, same } from '../render/pixels.js';
 import { openingAt } from '../../src/game/openings.js';
 import { World, embedOf, fixture, scriptOf, shuffleScript } from '../e2e/harness.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
@@ -72,12 +74,13 @@ async function startRelayed(env: Record<string, string> = {}): Promise<{ w: Worl
   return { w, base: bot.web!.url };
 }
 
-/** Observes a game and returns its page's path (from the post's Watch live link). */
+/** Observes a game and returns its page's path and query (from the post's Watch live link). */
 async function observe(w: World, game: number, options: { eval?: boolean } = {}): Promise<string> {
   await w.command('observe', { game, ...options }).reply();
   const post = w.livePosts().at(-1)!;
   for (const row of post.components as { components?: { label?: string; url?: string }[] }[])
-    for (const c of row.components ?? []) if (c.label === 'Watch live') return new URL(c.url!).pathname;
+    for (const c of row.components ?? [])
+      if (c.label === 'Watch live') return new URL(c.url!).pathname + new URL(c.url!).search;
   throw new Error('no Watch live link');
 }
 
@@ -558,6 +561,29 @@ describeWith(chromiumNeed(), stockfishNeed())('the live page with the engine on'
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 13))));
     expect(await bar.isVisible()).toBe(false);
     expect(await line.isVisible()).toBe(false);
+    expect(pageProblems).toEqual([]);
+  });
+});
+
+describeWith(chromiumNeed())('the live page in a server theme', () => {
+  it("draws the board in the posting server's theme (/settings theme grey)", async () => {
+    const { w, base } = await startRelayed();
+    await w.command('settings theme', { theme: 'grey' }, { user: w.fake.owner }).reply();
+    const game = w.fics.addGame(scriptOf(fixture('lasker_flag#0')));
+    const path = await observe(w, game);
+    expect(path).toMatch(/\?theme=grey$/);
+    const page = await openBrowser();
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(Chess.default()));
+    const shot = await decodePng(await page.locator('.game.main cg-board').screenshot());
+    const all = { x: 0, y: 0, w: shot.width, h: shot.height };
+    const grey = themeByName('grey');
+    const brown = themeByName('brown');
+    // Empty squares of ranks 3-6 alone are a quarter of the board.
+    expect(count(shot, all, same(hex(grey.light)))).toBeGreaterThan((shot.width * shot.height) / 16);
+    expect(count(shot, all, same(hex(grey.dark)))).toBeGreaterThan((shot.width * shot.height) / 16);
+    expect(count(shot, all, same(hex(brown.light)))).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-theme-grey.png') });
     expect(pageProblems).toEqual([]);
   });
 });
