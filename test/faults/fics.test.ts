@@ -4,7 +4,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReconnectReport } from '../../src/fics/connection.js';
 import type { LoadWorld } from '../load/world.js';
-import { sleep } from '../load/world.js';
 import type { FakeFicsOptions } from '../fake-fics/server.js';
 import {
   NOTHING_LOST,
@@ -39,9 +38,12 @@ describe('FICS faults', () => {
     expect(world.fics.loggedIn().length).toBeGreaterThanOrEqual(3);
     world.startPacing();
 
+    // A cut every dozen plies (two per game), counted, not timed: the games are still running at
+    // each cut however slow the machine is.
     let cuts = 0;
     for (let round = 0; round < 6 && !allEnded(world); round++) {
-      await sleep(150);
+      const playedBefore = world.pacedPlies;
+      await waitFor(() => allEnded(world!) || world!.pacedPlies >= playedBefore + 12, 'a dozen more plies');
       const sessions = world.fics.loggedIn();
       if (sessions.length === 0) continue;
       world.fics.drop(sessions[round % sessions.length]!.id);
@@ -66,7 +68,8 @@ describe('FICS faults', () => {
     await world.observeAll(50);
     expect(world.observeFailures).toEqual([]);
     world.startPacing();
-    await sleep(200);
+    // The games under way (a dozen plies played) when the server starts turning logins away.
+    await waitFor(() => world!.pacedPlies >= 12, 'a dozen plies');
 
     // The server turns every login away ("the server is full"), and drops everyone.
     ficsOptions.full = true;
