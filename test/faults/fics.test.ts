@@ -9,6 +9,7 @@ import {
   NOTHING_LOST,
   allEnded,
   auditAll,
+  pliesLater,
   smallWorld,
   startInProcessBot,
   type InProcessBot,
@@ -42,8 +43,7 @@ describe('FICS faults', () => {
     // each cut however slow the machine is.
     let cuts = 0;
     for (let round = 0; round < 6 && !allEnded(world); round++) {
-      const playedBefore = world.pacedPlies;
-      await waitFor(() => allEnded(world!) || world!.pacedPlies >= playedBefore + 12, 'a dozen more plies');
+      await pliesLater(world, 12);
       const sessions = world.fics.loggedIn();
       if (sessions.length === 0) continue;
       world.fics.drop(sessions[round % sessions.length]!.id);
@@ -69,7 +69,7 @@ describe('FICS faults', () => {
     expect(world.observeFailures).toEqual([]);
     world.startPacing();
     // The games under way (a dozen plies played) when the server starts turning logins away.
-    await waitFor(() => world!.pacedPlies >= 12, 'a dozen plies');
+    await pliesLater(world, 12);
 
     // The server turns every login away ("the server is full"), and drops everyone.
     ficsOptions.full = true;
