@@ -39,6 +39,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: INTEGRATION,
           setupFiles: ['test/support/unit-guard.ts'],
+          isolate: false,
           // A bound against a hang, not a speed check: a unit test waits on nothing, but the
           // property and rendering tests compute for seconds, and took over 30 s each at load
           // average 20-30 on two cores.
