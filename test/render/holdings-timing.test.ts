@@ -4,6 +4,7 @@ import { parseFen, makeFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import { Crazyhouse } from 'chessops/variant';
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_MS } from '../support/bounds.js';
 import { renderPng, type BoardScene } from '../../render/index.js';
 import { sceneFromSnapshot } from '../../src/game/scenes.js';
 import { computeLayout, type Rect } from '../../render/layout.js';
@@ -92,33 +93,37 @@ const handsOf = (fen: string): Holdings => {
 };
 
 describe('hands after a drop', () => {
-  it('crazyhouse (lasker, <b1> after <12>): every picture after a drop shows the true hands', async () => {
-    const list = events(transcript('lasker_crazyhouse', 'obs_multi.raw'));
-    const truths = scenarios().find((s) => s.name === 'lasker_crazyhouse')!.truths;
-    let drops = 0;
-    for (const { snap } of positions(list)) {
-      if (!snap.complete || !snap.san.at(-1)!.includes('@')) continue;
-      const truth = truths.find(
-        (t) => t.white === snap.white && t.san.slice(0, snap.san.length).join() === snap.san.join(),
-      );
-      expect(truth, `${snap.key} ${snap.san.at(-1)}`).toBeDefined();
-      // The true hands: the truth's moves replayed by crazyhouse rules.
-      const pos = Crazyhouse.default();
-      for (const uci of truth!.uci.slice(0, snap.san.length)) pos.play(parseUci(uci)!);
-      const before = Crazyhouse.default();
-      for (const uci of truth!.uci.slice(0, snap.san.length - 1)) before.play(parseUci(uci)!);
-      const [shown, right, stale] = await pictures(
-        snap,
-        handsOf(makeFen(pos.toSetup())),
-        handsOf(makeFen(before.toSetup())),
-      );
-      expect(handsDiffer(shown, right), `${snap.key} after ${snap.san.at(-1)}`).toBe(0);
-      // The drop changed the hands: a picture one move late would not pass.
-      expect(handsDiffer(right, stale)).toBeGreaterThan(50);
-      drops++;
-    }
-    expect(drops).toBeGreaterThan(5);
-  });
+  it(
+    'crazyhouse (lasker, <b1> after <12>): every picture after a drop shows the true hands',
+    { timeout: HEAVY_TEST_MS },
+    async () => {
+      const list = events(transcript('lasker_crazyhouse', 'obs_multi.raw'));
+      const truths = scenarios().find((s) => s.name === 'lasker_crazyhouse')!.truths;
+      let drops = 0;
+      for (const { snap } of positions(list)) {
+        if (!snap.complete || !snap.san.at(-1)!.includes('@')) continue;
+        const truth = truths.find(
+          (t) => t.white === snap.white && t.san.slice(0, snap.san.length).join() === snap.san.join(),
+        );
+        expect(truth, `${snap.key} ${snap.san.at(-1)}`).toBeDefined();
+        // The true hands: the truth's moves replayed by crazyhouse rules.
+        const pos = Crazyhouse.default();
+        for (const uci of truth!.uci.slice(0, snap.san.length)) pos.play(parseUci(uci)!);
+        const before = Crazyhouse.default();
+        for (const uci of truth!.uci.slice(0, snap.san.length - 1)) before.play(parseUci(uci)!);
+        const [shown, right, stale] = await pictures(
+          snap,
+          handsOf(makeFen(pos.toSetup())),
+          handsOf(makeFen(before.toSetup())),
+        );
+        expect(handsDiffer(shown, right), `${snap.key} after ${snap.san.at(-1)}`).toBe(0);
+        // The drop changed the hands: a picture one move late would not pass.
+        expect(handsDiffer(right, stale)).toBeGreaterThan(50);
+        drops++;
+      }
+      expect(drops).toBeGreaterThan(5);
+    },
+  );
 
   for (const [scenario, file] of [
     ['lasker_bughouse_b', 'obs_both.raw'],

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_MS } from '../support/bounds.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const RULE = '@typescript-eslint/no-restricted-imports';
@@ -43,7 +44,7 @@ describe('render/ imports nothing from src/', () => {
     expect(await restricted(inside, `${root}render/probe.ts`)).toEqual([]);
   });
 
-  it('holds for every file in render/', async () => {
+  it('holds for every file in render/', { timeout: HEAVY_TEST_MS }, async () => {
     const files = readdirSync(`${root}render`).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(10);
     const results = await probing.lintFiles(files.map((f) => `render/${f}`));
