@@ -39,10 +39,14 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: INTEGRATION,
           setupFiles: ['test/support/unit-guard.ts'],
-          // A bound against a hang, not a speed check: a unit test waits on nothing, but the
-          // property and rendering tests compute for seconds, and took over 30 s each at load
-          // average 20-30 on two cores.
-          testTimeout: 60_000,
+          // One module cache per worker, not one per file: the renderer, chessops and the fixtures
+          // load once (import time was over half the run). A file that mocks a module loads what it
+          // mocks afresh (test/render/long-names.test.ts).
+          isolate: false,
+          // A bound against a hang, not a speed check: a unit test waits on nothing. The few that
+          // compute for seconds (pictures, property runs) say so with HEAVY_TEST_MS (60 s,
+          // test/support/bounds.ts).
+          testTimeout: 10_000,
         },
       },
       {

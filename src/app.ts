@@ -35,7 +35,7 @@ import { gameKeyOf } from './game/game-key.js';
 import type { GameSnapshot } from './game/snapshot.js';
 import { LiveGames } from './web/games.js';
 import { Metrics } from './web/metrics.js';
-import { EditScheduler } from './relay/schedule.js';
+import { EditScheduler, type ScheduleClock } from './relay/schedule.js';
 import { startWebServer, type WebServer } from './web/server.js';
 
 export interface StartOptions {
@@ -50,6 +50,8 @@ export interface StartOptions {
   ficsWaitMs?: number;
   /** The clock of live posts (their age, for Discord's one-hour edit limit); tests move it. */
   now?: () => number;
+  /** The clock edits are paced and paused by (the scheduler's and the governor's); tests move it. */
+  editClock?: ScheduleClock;
   /**
    * Told after the bot stopped itself for a reason no restart mends (the token revoked, the
    * intents refused): main.ts exits non-zero so that a supervisor notices.
@@ -82,7 +84,11 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
   }
   const client = createClient(config.discord);
-  const governor = new RestGovernor({ logger: logger.child({ component: 'discord-rest' }) });
+  const { editClock } = options;
+  const governor = new RestGovernor({
+    logger: logger.child({ component: 'discord-rest' }),
+    ...(editClock === undefined ? {} : { now: () => editClock.now() }),
+  });
   // Under the ShardingManager (npm run start:sharded), or with SHARDS and SHARD_COUNT set, this
   // process is one shard of several (discord.js read which from the environment).
   const scope = shardScope(client.options);
@@ -168,7 +174,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const evaluations = config.engine.enabled ? new LiveEvaluations({ pool: enginePool }) : null;
   // Every post and edit of this process waits for its turn here, at this shard's share of the
   // bot's rate (src/relay/schedule.ts).
-  const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
+  const scheduler = new EditScheduler(
+    discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor),
+    editClock,
+  );
   metrics.addSchedule(() => scheduler.figures());
   const relay = new Relay({
     feed,

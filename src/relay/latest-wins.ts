@@ -1,6 +1,8 @@
 // Keeps one message current without flooding: at most one edit in flight, and when positions
 // come faster than edits may go, the ones in between are skipped — the newest always goes out.
 
+import { REAL_CLOCK, type ScheduleClock } from './clock.js';
+
 /**
  * Thrown by a send that may not go yet (a rate limit): the sender waits, then sends the newest
  * value it has. Waiting here rather than in the HTTP client means that what goes out after the
@@ -78,15 +80,15 @@ export class LatestWins<T> {
 
   constructor(
     private readonly options: LatestWinsOptions<T>,
-    /** The clock `since` is read from (the scheduler's). */
-    private readonly now: () => number = () => performance.now(),
+    /** The clock `since` is read from and retries wait on (the scheduler's). */
+    private readonly clock: ScheduleClock = REAL_CLOCK,
   ) {}
 
   /** Queues a value, replacing any value not yet sent. */
   push(value: T): void {
     if (this.closed) return;
     if (this.pending !== null) this.skipped++;
-    else this.since = this.now();
+    else this.since = this.clock.now();
     this.urgent ||= this.options.urgent?.(value) ?? false;
     this.pending = { value };
     if (this.inFlight === null) this.inFlight = this.drain();
@@ -162,12 +164,12 @@ export class LatestWins<T> {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const cancel = this.clock.after(ms, () => {
         this.wake = null;
         resolve();
-      }, ms);
+      });
       this.wake = () => {
-        clearTimeout(timer);
+        cancel();
         this.wake = null;
         resolve();
       };

@@ -31,7 +31,7 @@ import type { PostPort } from './ports.js';
 import type { GameFeed } from '../game/feed.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
-import { EditScheduler } from './schedule.js';
+import { EditScheduler, type ScheduleFigures } from './schedule.js';
 import { Serial } from '../serial.js';
 import { ThreadTalk, type SaidSource } from './thread-talk.js';
 
@@ -523,6 +523,11 @@ export class Relay {
     }
   }
 
+  /** The edit scheduler's counts (tests wait on its sends in flight). */
+  scheduleFigures(): ScheduleFigures {
+    return this.scheduler.figures();
+  }
+
   /** Waits for everything queued to reach Discord (tests, shutdown). */
   async idle(): Promise<void> {
     await this.updates.idle();
@@ -724,7 +729,7 @@ export class Relay {
           onError: (error) => this.options.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
           onRefused: (refusal) => this.track(this.refused(postId, refusal)),
         },
-        () => this.scheduler.now(),
+        this.scheduler,
       );
       this.senders.set(postId, sender);
     }

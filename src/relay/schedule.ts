@@ -5,7 +5,10 @@
 // picture is the most out of date, so turns follow staleness and no busy game starves a quiet one.
 // The waiter renders its picture and builds its request inside its turn, never before: nothing is
 // drawn or built only to be held back, and what goes out is the newest position of that moment.
+import { REAL_CLOCK, type ScheduleClock } from './clock.js';
 import { RetryLater } from './latest-wins.js';
+
+export type { ScheduleClock } from './clock.js';
 
 /** What the receiving side allows; every field is a bound the scheduler keeps. */
 export interface EditPace {
@@ -45,21 +48,6 @@ export interface TurnRequest {
   signal?: AbortSignal;
 }
 
-export interface ScheduleClock {
-  now(): number;
-  /** Calls `run` after `ms`; returns the cancel. */
-  after(ms: number, run: () => void): () => void;
-}
-
-const REAL_CLOCK: ScheduleClock = {
-  now: () => performance.now(),
-  after: (ms, run) => {
-    // Waiting turns alone do not keep a stopping process alive (their senders are closed by then).
-    const timer = setTimeout(run, ms).unref();
-    return () => clearTimeout(timer);
-  },
-};
-
 /** Counted, never logged one by one: the metrics read them. */
 export interface ScheduleFigures {
   /** Turns given. */
@@ -72,6 +60,8 @@ export interface ScheduleFigures {
   waiting: number;
   /** Ms the last turn's waiter had waited for its oldest unshown update. */
   lastWaitMs: number;
+  /** Turns given whose sends have not finished. */
+  inFlight: number;
 }
 
 interface Waiter {
@@ -91,7 +81,7 @@ export class EditScheduler {
   private seq = 0;
   private cancelWake: (() => void) | null = null;
   private wakeAt = Number.POSITIVE_INFINITY;
-  private readonly figuresNow: Omit<ScheduleFigures, 'waiting'> = {
+  private readonly figuresNow: Omit<ScheduleFigures, 'waiting' | 'inFlight'> = {
     turns: 0,
     urgentTurns: 0,
     heldBack: 0,
@@ -149,7 +139,7 @@ export class EditScheduler {
   }
 
   figures(): ScheduleFigures {
-    return { ...this.figuresNow, waiting: this.waiters.size };
+    return { ...this.figuresNow, waiting: this.waiters.size, inFlight: this.inFlight };
   }
 
   /** Gives every turn that may go now, then sleeps until the next one may. */

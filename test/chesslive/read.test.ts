@@ -1,5 +1,6 @@
 // Reading: precise errors for malformed files, and files that are still being written.
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_MS } from '../support/bounds.js';
 import { parseChessLive, makeChessLive } from '../../src/chesslive/index.js';
 import { CHESSLIVE_NAME_MAX, CHESSLIVE_REASON_MAX, ChessLiveReader } from '../../src/chesslive/read.js';
 import { truthRecord, truthGames } from './fics-games.js';
@@ -74,20 +75,24 @@ describe('growing files', () => {
   if (!written.ok) throw new Error(written.error);
   const file = written.value;
 
-  it('gives the complete moves so far at every length of the file, and the unread tail', () => {
-    for (let length = 0; length <= file.length; length++) {
-      const text = file.slice(0, length);
-      const read = parseChessLive(text, { variant: 'crazyhouse', growing: true });
-      if (!read.ok) throw new Error(`at length ${length}: ${read.error.message}`);
-      const fields = text.split(';');
-      const complete = Math.max(0, fields.length - 3);
-      const resultAt = fields.findIndex((f, i) => i >= 2 && /^[+=-]$/.test(f) && i < fields.length - 1);
-      const moves = resultAt >= 0 ? resultAt - 2 : complete;
-      expect(read.value.completeMoves).toBe(moves);
-      expect(read.value.game.uci).toEqual(truth.uci.slice(0, moves));
-      if (resultAt < 0) expect(read.value.pending).toBe(fields.at(-1));
-    }
-  });
+  it(
+    'gives the complete moves so far at every length of the file, and the unread tail',
+    { timeout: HEAVY_TEST_MS },
+    () => {
+      for (let length = 0; length <= file.length; length++) {
+        const text = file.slice(0, length);
+        const read = parseChessLive(text, { variant: 'crazyhouse', growing: true });
+        if (!read.ok) throw new Error(`at length ${length}: ${read.error.message}`);
+        const fields = text.split(';');
+        const complete = Math.max(0, fields.length - 3);
+        const resultAt = fields.findIndex((f, i) => i >= 2 && /^[+=-]$/.test(f) && i < fields.length - 1);
+        const moves = resultAt >= 0 ? resultAt - 2 : complete;
+        expect(read.value.completeMoves).toBe(moves);
+        expect(read.value.game.uci).toEqual(truth.uci.slice(0, moves));
+        if (resultAt < 0) expect(read.value.pending).toBe(fields.at(-1));
+      }
+    },
+  );
 
   it('read piece by piece and a few fields at a time, gives what a whole read of the text so far gives', () => {
     const reader = new ChessLiveReader({ variant: 'crazyhouse' });

@@ -9,6 +9,7 @@ import { startBot, type BotHandle } from '../../src/app.js';
 import type { PoolOptions } from '../../src/fics/pool.js';
 import { createLogger } from '../../src/log.js';
 import { BOARD_IMAGE } from '../../src/relay/message.js';
+import type { ScheduleClock } from '../../src/relay/schedule.js';
 import { startFake, type Harness } from '../discord/harness.js';
 import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
@@ -42,6 +43,8 @@ export interface BotOptions {
   fics?: Partial<PoolOptions>;
   /** The bot's clock for its live posts (a test moves it with the fake Discord's). */
   now?: () => number;
+  /** The clock the bot paces and pauses its edits by (a test moves it). */
+  editClock?: ScheduleClock;
   /** Told when the bot stops itself for good (main.ts exits then). */
   onFatal?: (reason: string) => void;
 }
@@ -104,6 +107,7 @@ export class World {
       logger,
       fics: { ...FAST_FICS, ...options.fics },
       ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.editClock === undefined ? {} : { editClock: options.editClock }),
       ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
     });
     if (!started.ok) throw new Error(started.error);

@@ -308,7 +308,7 @@ describe('fake Discord: interactions', () => {
   });
 
   it('refuses a second response and a response after the 3 s window', async () => {
-    const h = await withClient({ interactionResponseWindowMs: 200 });
+    const h = await withClient();
     const errors: unknown[] = [];
     await withObserve(h, async (interaction) => {
       if (!interaction.isChatInputCommand()) return;
@@ -323,7 +323,7 @@ describe('fake Discord: interactions', () => {
           })
           .catch((e: unknown) => errors.push(e));
       } else {
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        h.fake.advanceClock(3_001);
         await interaction.reply('too late').catch((e: unknown) => errors.push(e));
       }
     });

@@ -483,7 +483,7 @@ export class FakeDiscord extends EventEmitter {
     this.#gateway.refuseIdentify = code;
   }
 
-  /** Moves the fake's clock (message ages, for the one-hour edit limit) forward. */
+  /** Moves the fake's clock (message ages for the one-hour edit limit, interaction windows) forward. */
   advanceClock(ms: number): void {
     this.#clockOffsetMs += ms;
     this.#changed();
@@ -770,7 +770,7 @@ export class FakeDiscord extends EventEmitter {
       guild.id,
       channel.id,
       user,
-      Date.now(),
+      this.now(),
       message?.id ?? null,
     );
     this.#interactions.set(id, record);

@@ -123,7 +123,7 @@ export function routes(world: World): Route[] {
     requireApplication(params.application_id);
     const record = [...world.interactions.values()].find((r) => r.token === params.interaction_token);
     if (!record || record.callback === null) throw new ApiError(404, 10015, 'Unknown Webhook');
-    if (Date.now() - record.createdAt > world.interactionTokenLifetimeMs) {
+    if (world.state.now() - record.createdAt > world.interactionTokenLifetimeMs) {
       throw new ApiError(401, 50027, 'Invalid Webhook Token');
     }
     return record;
@@ -201,7 +201,7 @@ export function routes(world: World): Route[] {
     }
     if (record.callback !== null)
       throw new ApiError(400, 40060, 'Interaction has already been acknowledged.');
-    if (Date.now() - record.createdAt > world.interactionResponseWindowMs) {
+    if (world.state.now() - record.createdAt > world.interactionResponseWindowMs) {
       throw new ApiError(404, 10062, 'Unknown interaction');
     }
     const body = payload(request.body) as { type?: unknown; data?: unknown };

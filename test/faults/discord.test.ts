@@ -4,11 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../fake-discord/index.js';
 import type { LoadWorld } from '../load/world.js';
-import { sleep } from '../load/world.js';
 import {
   NOTHING_LOST,
   allEnded,
   auditAll,
+  pliesLater,
   smallWorld,
   startInProcessBot,
   type InProcessBot,
@@ -56,7 +56,7 @@ describe('Discord faults', () => {
     for (let round = 0; round < 10 && !allEnded(world); round++) {
       const slot = world.slots[round % world.slots.length]!;
       world.discord.failNext(editsIn(slot.channelId), finals[round % finals.length]!);
-      await sleep(80);
+      await pliesLater(world, 6);
     }
     await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world, 15_000);
@@ -70,14 +70,18 @@ describe('Discord faults', () => {
     running = await startInProcessBot(world);
     await world.commandsRegistered();
     const observing = world.observeAll(20);
-    await sleep(120);
+    // Dropped once the first /observe is delivered, with five more to come (one per 50 ms).
+    await waitFor(
+      () => world!.discord.gatewayLog.some((e) => e.direction === 'out' && e.t === 'INTERACTION_CREATE'),
+      'the first /observe delivered',
+    );
     world.discord.dropGateway();
     await observing;
     expect(world.observeFailures).toEqual([]);
     // The client resumed the session (op 6) rather than starting a new one.
     expect(world.discord.gatewayLog.some((e) => e.direction === 'in' && e.op === 6)).toBe(true);
     world.startPacing();
-    await sleep(150);
+    await pliesLater(world, 12);
     world.discord.dropGateway();
     await waitFor(() => allEnded(world!), 'every game to end', 15_000);
     const totals = await auditAll(world);

@@ -4,12 +4,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReconnectReport } from '../../src/fics/connection.js';
 import type { LoadWorld } from '../load/world.js';
-import { sleep } from '../load/world.js';
 import type { FakeFicsOptions } from '../fake-fics/server.js';
 import {
   NOTHING_LOST,
   allEnded,
   auditAll,
+  pliesLater,
   smallWorld,
   startInProcessBot,
   type InProcessBot,
@@ -39,9 +39,11 @@ describe('FICS faults', () => {
     expect(world.fics.loggedIn().length).toBeGreaterThanOrEqual(3);
     world.startPacing();
 
+    // A cut every dozen plies (two per game), counted, not timed: the games are still running at
+    // each cut however slow the machine is.
     let cuts = 0;
     for (let round = 0; round < 6 && !allEnded(world); round++) {
-      await sleep(150);
+      await pliesLater(world, 12);
       const sessions = world.fics.loggedIn();
       if (sessions.length === 0) continue;
       world.fics.drop(sessions[round % sessions.length]!.id);
@@ -66,7 +68,8 @@ describe('FICS faults', () => {
     await world.observeAll(50);
     expect(world.observeFailures).toEqual([]);
     world.startPacing();
-    await sleep(200);
+    // The games under way (a dozen plies played) when the server starts turning logins away.
+    await pliesLater(world, 12);
 
     // The server turns every login away ("the server is full"), and drops everyone.
     ficsOptions.full = true;

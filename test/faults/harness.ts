@@ -4,6 +4,7 @@
 import type { PoolOptions } from '../../src/fics/pool.js';
 import { LoadWorld, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
 import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
+import { waitFor } from '../support/wait.js';
 
 /** FICS timings for tests: the fake answers at once, so retries need not wait long. */
 export const QUICK_FICS: Partial<PoolOptions> = {
@@ -44,6 +45,17 @@ export function startInProcessBot(
 /** Every channel's game has ended (the world starts no new ones). */
 export function allEnded(world: LoadWorld): boolean {
   return world.slots.every((s) => s.game === null);
+}
+
+/**
+ * Waits until the pacer has played `plies` more plies, or has none left to play: games going on,
+ * counted rather than timed, so that a fault lands mid-game however slow the machine is.
+ */
+export async function pliesLater(world: LoadWorld, plies: number): Promise<void> {
+  const target = world.pacedPlies + plies;
+  const noneLeft = (): boolean =>
+    world.slots.every((s) => s.game === null || s.game.played.length >= s.game.script.san.length);
+  await waitFor(() => world.pacedPlies >= target || noneLeft(), `${plies} more plies`);
 }
 
 /** Waits for every finished game's final edit, then audits them all. */

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld, PlayedGame } from '../load/world.js';
-import { sleep } from '../load/world.js';
-import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld } from './harness.js';
+import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, pliesLater, smallWorld } from './harness.js';
 import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
@@ -58,7 +57,7 @@ describe('SIGKILL and restart', () => {
     const game = cutOff as PlayedGame | null;
     expect(game?.ended).toBe(true);
     // Games go on while the bot is down; none ends before it observes them again.
-    await sleep(300);
+    await pliesLater(world, 12);
 
     const second = await BotChild.start({ env: env(world), fics: QUICK_FICS });
     children.push(second);

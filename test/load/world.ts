@@ -164,6 +164,8 @@ export class LoadWorld {
   readonly observeFailures: string[] = [];
   /** Games that ended while no connection of the bot observed them. */
   endedUnobserved = 0;
+  /** Plies the pacer played (a test's measure of games going on, instead of time passing). */
+  pacedPlies = 0;
   /** Told right before the server announces a game's end (a test may arm a fault for its final edit). */
   onEnd: ((game: PlayedGame, slot: Slot) => void) | null = null;
   /** Games started over the run (for names). */
@@ -523,6 +525,7 @@ export class LoadWorld {
         game.lastPlyAt = performance.now();
         game.plyAt.push(game.lastPlyAt);
         slot.dueAt = now + this.nextPlyDelay();
+        this.pacedPlies++;
         continue;
       }
       if (this.options.holdEndsWhileUnobserved === true && this.holdEnd(game, now)) {

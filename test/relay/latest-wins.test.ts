@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LatestWins, Refused, RetryLater } from '../../src/relay/latest-wins.js';
+import { ManualClock } from '../support/manual-clock.js';
 
 /** A send that completes only when the test says so, recording what was sent. */
 function gatedSend() {
@@ -71,18 +72,26 @@ describe('LatestWins', () => {
   it('waits out a RetryLater, then sends the newest value: the refused one only if nothing came since', async () => {
     const sent: number[] = [];
     let refuse = 1;
-    const lw = new LatestWins<number>({
-      send: async (v) => {
-        if (refuse-- > 0) throw new RetryLater(20);
-        sent.push(v);
+    const clock = new ManualClock();
+    const lw = new LatestWins<number>(
+      {
+        send: async (v) => {
+          if (refuse-- > 0) throw new RetryLater(20);
+          sent.push(v);
+        },
       },
-    });
+      clock,
+    );
     lw.push(1);
     lw.push(2); // waits behind 1
+    await clock.advance(19);
+    expect(sent).toEqual([]);
+    await clock.advance(1);
     await lw.idle();
     expect(sent).toEqual([2]);
     refuse = 1;
     lw.push(3);
+    await clock.advance(20);
     await lw.idle();
     expect(sent).toEqual([2, 3]);
     expect(lw.skipped).toBe(1);

@@ -208,7 +208,7 @@ describe('LatestWins in a scheduler', () => {
             return scheduler.run({ bucket: () => null, standing, signal }, go);
           },
         },
-        () => clock.now(),
+        clock,
       );
     const busy = make();
     busy.push(100); // takes the first turn at 0
@@ -242,7 +242,7 @@ describe('LatestWins in a scheduler', () => {
           send: async (value) => void sent.push(value),
           turn: (standing, go, signal) => scheduler.run({ bucket: () => null, standing, signal }, go),
         },
-        () => clock.now(),
+        clock,
       );
     const first = make();
     const second = make();

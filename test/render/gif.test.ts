@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HEAVY_TEST_MS } from '../support/bounds.js';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
 import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { MAX_GIF_BYTES, MAX_GIF_FRAMES, gifScenes } from '../../render/game-gif.js';
@@ -66,7 +67,7 @@ describe('whole-game GIF', () => {
 });
 
 describe('crazyhouse GIF', () => {
-  it('ends on the final position with its holdings', async () => {
+  it('ends on the final position with its holdings', { timeout: HEAVY_TEST_MS }, async () => {
     const scenes = fixtureScenes('crazyhouse-random-105.pgn');
     const { reader, frames } = decodeGif(unwrap(renderGif(scenes)));
     expect(reader.numFrames()).toBe(106);
@@ -125,15 +126,19 @@ describe('GIF bounds', () => {
   // A game of about 2,000 plies: the same 157 played over and over.
   const long = Array.from({ length: 13 }, () => game).flat();
 
-  it('keeps a long game to MAX_GIF_FRAMES frames: the start, then its last moves, ending on the final one', async () => {
-    expect(long.length).toBeGreaterThan(MAX_GIF_FRAMES);
-    const bytes = unwrap(renderGif(long));
-    const { reader, frames } = decodeGif(bytes);
-    expect(reader.numFrames()).toBe(MAX_GIF_FRAMES);
-    expect(bytes.length).toBeLessThan(MAX_GIF_BYTES);
-    await expectSameImage(frames.at(-1)!, unwrap(renderPng(long.at(-1)!)));
-    expect(gifScenes(long)).toEqual([long[0], ...long.slice(long.length - MAX_GIF_FRAMES + 1)]);
-  });
+  it(
+    'keeps a long game to MAX_GIF_FRAMES frames: the start, then its last moves, ending on the final one',
+    { timeout: HEAVY_TEST_MS },
+    async () => {
+      expect(long.length).toBeGreaterThan(MAX_GIF_FRAMES);
+      const bytes = unwrap(renderGif(long));
+      const { reader, frames } = decodeGif(bytes);
+      expect(reader.numFrames()).toBe(MAX_GIF_FRAMES);
+      expect(bytes.length).toBeLessThan(MAX_GIF_BYTES);
+      await expectSameImage(frames.at(-1)!, unwrap(renderPng(long.at(-1)!)));
+      expect(gifScenes(long)).toEqual([long[0], ...long.slice(long.length - MAX_GIF_FRAMES + 1)]);
+    },
+  );
 
   it('gives a GIF up once it passes its byte bound', () => {
     const out = renderGif(game, { maxBytes: 100_000 });
