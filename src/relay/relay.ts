@@ -17,17 +17,15 @@ import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { Evaluation } from '../engine/uci.js';
-import {
-  chartEvaluations,
-  EditRoom,
-  ENGINE_OFF,
-  type LiveEvaluations,
-  type PostEngineChoice,
-} from './evaluations.js';
+import { EvaluationEdits } from './evaluation-edits.js';
+import { chartEvaluations, ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
+import { awaitFirstBoard } from './first-board.js';
 import { BoardImages } from './images.js';
-import { LatestWins, Refused } from './latest-wins.js';
-import type { LiveAttachment, LiveMessage } from './message.js';
+import type { Refused } from './latest-wins.js';
+import type { LiveMessage } from './message.js';
+import { OutageFooter } from './outage.js';
 import type { PostPort } from './ports.js';
+import { PostSenders, type Edit } from './post-sender.js';
 import type { GameFeed } from '../game/feed.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
@@ -78,36 +76,13 @@ export interface RelayOptions {
   said?: SaidSource;
 }
 
-/** One edit of a post: a game position, or a message made already (ended while offline). */
-type Edit =
-  | {
-      snapshot: GameSnapshot;
-      /** PGN and GIF on the final edit. */
-      files: LiveAttachment[] | null;
-      /** The last edit of a stopped post: it says so and loses its buttons. */
-      stopped?: boolean;
-      /** A button's answer or a new post's catch-up: it goes before ordinary moves. */
-      urgent?: boolean;
-    }
-  | { message: LiveMessage };
-
-/** A game's end, a stop, a button's answer: before every ordinary move (schedule.ts). */
-function isUrgent(edit: Edit): boolean {
-  return 'message' in edit || edit.files !== null || edit.stopped === true || edit.urgent === true;
-}
-
-/** Footer of a post someone stopped. */
-export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
-
 /** A post the database refused to record is not relayed. */
 const UNRECORDED =
   'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).';
 const UNRECORDED_FOOTER = 'Kibitz could not record this post: this board does not update.';
-/** Footer of a live FICS post while FICS is out of reach (outage.ts). */
-export const WAITING_FOOTER = 'Waiting for FICS… this board may be behind.';
 
 export class Relay {
-  private readonly senders = new Map<number, LatestWins<Edit>>();
+  private readonly senders: PostSenders;
   private closed = false;
   private readonly images: BoardImages;
   private readonly quotas: Quotas;
@@ -118,17 +93,12 @@ export class Relay {
   private readonly updates = new Serial<number>();
   /** Posts whose end is being written (stopped, refused, guild removed): no board goes to them. */
   private readonly ending = new Set<number>();
-  /** FICS out of reach for a while: live FICS boards say so in their footer. */
-  private ficsDown = false;
+  private readonly outage: OutageFooter;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
-  /** Recent edits per post, so that evaluation-only edits leave room for moves. */
-  private readonly editRoom = new EditRoom();
-  /** Evaluation edits waiting for room, per post. */
-  private readonly evaluationWaits = new Map<number, NodeJS.Timeout>();
+  /** Absent without an engine (KIBITZ_ENGINE). */
+  private readonly evaluationEdits?: EvaluationEdits;
   private readonly scheduler: EditScheduler;
-  /** Each post's rate-limit bucket (its message's channel), known from its first send. */
-  private readonly bucketOf = new Map<number, string>();
   private readonly talk: ThreadTalk;
 
   constructor(private readonly options: RelayOptions) {
@@ -158,8 +128,40 @@ export class Relay {
       closed: () => this.closed,
       recorded: (what, write) => this.recorded(what, write),
     });
+    this.outage = new OutageFooter({
+      livePosts: options.storage.livePosts,
+      snapshot: (game) => options.feed.snapshot(game),
+      logger: options.logger,
+      shows: (post) => !this.ignored(post.id) && this.owns(post.guildId),
+      redraw: (postId, snapshot) => this.senders.push(postId, { snapshot, files: null }),
+    });
+    this.senders = new PostSenders({
+      livePosts: options.storage.livePosts,
+      port: options.port,
+      images: this.images,
+      scheduler: this.scheduler,
+      logger: options.logger,
+      engineView: (snapshot, postId) => options.engine?.view(snapshot, postId),
+      shown: (message, snapshot) => this.outage.shown(message, snapshot),
+      edited: (postId, ms) => {
+        options.onEdited?.(ms);
+        this.evaluationEdits?.edited(postId);
+      },
+      refused: (postId, refusal) => this.track(this.refused(postId, refusal)),
+      recorded: (what, write) => this.recorded(what, write),
+      closed: () => this.closed,
+    });
+    if (options.engine !== undefined)
+      this.evaluationEdits = new EvaluationEdits({
+        engine: options.engine,
+        livePosts: options.storage.livePosts,
+        snapshot: (game) => options.feed.snapshot(game),
+        logger: options.logger,
+        finishing: (postId) => this.quotas.isFinishing(postId),
+        push: (postId, edit) => this.senders.push(postId, edit),
+        closed: () => this.closed,
+      });
     options.feed.on('update', this.listener);
-    options.engine?.onEvaluated((game, fen) => void this.evaluated(game, fen));
   }
 
   /** Another source of channels that want new games, asked after the ones before it. */
@@ -173,10 +175,9 @@ export class Relay {
   }
 
   private ended(post: LivePost): void {
-    this.bucketOf.delete(post.id);
+    this.senders.forget(post.id);
     this.talk.postEnded(post.id);
-    this.options.engine?.forget(post.id);
-    this.editRoom.forget(post.id);
+    this.evaluationEdits?.forget(post.id);
     for (const listener of this.endedListeners) listener(post);
   }
 
@@ -184,10 +185,8 @@ export class Relay {
     this.closed = true;
     this.options.feed.off('update', this.listener);
     this.options.said?.off('said', this.talk.listener);
-    // Edits waiting out a rate limit would otherwise go on after the bot has stopped.
-    for (const sender of this.senders.values()) sender.close();
-    this.senders.clear();
-    for (const wait of this.evaluationWaits.values()) clearTimeout(wait);
+    this.senders.close();
+    this.evaluationEdits?.close();
   }
 
   /**
@@ -370,7 +369,7 @@ export class Relay {
       // A bughouse post shows the partner board too, often found while the first message was out.
       now.partnerGame !== null
     ) {
-      this.sender(post.id).push({ snapshot: now, files: null, urgent: true });
+      this.senders.push(post.id, { snapshot: now, files: null, urgent: true });
     }
   }
 
@@ -379,8 +378,7 @@ export class Relay {
     const post = await this.options.storage.livePosts.get(postId);
     if (post === null || post.state !== 'live' || this.quotas.isFinishing(post.id)) return;
     // Taken out of the edits now: no board is pushed to it while its end is being written.
-    const sender = this.sender(post.id);
-    this.senders.delete(post.id);
+    const sender = this.senders.take(post.id);
     this.ending.add(post.id);
     // Not recorded, it is still stopped now: the edit goes out and the game is let go.
     await this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
@@ -431,56 +429,7 @@ export class Relay {
    * later edit. False when the post is not live.
    */
   async setEngine(postId: number, choice: PostEngineChoice): Promise<boolean> {
-    const engine = this.options.engine;
-    const post = await this.options.storage.livePosts.get(postId);
-    if (engine === undefined || post === null || post.state !== 'live') return false;
-    engine.setChoice(post.id, choice);
-    const snapshot = this.options.feed.snapshot(post.game);
-    if (snapshot === undefined || gameKeyOf(snapshot) !== post.gameKey) return true;
-    this.sender(post.id).push({ snapshot, files: null, urgent: true });
-    engine.request(snapshot, [post.id]);
-    return true;
-  }
-
-  /** A game's newest position has its evaluation: the posts that show it are edited. */
-  private async evaluated(game: number, fen: string): Promise<void> {
-    try {
-      for (const post of await this.options.storage.livePosts.listLiveByGame(game))
-        await this.showEvaluation(post.id, fen);
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'database read failed: an evaluation is not shown');
-    }
-  }
-
-  /**
-   * One post's evaluation edit, for the position it was made for while the post still shows it;
-   * it waits while the post's recent edits leave no room (EditRoom), then looks again.
-   */
-  private async showEvaluation(postId: number, fen: string): Promise<void> {
-    const post = await this.options.storage.livePosts.get(postId);
-    if (this.closed || post === null || post.state !== 'live' || post.messageId === null) return;
-    const snapshot = this.options.feed.snapshot(post.game);
-    if (
-      snapshot === undefined ||
-      snapshot.ended ||
-      snapshot.fen !== fen ||
-      gameKeyOf(snapshot) !== post.gameKey
-    )
-      return;
-    if (this.quotas.isFinishing(post.id) || !this.options.engine?.choice(post.id).eval) return;
-    if (this.evaluationWaits.has(post.id)) return;
-    const waitMs = this.editRoom.waitMs(post.id, Date.now());
-    if (waitMs === 0) {
-      this.sender(post.id).push({ snapshot, files: null });
-      return;
-    }
-    const wait = setTimeout(() => {
-      this.evaluationWaits.delete(post.id);
-      this.showEvaluation(post.id, fen).catch((error: unknown) =>
-        this.options.logger.error({ err: error }, 'database read failed: an evaluation is not shown'),
-      );
-    }, waitMs);
-    this.evaluationWaits.set(post.id, wait);
+    return (await this.evaluationEdits?.setChoice(postId, choice)) ?? false;
   }
 
   /** After a restart: picks up every live post of this process's guilds (resume.ts). */
@@ -490,7 +439,7 @@ export class Relay {
       logger: this.options.logger,
       owns: (guildId) => this.owns(guildId),
       observe: (game, guildId) => this.observe(game, guildId, true),
-      show: (post, snapshot) => this.sender(post.id).push({ snapshot, files: null }),
+      show: (post, snapshot) => this.senders.push(post.id, { snapshot, files: null }),
       finishStored: (post, game) => this.finishStored(post, game),
       endedOffline: (post) => this.endedOffline(post),
       release: (game, guildId) => this.release(game, guildId),
@@ -514,7 +463,7 @@ export class Relay {
   /** Waits for everything queued to reach Discord (tests, shutdown). */
   async idle(): Promise<void> {
     await this.updates.idle();
-    await Promise.all([...this.senders.values()].map((s) => s.idle()));
+    await this.senders.idle();
     await Promise.all(this.endings);
   }
 
@@ -527,8 +476,7 @@ export class Relay {
       const posts = await this.options.storage.livePosts.listLiveInGuild(guildId);
       // No board is pushed to them while their ends are being written.
       for (const post of posts) {
-        this.senders.get(post.id)?.close();
-        this.senders.delete(post.id);
+        this.senders.drop(post.id);
         this.ending.add(post.id);
       }
       for (const post of posts) {
@@ -551,18 +499,7 @@ export class Relay {
    * WAITING_FOOTER while it is out of reach, without once it is back.
    */
   async setFicsDown(down: boolean): Promise<void> {
-    if (this.closed || down === this.ficsDown) return;
-    this.ficsDown = down;
-    this.options.logger.info(
-      { down },
-      down ? 'FICS out of reach: live boards say so' : 'FICS back: live boards current again',
-    );
-    for (const post of await this.options.storage.livePosts.listLive()) {
-      const snapshot = this.options.feed.snapshot(post.game);
-      if (post.messageId === null || this.ignored(post.id) || !this.owns(post.guildId)) continue;
-      if (snapshot === undefined || snapshot.ended || isChessLive(snapshot)) continue;
-      if (gameKeyOf(snapshot) === post.gameKey) this.sender(post.id).push({ snapshot, files: null });
-    }
+    if (!this.closed) await this.outage.set(down);
   }
 
   /** Keeps a post's ending (unobserve, notice) in view of idle(). */
@@ -577,23 +514,8 @@ export class Relay {
     return this.firstBoard(game);
   }
 
-  /** The observe reply carries the first board; a slow server may send it just after. */
   private firstBoard(game: number): Promise<GameSnapshot> {
-    const now = this.options.feed.snapshot(game);
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.options.feed.off('update', wait);
-        reject(new Error(`Game ${game} sent no board.`));
-      }, this.options.firstBoardTimeoutMs ?? 10_000);
-      const wait = (update: TrackerUpdate): void => {
-        if (update.type === 'needs' || update.type === 'undecoded' || update.snapshot.game !== game) return;
-        clearTimeout(timer);
-        this.options.feed.off('update', wait);
-        resolve(update.snapshot);
-      };
-      this.options.feed.on('update', wait);
-    });
+    return awaitFirstBoard(this.options.feed, game, this.options.firstBoardTimeoutMs);
   }
 
   private onUpdate(update: TrackerUpdate): void {
@@ -623,7 +545,7 @@ export class Relay {
       void this.finish(snapshot, posts);
       return;
     }
-    for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
+    for (const post of posts) this.senders.push(post.id, { snapshot, files: null });
     // After the edits are queued: the board goes out whatever the engine does.
     this.options.engine?.request(
       snapshot,
@@ -635,7 +557,7 @@ export class Relay {
     if (main === undefined || main.ended) return;
     for (const post of await this.options.storage.livePosts.listLiveByGame(main.game)) {
       if (post.gameKey === gameKeyOf(main) && post.messageId !== null && !this.ending.has(post.id)) {
-        this.sender(post.id).push({ snapshot: main, files: null });
+        this.senders.push(post.id, { snapshot: main, files: null });
       }
     }
   }
@@ -668,8 +590,7 @@ export class Relay {
    */
   private async finishPost(post: LivePost, edit: Edit): Promise<void> {
     this.quotas.finishStarted(post.id, post.guildId);
-    const sender = this.sender(post.id);
-    this.senders.delete(post.id);
+    const sender = this.senders.take(post.id);
     await sender.finish(edit);
     this.quotas.finishDone(post.id);
     if (this.closed) return;
@@ -693,85 +614,6 @@ export class Relay {
     return this.options.ownsGuild?.(guildId) ?? true;
   }
 
-  private sender(postId: number): LatestWins<Edit> {
-    let sender = this.senders.get(postId);
-    if (sender === undefined) {
-      sender = new LatestWins<Edit>(
-        {
-          send: (edit) => this.send(postId, edit),
-          urgent: isUrgent,
-          turn: (standing, go, signal) =>
-            this.scheduler.run({ bucket: () => this.bucketOf.get(postId) ?? null, standing, signal }, go),
-          onError: (error) => this.options.logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
-          onRefused: (refusal) => this.track(this.refused(postId, refusal)),
-        },
-        () => this.scheduler.now(),
-      );
-      this.senders.set(postId, sender);
-    }
-    return sender;
-  }
-
-  private async send(postId: number, edit: Edit): Promise<void> {
-    // A final edit that waited out a rate limit may wake after close().
-    if (this.closed) return;
-    const post = await this.options.storage.livePosts.get(postId);
-    if (post === null || post.messageId === null || post.messageChannelId === null) return;
-    // Refused for good (refused()): not even a final edit goes, it would be refused again.
-    if (post.endReason !== null) return;
-    this.bucketOf.set(postId, post.messageChannelId);
-    const started = performance.now();
-    let shown: LiveMessage;
-    if ('message' in edit) shown = edit.message;
-    else {
-      const message = await this.images.message(
-        edit.snapshot,
-        post.options.flip,
-        edit.files ?? [],
-        this.options.engine?.view(edit.snapshot, post.id),
-      );
-      const waiting = this.ficsDown && message.live && !isChessLive(edit.snapshot);
-      shown = edit.stopped
-        ? { ...message, live: false, footer: STOPPED_FOOTER }
-        : waiting
-          ? { ...message, footer: WAITING_FOOTER }
-          : message;
-    }
-    await this.editFitting(post, shown);
-    this.options.onEdited?.(performance.now() - started);
-    this.editRoom.note(post.id, Date.now());
-    await this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
-  }
-
-  /**
-   * Sends an edit; one refused for its size goes again without its last file (the GIF), then
-   * without the next (the clock chart, then the PGN): the result and the final board are never
-   * lost to an attachment.
-   */
-  private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
-    let message = shown;
-    for (;;) {
-      try {
-        const moved = await this.options.port.edit(post.id, post.messageChannelId!, post.messageId!, message);
-        if (moved)
-          await this.options.storage.livePosts.setMessage(post.id, {
-            messageChannelId: post.messageChannelId!,
-            messageId: moved.continuedIn,
-            threadId: post.threadId,
-          });
-        return;
-      } catch (error) {
-        if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
-        const dropped = message.files.at(-1)!;
-        this.options.logger.warn(
-          { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
-          'edit refused as too large: sending it again without one file',
-        );
-        message = { ...message, files: message.files.slice(0, -1) };
-      }
-    }
-  }
-
   /**
    * Discord refused a post for good (its message deleted, its channel or permission gone): the
    * post ends at once. No further request for it, its slot of the guild's cap is free, the game
@@ -779,7 +621,6 @@ export class Relay {
    * still take a message it is told, once, why the board stopped.
    */
   private async refused(postId: number, refusal: Refused): Promise<void> {
-    this.senders.delete(postId);
     if (this.closed) return;
     const post = await this.options.storage.livePosts.get(postId);
     if (post === null) return;
@@ -827,8 +668,7 @@ export class Relay {
     this.options.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
     // Through a sender like every edit: it waits out rate limits, and logs a failure.
-    const sender = this.sender(post.id);
-    this.senders.delete(post.id);
+    const sender = this.senders.take(post.id);
     await sender.finish({
       message: {
         title: `Game ${post.game}: ${post.white} vs ${post.black}`,
