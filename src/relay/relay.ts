@@ -1,53 +1,37 @@
 // Live posts: one observation per game however many channels watch it, and per post one message
-// kept current (latest position wins). This is the post lifecycle: watch, post, edit, stop, flip,
-// finish, and posts Discord refused for good. Caps (quotas.ts), pictures (images.ts), restart
-// recovery (resume.ts) and unasked posts (auto-post.ts) are their own modules.
+// kept current (latest position wins). This is the post lifecycle, wiring its parts: opening a post
+// (open-post.ts), routing each game update to its posts, sending edits (post-sender.ts),
+// evaluations (evaluation-edits.ts), the outage footer (outage.ts) and ending posts (endings.ts).
+// Caps (quotas.ts), pictures (images.ts), restart recovery (resume.ts) and unasked posts
+// (auto-post.ts) are their own modules too.
 import type { Renderer } from '../../render/index.js';
-import { isChessLive } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { makeSnapshotPgn } from '../game/pgn.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
 import { errorMessage } from '../result.js';
-import type { FinishedGame, Storage } from '../storage/index.js';
-import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
-import { FicsCapacityError } from '../fics/errors.js';
+import type { Storage } from '../storage/index.js';
+import type { LivePost } from '../storage/live-posts.js';
 import type { Handle } from '../protocol/handle.js';
-import { truncate } from '../text.js';
 import { AutoPoster, type AutoPostSource } from './auto-post.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { Evaluation } from '../engine/uci.js';
 import { EvaluationEdits } from './evaluation-edits.js';
-import { chartEvaluations, ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
+import { ENGINE_OFF, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
 import { awaitFirstBoard } from './first-board.js';
 import { BoardImages } from './images.js';
-import type { Refused } from './latest-wins.js';
 import type { LiveMessage } from './message.js';
 import { OutageFooter } from './outage.js';
 import type { PostPort } from './ports.js';
-import { PostSenders, type Edit } from './post-sender.js';
+import { PostEndings } from './endings.js';
+import { PostSenders } from './post-sender.js';
+import { PostOpener, type WatchRequest, type WatchResult } from './open-post.js';
+import { recorder, type Recorded } from './recorded.js';
 import type { GameFeed } from '../game/feed.js';
 import { Quotas } from './quotas.js';
 import { resumeLivePosts } from './resume.js';
 import { EditScheduler } from './schedule.js';
 import { Serial } from '../serial.js';
 import { ThreadTalk, type SaidSource } from './thread-talk.js';
-
-export interface WatchRequest {
-  guildId: string;
-  channelId: string;
-  game: number;
-  options: LivePostOptions;
-  requestedBy: string;
-  /** Engine evaluation asked for with the post (`/observe eval:`). */
-  engine?: PostEngineChoice;
-  /** Kibitzes and whispers into the post's thread (`/observe kibitz:`). */
-  kibitz?: boolean;
-}
-
-/** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
-export type WatchResult =
-  { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string; full?: boolean };
 
 export interface RelayOptions {
   feed: GameFeed;
@@ -76,11 +60,6 @@ export interface RelayOptions {
   said?: SaidSource;
 }
 
-/** A post the database refused to record is not relayed. */
-const UNRECORDED =
-  'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).';
-const UNRECORDED_FOOTER = 'Kibitz could not record this post: this board does not update.';
-
 export class Relay {
   private readonly senders: PostSenders;
   private closed = false;
@@ -91,17 +70,17 @@ export class Relay {
   private readonly listener = (update: TrackerUpdate): void => this.onUpdate(update);
   /** Each game's updates in order: each reads the game's posts before it edits them. */
   private readonly updates = new Serial<number>();
-  /** Posts whose end is being written (stopped, refused, guild removed): no board goes to them. */
-  private readonly ending = new Set<number>();
   private readonly outage: OutageFooter;
-  /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
-  private readonly endings = new Set<Promise<void>>();
+  private readonly endings: PostEndings;
+  private readonly opener: PostOpener;
+  private readonly recorded: Recorded;
   /** Absent without an engine (KIBITZ_ENGINE). */
   private readonly evaluationEdits?: EvaluationEdits;
   private readonly scheduler: EditScheduler;
   private readonly talk: ThreadTalk;
 
   constructor(private readonly options: RelayOptions) {
+    this.recorded = recorder(options.logger);
     this.scheduler = options.scheduler ?? new EditScheduler();
     this.talk = new ThreadTalk({
       livePosts: options.storage.livePosts,
@@ -126,13 +105,13 @@ export class Relay {
       watch: (target, game) => this.watch({ ...target, game }),
       owns: (guildId) => this.owns(guildId),
       closed: () => this.closed,
-      recorded: (what, write) => this.recorded(what, write),
+      recorded: this.recorded,
     });
     this.outage = new OutageFooter({
       livePosts: options.storage.livePosts,
       snapshot: (game) => options.feed.snapshot(game),
       logger: options.logger,
-      shows: (post) => !this.ignored(post.id) && this.owns(post.guildId),
+      shows: (post) => !this.endings.ignored(post.id) && this.owns(post.guildId),
       redraw: (postId, snapshot) => this.senders.push(postId, { snapshot, files: null }),
     });
     this.senders = new PostSenders({
@@ -147,8 +126,8 @@ export class Relay {
         options.onEdited?.(ms);
         this.evaluationEdits?.edited(postId);
       },
-      refused: (postId, refusal) => this.track(this.refused(postId, refusal)),
-      recorded: (what, write) => this.recorded(what, write),
+      refused: (postId, refusal) => this.endings.track(this.endings.refused(postId, refusal)),
+      recorded: this.recorded,
       closed: () => this.closed,
     });
     if (options.engine !== undefined)
@@ -161,6 +140,35 @@ export class Relay {
         push: (postId, edit) => this.senders.push(postId, edit),
         closed: () => this.closed,
       });
+    this.endings = new PostEndings({
+      storage: options.storage,
+      feed: options.feed,
+      logger: options.logger,
+      senders: this.senders,
+      quotas: this.quotas,
+      images: this.images,
+      evaluations: (gameKey) => this.evaluations(gameKey),
+      recorded: this.recorded,
+      ended: (post) => this.ended(post),
+      notice: (channelId, text) => this.notice(channelId, text),
+      closed: () => this.closed,
+    });
+    this.opener = new PostOpener({
+      storage: options.storage,
+      feed: options.feed,
+      port: options.port,
+      logger: options.logger,
+      engine: options.engine,
+      quotas: this.quotas,
+      images: this.images,
+      scheduler: this.scheduler,
+      senders: this.senders,
+      endings: this.endings,
+      talk: this.talk,
+      recorded: this.recorded,
+      firstBoard: (game) => this.firstBoard(game),
+      closed: () => this.closed,
+    });
     options.feed.on('update', this.listener);
   }
 
@@ -198,7 +206,7 @@ export class Relay {
     const { guildId, game } = request;
     this.quotas.watchStarted(game);
     try {
-      return await this.admit(request, () => this.options.feed.observeGame(game, guildId));
+      return await this.opener.admit(request, () => this.options.feed.observeGame(game, guildId));
     } finally {
       this.quotas.watchDone(game);
     }
@@ -208,48 +216,7 @@ export class Relay {
   async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
     const { feed } = this.options;
     if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
-    return this.admit(request, () => feed.observePlayer!(request.player, request.guildId));
-  }
-
-  private async admit(
-    request: Omit<WatchRequest, 'game'>,
-    observe: () => Promise<number>,
-  ): Promise<WatchResult> {
-    const { guildId } = request;
-    // A game waiting for room (clubs) may come up after the bot was removed from its guild.
-    if (!(await this.options.storage.guildSettings.isActive(guildId)))
-      return { ok: false, error: 'Kibitz is no longer in this server.' };
-    const full = await this.quotas.admit(guildId);
-    if (full !== null) return { ok: false, error: full, full: true };
-    let admitting = true;
-    // Once its post is recorded, the post counts against the cap instead.
-    const recorded = (): void => {
-      if (admitting) this.quotas.admitDone(guildId);
-      admitting = false;
-    };
-    try {
-      let game: number;
-      try {
-        game = await observe();
-      } catch (error) {
-        // Refused or failed: the feed gave the guild's claim back already.
-        return { ok: false, error: errorMessage(error), full: error instanceof FicsCapacityError };
-      }
-      let snapshot: GameSnapshot;
-      try {
-        snapshot = await this.firstBoard(game);
-      } catch (error) {
-        await this.release(game, guildId);
-        return { ok: false, error: errorMessage(error) };
-      }
-      if (snapshot.ended) {
-        await this.release(snapshot.game, guildId);
-        return { ok: false, error: `Game ${snapshot.game} is over (${snapshot.result}).` };
-      }
-      return await this.open({ ...request, game: snapshot.game }, snapshot, recorded);
-    } finally {
-      recorded();
-    }
+    return this.opener.admit(request, () => feed.observePlayer!(request.player, request.guildId));
   }
 
   /** False when the guild has as many live posts as its cap allows. */
@@ -263,131 +230,20 @@ export class Relay {
     const live = await this.options.storage.livePosts.listLiveByGame(game);
     // A watch() may have started while the posts were read.
     if (live.length > 0 || this.quotas.isWatching(game)) return;
-    await this.unobserve(game);
-  }
-
-  /** Records a live post and sends its first message. */
-  private async open(
-    request: WatchRequest,
-    snapshot: GameSnapshot,
-    recorded: () => void,
-  ): Promise<WatchResult> {
-    const { storage } = this.options;
-    let created: CreateLivePostResult;
-    try {
-      created = await storage.livePosts.create({
-        guildId: request.guildId,
-        channelId: request.channelId,
-        game: snapshot.game,
-        gameKey: gameKeyOf(snapshot),
-        white: snapshot.white,
-        black: snapshot.black,
-        options: request.options,
-        requestedBy: request.requestedBy,
-      });
-    } catch (error) {
-      this.writeFailed('record a live post', error);
-      await this.release(snapshot.game, request.guildId);
-      return { ok: false, error: UNRECORDED };
-    }
-    recorded();
-    if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
-    const post = created.post;
-    if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
-    if (request.kibitz === true) this.talk.optIn(post.id);
-    const threadName = request.options.thread
-      ? `${snapshot.white} vs ${snapshot.black} (game ${snapshot.game})`
-      : null;
-    const message = await this.images
-      .message(snapshot, post.options.flip, [], this.options.engine?.view(snapshot, post.id))
-      .catch((error: Error) => error);
-    let where: Awaited<ReturnType<PostPort['post']>>;
-    try {
-      if (message instanceof Error) throw message;
-      // A new post goes before ordinary moves; its first board was drawn already (it is the answer).
-      const since = this.scheduler.now();
-      const posted = await this.scheduler.run(
-        { bucket: () => null, standing: () => ({ since, urgent: true }) },
-        () => this.options.port.post(post.id, request.channelId, message, threadName),
-      );
-      where = posted!;
-    } catch (error) {
-      // The bot stopped while the message was on its way: its storage is closed already.
-      if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-      await this.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
-      await this.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: `Could not post the board: ${errorMessage(error)}` };
-    }
-    // Stopped meanwhile: storage is closed.
-    if (this.closed) return { ok: false, error: 'Kibitz is shutting down.' };
-    if (
-      !(await this.recorded('record a posted message', () => storage.livePosts.setMessage(post.id, where)))
-    ) {
-      // Out, but never to be edited: it says so, and the game is let go.
-      const stopped = { ...(message as LiveMessage), live: false, footer: UNRECORDED_FOOTER };
-      await this.options.port
-        .edit(post.id, where.messageChannelId, where.messageId, stopped)
-        .catch(() => undefined);
-      await this.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
-      await this.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: UNRECORDED };
-    }
-    const shown = await storage.livePosts.get(post.id);
-    if (shown === null) {
-      await this.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: UNRECORDED };
-    }
-    this.catchUp(shown, snapshot);
-    this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
-    return { ok: true, post: shown, snapshot };
-  }
-
-  /** Runs a database write; a refused one is logged and false, and the caller goes on. */
-  private async recorded(what: string, write: () => Promise<unknown>): Promise<boolean> {
-    try {
-      await write();
-      return true;
-    } catch (error) {
-      this.writeFailed(what, error);
-      return false;
-    }
-  }
-
-  private writeFailed(what: string, error: unknown): void {
-    this.options.logger.error({ err: error, what }, 'database write failed');
-  }
-
-  /** Updates that came while a post's first message was on its way had no message to edit. */
-  private catchUp(post: LivePost, posted: GameSnapshot): void {
-    const now = this.options.feed.snapshot(posted.game);
-    if (now === undefined || gameKeyOf(now) !== gameKeyOf(posted)) return;
-    if (now.ended) void this.finish(now, [post]);
-    else if (
-      now.fen !== posted.fen ||
-      now.whiteClockMs !== posted.whiteClockMs ||
-      now.blackClockMs !== posted.blackClockMs ||
-      // A bughouse post shows the partner board too, often found while the first message was out.
-      now.partnerGame !== null
-    ) {
-      this.senders.push(post.id, { snapshot: now, files: null, urgent: true });
-    }
+    await this.endings.unobserve(game);
   }
 
   /** Stops a live post (the message stays, marked stopped); unobserves when nobody else watches. */
-  async stop(postId: number): Promise<void> {
-    const post = await this.options.storage.livePosts.get(postId);
-    if (post === null || post.state !== 'live' || this.quotas.isFinishing(post.id)) return;
-    // Taken out of the edits now: no board is pushed to it while its end is being written.
-    const sender = this.senders.take(post.id);
-    this.ending.add(post.id);
-    // Not recorded, it is still stopped now: the edit goes out and the game is let go.
-    await this.recorded('end a stopped post', () => this.options.storage.livePosts.end(post.id, 'ended'));
-    this.ending.delete(post.id);
-    const snapshot = this.options.feed.snapshot(post.game);
-    // Not awaited: under a rate limit the edit may wait seconds, and the user's answer must not.
-    if (snapshot !== undefined) void sender.finish({ snapshot, files: null, stopped: true });
-    await this.release(post.game, post.guildId, post.id);
-    this.ended({ ...post, state: 'ended' });
+  stop(postId: number): Promise<void> {
+    return this.endings.stop(postId);
+  }
+
+  /**
+   * The bot was removed from a guild: its live posts end at once, without a request to Discord
+   * (none would pass), and their games are unobserved when no other post shows them.
+   */
+  endGuild(guildId: string, reason: string): Promise<void> {
+    return this.endings.endGuild(guildId, reason);
   }
 
   /** One live post's board as it is now, turned the other way round (what Flip shows its presser). */
@@ -403,12 +259,12 @@ export class Relay {
     );
   }
 
-  /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
   /** A game's board picture, White at the bottom: the live page's link preview (og:image). */
   boardPicture(snapshot: GameSnapshot): Promise<Buffer> {
     return this.images.board(snapshot);
   }
 
+  /** `off`: the operator has no engine (KIBITZ_ENGINE); `not-installed`: on, without its package. */
   engineStatus(): 'off' | 'on' | 'not-installed' {
     const engine = this.options.engine;
     return engine === undefined ? 'off' : engine.installed ? 'on' : 'not-installed';
@@ -440,9 +296,9 @@ export class Relay {
       owns: (guildId) => this.owns(guildId),
       observe: (game, guildId) => this.observe(game, guildId, true),
       show: (post, snapshot) => this.senders.push(post.id, { snapshot, files: null }),
-      finishStored: (post, game) => this.finishStored(post, game),
-      endedOffline: (post) => this.endedOffline(post),
-      release: (game, guildId) => this.release(game, guildId),
+      finishStored: (post, game) => this.endings.finishStored(post, game),
+      endedOffline: (post) => this.endings.endedOffline(post),
+      release: (game, guildId) => this.endings.release(game, guildId),
     });
   }
 
@@ -464,34 +320,7 @@ export class Relay {
   async idle(): Promise<void> {
     await this.updates.idle();
     await this.senders.idle();
-    await Promise.all(this.endings);
-  }
-
-  /**
-   * The bot was removed from a guild: its live posts end at once, without a request to Discord
-   * (none would pass), and their games are unobserved when no other post shows them.
-   */
-  endGuild(guildId: string, reason: string): Promise<void> {
-    const ending = (async () => {
-      const posts = await this.options.storage.livePosts.listLiveInGuild(guildId);
-      // No board is pushed to them while their ends are being written.
-      for (const post of posts) {
-        this.senders.drop(post.id);
-        this.ending.add(post.id);
-      }
-      for (const post of posts) {
-        await this.recorded("end a removed guild's post", () =>
-          this.options.storage.livePosts.end(post.id, 'ended', reason),
-        );
-        this.ending.delete(post.id);
-      }
-      for (const post of posts) this.ended({ ...post, state: 'ended', endReason: reason });
-      // Only games the feed has: right after a restart nothing is observed yet.
-      for (const game of new Set(posts.map((p) => p.game)))
-        if (this.options.feed.snapshot(game) !== undefined) await this.release(game, guildId);
-    })();
-    this.track(ending);
-    return ending;
+    await this.endings.idle();
   }
 
   /**
@@ -500,12 +329,6 @@ export class Relay {
    */
   async setFicsDown(down: boolean): Promise<void> {
     if (!this.closed) await this.outage.set(down);
-  }
-
-  /** Keeps a post's ending (unobserve, notice) in view of idle(). */
-  private track(ending: Promise<void>): void {
-    this.endings.add(ending);
-    void ending.finally(() => this.endings.delete(ending));
   }
 
   /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
@@ -536,13 +359,13 @@ export class Relay {
     if (this.closed) return;
     const key = gameKeyOf(snapshot);
     const posts = (await this.options.storage.livePosts.listLiveByGame(snapshot.game)).filter(
-      (p) => p.gameKey === key && p.messageId !== null && !this.ignored(p.id),
+      (p) => p.gameKey === key && p.messageId !== null && !this.endings.ignored(p.id),
     );
     if (type === 'ended') {
       this.options.engine?.release(snapshot);
       this.talk.gameEnded(snapshot);
       if (posts.length === 0) return;
-      void this.finish(snapshot, posts);
+      void this.endings.finish(snapshot, posts);
       return;
     }
     for (const post of posts) this.senders.push(post.id, { snapshot, files: null });
@@ -556,156 +379,13 @@ export class Relay {
     const main = this.options.feed.snapshot(snapshot.partnerGame);
     if (main === undefined || main.ended) return;
     for (const post of await this.options.storage.livePosts.listLiveByGame(main.game)) {
-      if (post.gameKey === gameKeyOf(main) && post.messageId !== null && !this.ending.has(post.id)) {
+      if (post.gameKey === gameKeyOf(main) && post.messageId !== null && !this.endings.isEnding(post.id)) {
         this.senders.push(post.id, { snapshot: main, files: null });
       }
     }
   }
 
-  /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
-  private async finish(snapshot: GameSnapshot, all: LivePost[]): Promise<void> {
-    const posts = all.filter((post) => !this.quotas.isFinishing(post.id));
-    if (posts.length === 0) return;
-    for (const post of posts) this.quotas.finishStarted(post.id, post.guildId);
-    const pgn = makeSnapshotPgn(snapshot);
-    // Kept for a restart's final edit; queued, so the final edit never waits on the database.
-    this.options.storage.finishedGames.save({
-      gameKey: gameKeyOf(snapshot),
-      game: snapshot.game,
-      white: snapshot.white,
-      black: snapshot.black,
-      pgn,
-      result: snapshot.result,
-      reason: snapshot.reason,
-      endedAt: Date.now(),
-    });
-    const evaluations = chartEvaluations(snapshot, this.evaluations(gameKeyOf(snapshot)));
-    const files = await this.images.finalFiles(snapshot, pgn, evaluations);
-    await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
-  }
-
-  /**
-   * Sends a post's final edit, then marks it ended: a crash or a shutdown before the edit went out
-   * leaves it live, and the next start sends it from the stored PGN (resume).
-   */
-  private async finishPost(post: LivePost, edit: Edit): Promise<void> {
-    this.quotas.finishStarted(post.id, post.guildId);
-    const sender = this.senders.take(post.id);
-    await sender.finish(edit);
-    this.quotas.finishDone(post.id);
-    if (this.closed) return;
-    await this.recorded('end a finished post', () => this.options.storage.livePosts.end(post.id, 'ended'));
-    this.ended({ ...post, state: 'ended' });
-  }
-
-  /** The final edit of a game that ended just before a restart, from its stored PGN. */
-  private async finishStored(post: LivePost, game: FinishedGame): Promise<void> {
-    const message = await this.images.storedFinal(game, post.options.flip);
-    this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
-    await this.finishPost(post, { message });
-  }
-
-  /** A post no board goes to: its final edit is on its way, or its end is being written. */
-  private ignored(postId: number): boolean {
-    return this.quotas.isFinishing(postId) || this.ending.has(postId);
-  }
-
   private owns(guildId: string): boolean {
     return this.options.ownsGuild?.(guildId) ?? true;
-  }
-
-  /**
-   * Discord refused a post for good (its message deleted, its channel or permission gone): the
-   * post ends at once. No further request for it, its slot of the guild's cap is free, the game
-   * is unobserved when no other post shows it, the reason is stored, and where the channel can
-   * still take a message it is told, once, why the board stopped.
-   */
-  private async refused(postId: number, refusal: Refused): Promise<void> {
-    if (this.closed) return;
-    const post = await this.options.storage.livePosts.get(postId);
-    if (post === null) return;
-    this.options.logger.warn(
-      {
-        postId,
-        guildId: post.guildId,
-        game: post.game,
-        code: refusal.detail.code,
-        reason: refusal.reason,
-      },
-      'Discord refused a live post for good: it ends',
-    );
-    const wasLive = post.state === 'live' && !this.quotas.isFinishing(post.id);
-    // No board is pushed to it while its end is being written.
-    this.ending.add(post.id);
-    try {
-      await this.options.storage.livePosts.end(
-        post.id,
-        post.state === 'live' ? 'ended' : post.state,
-        refusal.reason,
-      );
-    } finally {
-      this.ending.delete(post.id);
-    }
-    // A final edit that was refused: finishPost ends the post as it does any other.
-    if (!wasLive) return;
-    this.ended({ ...post, state: 'ended', endReason: refusal.reason });
-    await this.release(post.game, post.guildId);
-    if (refusal.detail.canNotify && post.messageChannelId !== null)
-      await this.notice(
-        post.messageChannelId,
-        truncate(
-          `The live board of game ${post.game} (${post.white} vs ${post.black}) stopped: ${refusal.reason}.`,
-          2_000,
-        ),
-      );
-  }
-
-  private async endedOffline(post: LivePost): Promise<void> {
-    await this.recorded('end a post gone offline', () =>
-      this.options.storage.livePosts.end(post.id, 'ended_offline'),
-    );
-    this.ended({ ...post, state: 'ended_offline' });
-    this.options.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
-    if (post.messageId === null || post.messageChannelId === null) return;
-    // Through a sender like every edit: it waits out rate limits, and logs a failure.
-    const sender = this.senders.take(post.id);
-    await sender.finish({
-      message: {
-        title: `Game ${post.game}: ${post.white} vs ${post.black}`,
-        lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
-        image: null,
-        files: [],
-        live: false,
-        footer: 'ended while offline',
-      },
-    });
-  }
-
-  /**
-   * The one way a guild gives a game back: once none of its posts shows the game, its claim on
-   * the observation goes, and the game is unobserved when no guild holds it any more.
-   */
-  private async release(game: number, guildId: string, except?: number): Promise<void> {
-    let live: LivePost[] = [];
-    try {
-      // `except`: a post that is over but could not be recorded as such.
-      live = (await this.options.storage.livePosts.listLiveByGame(game)).filter((post) => post.id !== except);
-    } catch (error) {
-      // Unreadable: this guild lets go of its claim all the same; other guilds keep theirs.
-      this.options.logger.error({ err: error, game }, 'database read failed');
-    }
-    if (live.some((post) => post.guildId === guildId)) return;
-    // ChessLive! sources keep no claims: one is read while any post shows it.
-    const shown = this.options.feed.snapshot(game);
-    if (live.length > 0 && shown !== undefined && isChessLive(shown)) return;
-    await this.unobserve(game, guildId);
-  }
-
-  private async unobserve(game: number, guildId?: string): Promise<void> {
-    try {
-      await this.options.feed.unobserve(game, guildId);
-    } catch (error) {
-      this.options.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
-    }
   }
 }
