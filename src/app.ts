@@ -2,8 +2,7 @@
 // client, the FICS pool and ChessLive! feed, the relay, then clubs on top of the relay (clubs use
 // the relay; the relay knows nothing of clubs), the dispatcher, and command registration once
 // Discord says the client is ready. main.ts and the tests both use it.
-import { once } from 'node:events';
-import { DiscordjsError, DiscordjsErrorCodes, Events, GatewayCloseCodes, Status } from 'discord.js';
+import { Events, Status } from 'discord.js';
 import type { Client } from 'discord.js';
 import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
@@ -14,13 +13,13 @@ import { ClubPoster } from './club/poster.js';
 import { ChessLiveFeed, CombinedFeed } from './chesslive/feed.js';
 import { startEngine } from './engine/start.js';
 import { LiveEvaluations } from './relay/evaluations.js';
-import { errorMessage } from './result.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
-import { FATAL_CLOSE_CODES, ownsGuild, shardScope, shareOf } from './shard.js';
+import { ownsGuild, shardScope, shareOf } from './shard.js';
 import { openStorage } from './storage/index.js';
 import { joinFleet, type Fleet } from './fleet/index.js';
+import { announceReady, resumeLiveGames, watchDiscord } from './discord/bot.js';
 import { createClient } from './discord/client.js';
 import { DEFAULT_COMMANDS_DIR, loadCommands } from './discord/loader.js';
 import type { BotContext } from './discord/context.js';
@@ -28,14 +27,11 @@ import { createDispatcher } from './discord/dispatch.js';
 import { RestGovernor } from './discord/governor.js';
 import { watchGuilds } from './discord/guilds.js';
 import { discordEditPace, DiscordPostPort, POSTS_AND_EDITS_PER_SECOND } from './discord/live-port.js';
-import { inviteUrl } from './discord/permissions.js';
-import { registerCommands } from './discord/register.js';
-import { gameKeyOf } from './game/game-key.js';
 import type { GameSnapshot } from './game/snapshot.js';
-import { LiveGames } from './web/games.js';
 import { Metrics } from './web/metrics.js';
 import { EditScheduler } from './relay/schedule.js';
-import { startWebServer, type WebServer } from './web/server.js';
+import type { WebServer } from './web/server.js';
+import { botHealth, LiveWeb } from './web/wiring.js';
 
 export interface StartOptions {
   logger: Logger;
@@ -145,10 +141,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const boardRenders = new RenderPool({ workers: 1 });
   const gifRenders = new RenderPool({ workers: 1 });
   // Live games and viewers are the web page's; the rest is fed by small hooks below.
-  let games: LiveGames | null = null;
+  let web: LiveWeb | null = null;
   const metrics = new Metrics({
-    liveGames: () => games?.games ?? 0,
-    viewers: () => games?.viewers ?? 0,
+    liveGames: () => web?.games.games ?? 0,
+    viewers: () => web?.games.viewers ?? 0,
     ficsConnections: () => fics.status().filter((c) => c.state === 'online').length,
   });
   fics.on('reconnected', () => metrics.ficsReconnects.inc());
@@ -169,6 +165,8 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // bot's rate (src/relay/schedule.ts).
   const scheduler = new EditScheduler(discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor));
   metrics.addSchedule(() => scheduler.figures());
+  // Each shard would listen on the same port: the first one serves the page, for its own games.
+  const webPort = firstShard ? config.web.port : null;
   const relay = new Relay({
     feed,
     port: new DiscordPostPort(client, governor, options.now),
@@ -179,43 +177,35 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     renderer,
     ownsGuild: (guildId) => ownsGuild(scope, guildId),
     onEdited: (ms) => metrics.editSeconds.observe(ms / 1000),
-    // Each shard would listen on the same port: the first one serves the page, for its own games.
-    ...(config.web.port !== null && config.web.publicUrl !== null && firstShard
-      ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${games?.idFor(snapshot)}` }
+    ...(webPort !== null && config.web.publicUrl !== null
+      ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${web?.games.idFor(snapshot)}` }
       : {}),
     ...(evaluations === null ? {} : { engine: evaluations }),
     // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
     ...(fleet === null ? { said: fics } : {}),
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
-  // The page's registry asks on every update which games live posts show: they are read (from
-  // the live posts in memory) every 2 s and for each front page.
-  const relayedNow = { games: new Map<string, number>() };
-  const readRelayed = async (): Promise<void> => {
-    const posts = await storage.livePosts.listLive();
-    relayedNow.games = new Map(posts.map((post) => [post.gameKey, post.game]));
-  };
-  if (config.web.port !== null && firstShard)
-    games = new LiveGames({
+  if (webPort !== null) {
+    web = new LiveWeb({
+      web: { ...config.web, port: webPort },
       feed,
       ...(fleet === null ? { said: fics } : {}),
-      isRelayed: (snapshot) => relayedNow.games.has(gameKeyOf(snapshot)),
-      relayed: async () => {
-        await readRelayed();
-        return [...relayedNow.games].flatMap(([key, game]) => {
-          const snapshot = feed.snapshot(game);
-          return snapshot !== undefined && gameKeyOf(snapshot) === key ? [snapshot] : [];
-        });
-      },
-      publicSources: config.web.publicSources,
-      maxViewers: config.web.maxViewers,
-      maxViewersPerGame: config.web.maxViewersPerGame,
-      ...(evaluations === null
-        ? {}
-        : { evaluation: (snapshot: GameSnapshot) => evaluations.latest(snapshot) }),
+      livePosts: storage.livePosts,
+      ...(evaluations === null ? {} : { evaluation: (snapshot) => evaluations.latest(snapshot) }),
+      metrics,
+      logger: logger.child({ component: 'web' }),
+      boardPicture: (snapshot) => relay.boardPicture(snapshot),
+      health: () =>
+        botHealth({
+          discord: () => (Status[client.ws.status] ?? 'unknown').toLowerCase(),
+          fics: () => fics.status(),
+          storage: () => storage.health(),
+        }),
     });
-  // The pages show the engine's evaluations too, as they arrive.
-  if (games !== null) evaluations?.onEvaluated((game, fen) => games?.evaluated(game, fen));
+    // The pages show the engine's evaluations too, as they arrive.
+    const games = web.games;
+    evaluations?.onEvaluated((game, fen) => games.evaluated(game, fen));
+  }
   // Clubs: games of members posted unasked, after follows.
   const clubs = new ClubPoster({ feed: fics, relay, storage, logger: logger.child({ component: 'clubs' }) });
   const context: BotContext = {
@@ -243,20 +233,15 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
 
   const dispatch = createDispatcher(loaded.registry, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
-  watchClient(client, logger);
+  const discord = watchDiscord(client, governor, logger, (reason) => {
+    void stop().finally(() => options.onFatal?.(reason));
+  });
 
   let stopped = false;
-  let web: WebServer | null = null;
-  let relayedReads: NodeJS.Timeout | undefined;
-  // Declared before stop() is, assigned just after: a fatal close may come while logging in.
-  let fatal: (reason: string) => void = () => undefined;
-  watchAccess(client, governor, (reason) => fatal(reason));
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
     stopOutageWatch();
-    clearInterval(relayedReads);
-    games?.close();
     await web?.close();
     relay.close();
     enginePool?.close();
@@ -271,113 +256,26 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     logger.info('stopped');
   };
 
-  // Before the bot is up a fatal reason ends the login (startBot returns it); after, it stops the bot.
-  let fatalReason: string | null = null;
-  let up = false;
-  const loginAborted = new AbortController();
-  fatal = (reason) => {
-    if (fatalReason !== null) return;
-    fatalReason = reason;
-    if (!up) {
-      loginAborted.abort();
-      return;
-    }
-    logger.fatal(reason);
-    void stop().finally(() => options.onFatal?.(reason));
-  };
-
-  const readyTimeout = AbortSignal.timeout(options.readyTimeoutMs ?? 60_000);
-  const ready = once(client, Events.ClientReady, {
-    signal: AbortSignal.any([readyTimeout, loginAborted.signal]),
-  });
-  ready.catch(() => undefined); // observed below; a login failure must not leave it unhandled
-  try {
-    await client.login(config.discord.token);
-    await ready;
-  } catch (error) {
+  const loggedIn = await discord.logIn(config.discord.token, options.readyTimeoutMs ?? 60_000);
+  if (!loggedIn.ok) {
     await stop();
-    const invalid = tokenInvalid(error);
-    return {
-      ok: false,
-      error: invalid || fatalReason === null ? loginFailure(error) : fatalReason,
-      fatal: invalid || fatalReason !== null,
-    };
+    return { ok: false, ...loggedIn.error };
   }
-  if (!client.isReady() || fatalReason !== null) {
+  const ready = loggedIn.value;
+  const listening = web === null ? null : await web.listen();
+  if (listening?.ok === false) {
     await stop();
-    return {
-      ok: false,
-      error: fatalReason ?? 'the Discord client stopped before it was ready',
-      fatal: fatalReason !== null,
-    };
-  }
-  up = true;
-
-  if (games !== null) {
-    const liveGames = games;
-    await readRelayed();
-    relayedReads = setInterval(() => void readRelayed(), 2_000);
-    try {
-      web = await startWebServer(
-        {
-          games: liveGames,
-          metrics,
-          logger: logger.child({ component: 'web' }),
-          maxStreamsPerAddress: config.web.maxStreamsPerAddress,
-          publicUrl: config.web.publicUrl,
-          boardPicture: (snapshot) => relay.boardPicture(snapshot),
-          ...(config.web.trustProxy === null ? {} : { trustProxy: config.web.trustProxy }),
-          health: async () => {
-            const connections = fics.status();
-            const online = connections.filter((c) => c.state === 'online').length;
-            const stored = await storage.health();
-            // Status names: ready, connecting, reconnecting, idle, disconnected…
-            const discord = (Status[client.ws.status] ?? 'unknown').toLowerCase();
-            return {
-              ok: discord === 'ready' && online > 0 && stored.writable,
-              discord,
-              fics: { online, connections: connections.length },
-              database: stored.writable ? 'ok' : 'failing',
-              databaseError: stored.error,
-              queuedWrites: stored.queued,
-            };
-          },
-        },
-        config.web.host,
-        config.web.port!,
-      );
-      logger.info({ url: web.url, publicUrl: config.web.publicUrl }, 'live web page listening');
-    } catch (error) {
-      await stop();
-      return {
-        ok: false,
-        error: `the live web page cannot listen on ${config.web.host}:${config.web.port}: ${errorMessage(error)}. Set KIBITZ_WEB_HOST and KIBITZ_WEB_PORT to a free address, or KIBITZ_WEB_PORT=off.`,
-      };
-    }
+    return { ok: false, error: listening.error };
   }
 
-  logger.info(
-    { user: client.user.tag, applicationId: client.application.id, guilds: client.guilds.cache.size },
-    'connected to Discord',
-  );
-  logger.info(
-    { invite: inviteUrl(client.application.id) },
-    'invite link (bot + applications.commands scopes)',
-  );
   // Commands belong to the application, not to a shard: the first shard registers them.
-  if (firstShard) {
-    const registered = await registerCommands(
-      client.rest,
-      { applicationId: client.application.id, guildId: config.discord.guildId },
-      loaded.registry.bodies(),
-    );
-    if (registered.ok)
-      logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
-    else logger.error(registered.error);
-  }
-
+  await announceReady(ready, logger, {
+    registry: loaded.registry,
+    guildId: config.discord.guildId,
+    register: firstShard,
+  });
   // Before resuming: the posts and follows of guilds the bot was removed from meanwhile end here.
-  await watchGuilds(client, context, (guildId) => ownsGuild(scope, guildId));
+  await watchGuilds(ready, context, (guildId) => ownsGuild(scope, guildId));
 
   // A render thread takes a quarter of a second to load: the first board posted should not wait.
   boardRenders.warm();
@@ -385,96 +283,5 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
   void resumeLiveGames(context, () => stopped);
 
-  return { ok: true, bot: { client, context, web, stop } };
-}
-
-/**
- * Logs in to FICS, then picks up every live post and followed player from before a restart.
- * `stopped`: the bot was stopped meanwhile, which ends this as planned.
- */
-async function resumeLiveGames(ctx: BotContext, stopped: () => boolean): Promise<void> {
-  try {
-    await ctx.fics.start();
-    await ctx.relay.resume();
-    for (const handle of await ctx.storage.follows.handles()) await ctx.fics.follow(handle);
-    await ctx.clubs.followAll();
-  } catch (error) {
-    if (stopped()) ctx.logger.info(`FICS start ended by the shutdown: ${errorMessage(error)}`);
-    else ctx.logger.error({ err: error }, 'FICS start failed; live posts resume once it is reachable');
-  }
-}
-
-function watchClient(client: Client, logger: Logger): void {
-  // Without an 'error' listener an emitted error would throw and end the process.
-  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord.js error'));
-  client.on(Events.Warn, (message) => logger.warn({ source: 'discord.js' }, message));
-  client.on(Events.Debug, (message) => logger.trace({ source: 'discord.js' }, message));
-  client.on(Events.ShardDisconnect, (event, shardId) =>
-    logger.warn({ shardId, code: event.code }, 'gateway disconnected'),
-  );
-  client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
-  client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway resumed'));
-  client.on(Events.ShardError, (error, shardId) => logger.error({ err: error, shardId }, 'gateway error'));
-  client.rest.on('rateLimited', (info) =>
-    logger.warn(
-      {
-        route: info.route,
-        method: info.method,
-        retryAfterMs: info.retryAfter,
-        scope: info.scope,
-        global: info.global,
-      },
-      'Discord rate limit: waiting',
-    ),
-  );
-}
-
-/**
- * Feeds every REST answer to the governor, and calls `fatal` on what no restart mends: a 401 to
- * the bot's token (reset in the developer portal) or a gateway closed for good (4004 and the
- * other codes after which discord.js does not reconnect).
- */
-function watchAccess(client: Client, governor: RestGovernor, fatal: (reason: string) => void): void {
-  client.rest.on('response', (request, response) => {
-    // discord.js hands over a copy of the answer; its body is never read here.
-    const body = response.body;
-    if (body instanceof ReadableStream) void body.cancel().catch(() => undefined);
-    const headers = response.headers as Headers;
-    governor.record({
-      status: response.status,
-      scope: headers.get('x-ratelimit-scope'),
-      retryAfter: headers.get('retry-after'),
-    });
-    // Interaction webhooks use their own token (a 401 there is an expired interaction).
-    if (response.status === 401 && request.data.auth !== false)
-      fatal(
-        `Discord answered 401 Unauthorized to the bot token on ${request.method.toUpperCase()} ${request.route}: ${TOKEN_ADVICE}`,
-      );
-  });
-  client.on(Events.ShardDisconnect, (event) => {
-    if (!FATAL_CLOSE_CODES.includes(event.code)) return;
-    const name = GatewayCloseCodes[event.code] ?? 'unknown';
-    fatal(
-      event.code === GatewayCloseCodes.AuthenticationFailed
-        ? `Discord closed the gateway with 4004 Authentication failed: ${TOKEN_ADVICE}`
-        : `Discord closed the gateway with ${event.code} ${name}: Kibitz cannot connect as configured (check the bot's intents in the developer portal).`,
-    );
-  });
-}
-
-const TOKEN_ADVICE =
-  'the token is no longer valid (reset in the developer portal?). Set DISCORD_TOKEN to the new token and start again.';
-
-function tokenInvalid(error: unknown): boolean {
-  return error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid;
-}
-
-function loginFailure(error: unknown): string {
-  if (tokenInvalid(error)) {
-    return 'Discord rejected DISCORD_TOKEN. Open the developer portal (https://discord.com/developers/applications), Bot tab, press Reset Token, and start again with the new token.';
-  }
-  if (error instanceof Error && error.name === 'AbortError') {
-    return 'Discord did not report the bot ready in time (gateway READY and guilds); check the network and try again.';
-  }
-  return `logging in to Discord failed: ${errorMessage(error)}`;
+  return { ok: true, bot: { client: ready, context, web: listening?.value ?? null, stop } };
 }
