@@ -24,10 +24,10 @@ export async function main(argv: string[], out: CliOutput): Promise<number> {
 
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    out.stderr.write(formatConfigErrors(loaded.errors));
+    out.stderr.write(formatConfigErrors(loaded.error));
     return 1;
   }
-  const { discord } = loaded.config;
+  const { discord } = loaded.value;
 
   const commands = await loadCommands();
   if (!commands.ok) {

@@ -94,13 +94,13 @@ export class World {
       KIBITZ_WEB_PORT: 'off',
       ...options.env,
     });
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    if (!loaded.ok) throw new Error(loaded.error.join('\n'));
     const logger = createLogger({
-      level: loaded.config.logLevel,
-      secrets: configSecrets(loaded.config),
+      level: loaded.value.logLevel,
+      secrets: configSecrets(loaded.value),
       destination: { write: (line: string) => void this.logLines.push(line) },
     });
-    const started = await startBot(loaded.config, {
+    const started = await startBot(loaded.value, {
       logger,
       fics: { ...FAST_FICS, ...options.fics },
       ...(options.now === undefined ? {} : { now: options.now }),
