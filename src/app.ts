@@ -3,6 +3,7 @@
 // the relay; the relay knows nothing of clubs), the dispatcher, and command registration once
 // Discord says the client is ready. main.ts and the tests both use it.
 import { Events, Status } from 'discord.js';
+import { err, ok, type Result } from './result.js';
 import type { Client } from 'discord.js';
 import type { Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
@@ -61,20 +62,25 @@ export interface BotHandle {
   stop(): Promise<void>;
 }
 
-/** `fatal`: starting again as is would fail the same way (the token or the intents refused). */
-export type StartResult = { ok: true; bot: BotHandle } | { ok: false; error: string; fatal?: boolean };
+/** Why the bot did not start; `fatal`: starting again as is would fail the same way (the token or the intents refused). */
+export interface StartFailure {
+  message: string;
+  fatal: boolean;
+}
+
+export type StartResult = Result<BotHandle, StartFailure>;
 
 export async function startBot(config: Config, options: StartOptions): Promise<StartResult> {
   const { logger } = options;
   const opened = await openStorage(config.dbPath, { logger });
-  if (!opened.ok) return { ok: false, error: opened.error };
-  const storage = opened.storage;
+  if (!opened.ok) return failed(opened.error);
+  const storage = opened.value;
   logger.info({ db: storage.path, schemaVersion: storage.schemaVersion }, 'storage open');
 
   const loaded = await loadCommands(options.commandsDir ?? DEFAULT_COMMANDS_DIR);
   if (!loaded.ok) {
     await storage.close();
-    return { ok: false, error: `commands failed to load:\n  ${loaded.errors.join('\n  ')}` };
+    return failed(`commands failed to load:\n  ${loaded.error.join('\n  ')}`);
   }
   const client = createClient(config.discord);
   const governor = new RestGovernor({ logger: logger.child({ component: 'discord-rest' }) });
@@ -122,7 +128,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       fics.close();
       await client.destroy();
       await storage.close();
-      return { ok: false, error: joined.error };
+      return failed(joined.error);
     }
     fleet = joined.value;
   }
@@ -212,7 +218,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     config,
     logger,
     storage,
-    commands: loaded.registry,
+    commands: loaded.value,
     fics,
     relay,
     renderer,
@@ -231,7 +237,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
         .catch((error: unknown) => logger.error({ err: error }, 'database read failed')),
   );
 
-  const dispatch = createDispatcher(loaded.registry, context);
+  const dispatch = createDispatcher(loaded.value, context);
   client.on(Events.InteractionCreate, (interaction) => void dispatch(interaction));
   const discord = watchDiscord(client, governor, logger, (reason) => {
     void stop().finally(() => options.onFatal?.(reason));
@@ -259,18 +265,18 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const loggedIn = await discord.logIn(config.discord.token, options.readyTimeoutMs ?? 60_000);
   if (!loggedIn.ok) {
     await stop();
-    return { ok: false, ...loggedIn.error };
+    return err(loggedIn.error);
   }
   const ready = loggedIn.value;
   const listening = web === null ? null : await web.listen();
   if (listening?.ok === false) {
     await stop();
-    return { ok: false, error: listening.error };
+    return failed(listening.error);
   }
 
   // Commands belong to the application, not to a shard: the first shard registers them.
   await announceReady(ready, logger, {
-    registry: loaded.registry,
+    registry: loaded.value,
     guildId: config.discord.guildId,
     register: firstShard,
   });
@@ -283,5 +289,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // FICS may be slow or down: the bot answers commands meanwhile and says so when it matters.
   void resumeLiveGames(context, () => stopped);
 
-  return { ok: true, bot: { client: ready, context, web: listening?.value ?? null, stop } };
+  return ok({ client: ready, context, web: listening?.value ?? null, stop });
+}
+
+/** A failure that starting again may mend (a busy port, a database down). */
+function failed(message: string): { ok: false; error: StartFailure } {
+  return err({ message, fatal: false });
 }

@@ -16,7 +16,7 @@ import { registerCommands } from './register.js';
 
 /** Why the login failed; `fatal`: starting again as is would fail the same way. */
 export interface LoginFailure {
-  error: string;
+  message: string;
   fatal: boolean;
 }
 
@@ -62,13 +62,13 @@ export function watchDiscord(
       } catch (error) {
         const invalid = tokenInvalid(error);
         return err({
-          error: invalid || fatalReason === null ? loginFailure(error) : fatalReason,
+          message: invalid || fatalReason === null ? loginFailure(error) : fatalReason,
           fatal: invalid || fatalReason !== null,
         });
       }
       if (!client.isReady() || fatalReason !== null)
         return err({
-          error: fatalReason ?? 'the Discord client stopped before it was ready',
+          message: fatalReason ?? 'the Discord client stopped before it was ready',
           fatal: fatalReason !== null,
         });
       up = true;
@@ -98,7 +98,7 @@ export async function announceReady(
     commands.registry.bodies(),
   );
   if (registered.ok)
-    logger.info({ count: registered.count }, `slash commands registered ${registered.scope}`);
+    logger.info({ count: registered.value.count }, `slash commands registered ${registered.value.scope}`);
   else logger.error(registered.error);
 }
 

@@ -81,14 +81,13 @@ describe('startBot', () => {
     const rejected = await startBot(wrong.value, { logger });
     expect(rejected).toEqual({
       ok: false,
-      error: expect.stringMatching(/Discord rejected DISCORD_TOKEN.*Reset Token/),
-      fatal: true,
+      error: { message: expect.stringMatching(/Discord rejected DISCORD_TOKEN.*Reset Token/), fatal: true },
     });
 
     const right = loadConfig({ ...base, DISCORD_TOKEN: h.fake.token });
     if (!right.ok) throw new Error('config');
     const broken = await startBot(right.value, { logger, commandsDir: BROKEN_COMMANDS });
-    expect(broken.ok || broken.error).toMatch(/commands failed to load:[\s\S]*no-data\.ts/);
+    expect(broken.ok || broken.error.message).toMatch(/commands failed to load:[\s\S]*no-data\.ts/);
     expect(h.fake.connected).toBe(false);
   });
 });

@@ -106,16 +106,16 @@ export class World {
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
     });
-    if (!started.ok) throw new Error(started.error);
-    this.bot = started.bot;
+    if (!started.ok) throw new Error(started.error.message);
+    this.bot = started.value;
     if (options.waitForFics ?? true) {
-      const pool = started.bot.context.fics;
+      const pool = started.value.context.fics;
       await this.fake.waitFor(
         () => (pool.status().some((c) => c.state === 'online') ? true : undefined),
         'the bot to log in to FICS',
       );
     }
-    return started.bot;
+    return started.value;
   }
 
   async stopBot(): Promise<void> {

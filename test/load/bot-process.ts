@@ -83,10 +83,10 @@ const fics = JSON.parse(process.env.KIBITZ_LOAD_FICS ?? '{}') as Partial<PoolOpt
 
 const started = await startBot(loaded.value, { logger, fics });
 if (!started.ok) {
-  send({ type: 'failed', error: started.error });
+  send({ type: 'failed', error: started.error.message });
   process.exit(1);
 }
-const bot = started.bot;
+const bot = started.value;
 const { storage } = bot.context;
 
 // ---- meters ---------------------------------------------------------------------------------------

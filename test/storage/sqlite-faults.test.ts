@@ -47,7 +47,7 @@ afterEach(async () => {
 async function open(path: string): Promise<Storage> {
   const result = await openStorage(path, { writes: QUICK });
   if (!result.ok) throw new Error(result.error);
-  return (storage = result.storage);
+  return (storage = result.value);
 }
 
 /** A 2 MiB tmpfs of its own, or null where this process may not mount one. */

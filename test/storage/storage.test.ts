@@ -23,8 +23,8 @@ afterEach(async () => {
 async function openAt(where: string, extra: { migrations?: readonly Migration[] } = {}): Promise<Storage> {
   const result = await openStorage(where, { now: () => clock, ...extra });
   if (!result.ok) throw new Error(result.error);
-  opened.push(result.storage);
-  return result.storage;
+  opened.push(result.value);
+  return result.value;
 }
 
 const game12: NewLivePost = {
@@ -392,7 +392,7 @@ describe('sqlite only', () => {
 
   it('migrateSqlite records the version in PRAGMA user_version', async () => {
     const db = new BetterSqlite3(await files.fresh().then((p) => join(p, '..', '..', 'm.db')));
-    expect(migrateSqlite(db, [table('a')])).toEqual({ ok: true, from: 0, to: 1 });
+    expect(migrateSqlite(db, [table('a')])).toEqual({ ok: true, value: { from: 0, to: 1 } });
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     db.close();
   });

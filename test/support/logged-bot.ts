@@ -24,6 +24,6 @@ export async function startLoggedBot(
     destination: { write: (line: string) => void logLines.push(line) },
   });
   const started = await startBot(loaded.value, { logger, ...options });
-  if (!started.ok) throw new Error(started.error);
-  return { bot: started.bot, logLines };
+  if (!started.ok) throw new Error(started.error.message);
+  return { bot: started.value, logLines };
 }
