@@ -126,7 +126,7 @@ export class PostOpener {
     }
     recorded();
     if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
-    const post = created.post;
+    const post = created.value;
     if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
     if (request.kibitz === true) this.options.talk.optIn(post.id);
     const threadName = request.options.thread
