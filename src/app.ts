@@ -17,8 +17,8 @@ import { LiveEvaluations } from './relay/evaluations.js';
 import { watchOutage } from './relay/outage.js';
 import { Relay } from './relay/relay.js';
 import type { Logger } from './log.js';
-import { ownsGuild, shardScope, shareOf } from './shard.js';
-import { openStorage } from './storage/index.js';
+import { ownsGuild, shardScope, shareOf, type ShardScope } from './shard.js';
+import { openStorage, type Storage } from './storage/index.js';
 import { joinFleet, type Fleet } from './fleet/index.js';
 import { announceReady, resumeLiveGames, watchDiscord } from './discord/bot.js';
 import { createClient } from './discord/client.js';
@@ -90,48 +90,13 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   const firstShard = scope === null || scope.ids.includes(0);
   // Discord's global limit (50 requests a second) is the bot's, not each shard's: keep to a share.
   client.rest.options.globalRequestsPerSecond = shareOf(client.rest.options.globalRequestsPerSecond, scope);
-  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
-  let fleet: Fleet | null = null;
-  const fics = new FicsPool({
-    host: config.fics.host,
-    port: config.fics.port,
-    // One login per registered handle (a second would kick the first out): the first shard's.
-    user: firstShard ? config.fics.user : null,
-    password: firstShard ? config.fics.password : null,
-    maxConnections: config.fics.maxConnections,
-    maxPlies: config.maxPlies,
-    logger: logger.child({ component: 'fics' }),
-    // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
-    // followed player's new game is held by the servers of this shard that follow them or have
-    // them in a club.
-    // Both are asked from FICS event handlers, in the step that checks and takes a place: they are
-    // answered from memory (src/storage/interest.ts), not by a database round trip.
-    limitOf: (guildId) => storage.interest.maxLiveGames(guildId, config.maxLivePerGuild),
-    wantedBy: (players) => storage.interest.wantedBy(players).filter((guildId) => ownsGuild(scope, guildId)),
-    // In a fleet a followed player's new game is observed by the machine that takes its lease.
-    ...(config.fleet === null
-      ? {}
-      : {
-          observeFollowed: (game: GameNumber, holders: readonly string[]) =>
-            fleet === null
-              ? Promise.reject(new Error('not in the fleet yet'))
-              : fleet.feed.observeFollowed(game, holders),
-        }),
-    ...options.fics,
-  });
-  // An EventEmitter without an 'error' listener throws. The pool has logged each error already (one
-  // line, no stack): logging it here again would double every failed attempt.
-  fics.on('error', () => undefined);
-  if (config.fleet !== null) {
-    const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
-    if (!joined.ok) {
-      fics.close();
-      await client.destroy();
-      await storage.close();
-      return failed(joined.error);
-    }
-    fleet = joined.value;
+  const feeds = await connectFics(config, options, storage, { scope, first: firstShard });
+  if (!feeds.ok) {
+    await client.destroy();
+    await storage.close();
+    return failed(feeds.error);
   }
+  const { fics, fleet } = feeds.value;
   // ChessLive! games share the relay with FICS games: one feed, told apart by game number.
   const chesslive = new ChessLiveFeed({
     sources: config.chesslive.sources,
@@ -290,6 +255,61 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   void resumeLiveGames(context, () => stopped);
 
   return ok({ client: ready, context, web: listening?.value ?? null, stop });
+}
+
+/**
+ * The FICS pool, holding this shard's share (the first shard logs in), and in a fleet
+ * (KIBITZ_FLEET_DB) the fleet it joined; the reason when the fleet cannot be joined.
+ */
+async function connectFics(
+  config: Config,
+  options: StartOptions,
+  storage: Storage,
+  shard: { scope: ShardScope | null; first: boolean },
+): Promise<Result<{ fics: FicsPool; fleet: Fleet | null }>> {
+  const { logger } = options;
+  const { scope, first: firstShard } = shard;
+  // Several machines: each FICS game is observed by one of them and shared through PostgreSQL.
+  let fleet: Fleet | null = null;
+  const fics = new FicsPool({
+    host: config.fics.host,
+    port: config.fics.port,
+    // One login per registered handle (a second would kick the first out): the first shard's.
+    user: firstShard ? config.fics.user : null,
+    password: firstShard ? config.fics.password : null,
+    maxConnections: config.fics.maxConnections,
+    maxPlies: config.maxPlies,
+    logger: logger.child({ component: 'fics' }),
+    // Fair shares (src/fics/shares.ts): each server holds at most its live-game limit, and a
+    // followed player's new game is held by the servers of this shard that follow them or have
+    // them in a club.
+    // Both are asked from FICS event handlers, in the step that checks and takes a place: they are
+    // answered from memory (src/storage/interest.ts), not by a database round trip.
+    limitOf: (guildId) => storage.interest.maxLiveGames(guildId, config.maxLivePerGuild),
+    wantedBy: (players) => storage.interest.wantedBy(players).filter((guildId) => ownsGuild(scope, guildId)),
+    // In a fleet a followed player's new game is observed by the machine that takes its lease.
+    ...(config.fleet === null
+      ? {}
+      : {
+          observeFollowed: (game: GameNumber, holders: readonly string[]) =>
+            fleet === null
+              ? Promise.reject(new Error('not in the fleet yet'))
+              : fleet.feed.observeFollowed(game, holders),
+        }),
+    ...options.fics,
+  });
+  // An EventEmitter without an 'error' listener throws. The pool has logged each error already (one
+  // line, no stack): logging it here again would double every failed attempt.
+  fics.on('error', () => undefined);
+  if (config.fleet !== null) {
+    const joined = await joinFleet(config.fleet, `${config.fics.host}:${config.fics.port}`, fics, logger);
+    if (!joined.ok) {
+      fics.close();
+      return joined;
+    }
+    fleet = joined.value;
+  }
+  return ok({ fics, fleet });
 }
 
 /** A failure that starting again may mend (a busy port, a database down). */
