@@ -40,36 +40,60 @@ export default defineConfig(
       ],
     },
   },
-  // Layers import downwards only: protocol, then games, then storage and the relay, then Discord and
-  // the web page (docs/architecture.md). Each entry: the folder, what it may not import, and why.
+  // Layers import downwards only: protocol, then games and the feeds, then storage and the relay,
+  // then clubs, then Discord and the web page, then app.ts (docs/architecture.md). Each entry: the
+  // folder, what it may not import, and why.
   ...[
     [
       'src/protocol/**',
-      ['fics', 'game', 'relay', 'discord', 'web', 'storage'],
+      ['fics', 'game', 'chesslive', 'engine', 'fleet', 'relay', 'storage', 'club', 'discord', 'web'],
       'decoders know nothing of sockets, games or Discord',
     ],
     [
       'src/game/**',
-      ['fics', 'relay', 'discord', 'web', 'storage'],
+      ['fics', 'chesslive', 'engine', 'fleet', 'relay', 'storage', 'club', 'discord', 'web'],
       'game state knows nothing of the wire, the relay, storage or Discord',
     ],
     [
       'src/{fics,engine,chesslive}/**',
-      ['relay', 'discord', 'web', 'club', 'fleet'],
+      ['relay', 'discord', 'web', 'club', 'fleet', 'storage'],
       'feeds and the engine serve the relay and know nothing of what uses them',
     ],
-    ['src/relay/**', ['discord', 'web'], 'the relay reaches Discord through its ports (src/relay/ports.ts)'],
+    [
+      'src/relay/**',
+      ['discord', 'web', 'club', 'fleet'],
+      'the relay reaches Discord through its ports (src/relay/ports.ts)',
+    ],
     [
       'src/storage/**',
-      ['relay', 'discord', 'club'],
+      ['relay', 'discord', 'web', 'club', 'fleet', 'chesslive', 'engine'],
       'storage keeps what the layers above it need, in their lower types (src/game/)',
+    ],
+    [
+      'src/fleet/**',
+      ['relay', 'discord', 'web', 'club', 'storage'],
+      'the fleet shares the FICS feed between machines and knows nothing of what uses it',
+    ],
+    ['src/club/**', ['discord', 'web', 'fleet'], 'clubs post through the relay and know nothing of Discord'],
+    [
+      'src/web/**',
+      ['discord', 'club', 'fleet'],
+      'the live page reads games, the relay and storage; Discord and the web page know nothing of each other',
     ],
   ].map(([files, below, why]) => ({
     files: [files],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: below.map((folder) => ({ group: [`**/${folder}/**`], message: `${files}: ${why}.` })) },
+        {
+          patterns: [
+            ...below.map((folder) => ({ group: [`**/${folder}/**`], message: `${files}: ${why}.` })),
+            {
+              group: ['**/app.js', '**/main.js'],
+              message: 'Only the composition root (src/app.ts) joins the layers.',
+            },
+          ],
+        },
       ],
     },
   })),

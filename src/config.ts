@@ -96,7 +96,8 @@ export interface FleetConfig {
   leaseMs: number;
 }
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+/** Every problem found, each naming its variable and value. */
+export type ConfigResult = Result<Config, string[]>;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -277,37 +278,34 @@ export function loadConfig(env: Env): ConfigResult {
   const fleetLeaseMs = integer('KIBITZ_FLEET_LEASE_MS', DEFAULTS.fleetLeaseMs, 3_000, 600_000);
 
   if (errors.length > 0 || token === null || logLevel === undefined || !chessLiveSources.ok)
-    return { ok: false, errors };
-  return {
-    ok: true,
-    config: {
-      discord: { token, guildId, apiBase },
-      dbPath,
-      logLevel,
-      fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
-      maxLivePerGuild,
-      maxPlies,
-      chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
-      web: {
-        host: webHost,
-        port: webPort,
-        publicUrl,
-        maxViewers,
-        maxViewersPerGame,
-        maxStreamsPerAddress,
-        trustProxy,
-        publicSources,
-      },
-      engine: {
-        enabled: engineSwitch === 'on',
-        path: enginePath,
-        threads: engineThreads,
-        limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
-      },
-      sharding,
-      fleet: fleetUrl === null ? null : { url: fleetUrl, leaseMs: fleetLeaseMs },
+    return err(errors);
+  return ok({
+    discord: { token, guildId, apiBase },
+    dbPath,
+    logLevel,
+    fics: { host: ficsHost, port: ficsPort, user: ficsUser, password: ficsPassword, maxConnections },
+    maxLivePerGuild,
+    maxPlies,
+    chesslive: { sources: chessLiveSources.value, pollMs: chessLivePollMs, maxBytes: chessLiveMaxBytes },
+    web: {
+      host: webHost,
+      port: webPort,
+      publicUrl,
+      maxViewers,
+      maxViewersPerGame,
+      maxStreamsPerAddress,
+      trustProxy,
+      publicSources,
     },
-  };
+    engine: {
+      enabled: engineSwitch === 'on',
+      path: enginePath,
+      threads: engineThreads,
+      limit: engineDepth === null ? { movetimeMs: engineMovetimeMs } : { depth: engineDepth },
+    },
+    sharding,
+    fleet: fleetUrl === null ? null : { url: fleetUrl, leaseMs: fleetLeaseMs },
+  });
 }
 
 /**

@@ -32,12 +32,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 // reads as "do not start again as is".
 const started = await startBot(config, { logger, onFatal: () => process.exit(EXIT_FATAL) });
 if (!started.ok) {
-  logger.fatal(started.error);
-  process.stderr.write(`Kibitz could not start: ${started.error}\n`);
-  process.exit(started.fatal === true ? EXIT_FATAL : 1);
+  logger.fatal(started.error.message);
+  process.stderr.write(`Kibitz could not start: ${started.error.message}\n`);
+  process.exit(started.error.fatal ? EXIT_FATAL : 1);
 }
-const { client } = started.bot;
-bot = started.bot;
+const { client } = started.value;
+bot = started.value;
 // Beside the JSON log (also in it), once and plainly: the link a newcomer needs next.
 process.stderr.write(
   `\nKibitz is online as ${client.user.tag}. Invite it to a Discord server with:\n  ${inviteUrl(client.application.id)}\nthen type /observe in a channel there.\n\n`,

@@ -19,7 +19,7 @@ if (!migrated.ok) {
   process.stderr.write(`Kibitz could not start: ${migrated.error}\n`);
   process.exit(1);
 }
-await migrated.storage.close();
+await migrated.value.close();
 
 const { sharding } = config;
 const total = sharding.total === 'auto' ? await recommendedShards(config) : sharding.total;

@@ -9,10 +9,10 @@ export function startup(): { config: Config; logger: Logger } {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    process.stderr.write(formatConfigErrors(loaded.errors));
+    process.stderr.write(formatConfigErrors(loaded.error));
     process.exit(1);
   }
-  const config = loaded.config;
+  const config = loaded.value;
   const logger = createLogger({ level: config.logLevel, secrets: configSecrets(config) });
   logUnhandledRejections(logger);
   return { config, logger };

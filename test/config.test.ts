@@ -14,7 +14,7 @@ describe('loadConfig', () => {
     const result = loadConfig({ DISCORD_TOKEN: TOKEN });
     expect(result).toEqual({
       ok: true,
-      config: {
+      value: {
         discord: { token: TOKEN, guildId: null, apiBase: null },
         dbPath: './data/kibitz.db',
         logLevel: 'info',
@@ -80,7 +80,7 @@ describe('loadConfig', () => {
     });
     expect(result).toEqual({
       ok: true,
-      config: {
+      value: {
         discord: { token: TOKEN, guildId: '123456789012345678', apiBase: 'http://127.0.0.1:9999/api' },
         dbPath: ':memory:',
         logLevel: 'debug',
@@ -107,12 +107,12 @@ describe('loadConfig', () => {
         fleet: { url: 'postgres://kibitz:pw@db.example.org:5432/kibitz', leaseMs: 20_000 },
       },
     });
-    if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 'hunter2', 'pw']);
+    if (result.ok) expect(configSecrets(result.value)).toEqual([TOKEN, 'hunter2', 'pw']);
   });
 
   it('turns the web page off, and refuses bad web settings', () => {
     const off = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_WEB_PORT: 'off' });
-    expect(off.ok && off.config.web.port).toBeNull();
+    expect(off.ok && off.value.web.port).toBeNull();
     const bad = loadConfig({
       DISCORD_TOKEN: TOKEN,
       KIBITZ_WEB_PORT: '80000',
@@ -122,7 +122,7 @@ describe('loadConfig', () => {
     });
     expect(bad).toEqual({
       ok: false,
-      errors: [
+      error: [
         'KIBITZ_WEB_PORT must be a whole number from 0 to 65535, got "80000".',
         'KIBITZ_PUBLIC_URL must be the http(s) address users reach the web page at, such as https://kibitz.example.org, got "kibitz.example.org".',
         'KIBITZ_WEB_MAX_VIEWERS must be a whole number from 1 to 100000, got "0".',
@@ -134,14 +134,14 @@ describe('loadConfig', () => {
   it('takes a postgres:// URL for KIBITZ_DB and keeps its password out of the log', () => {
     const db = 'postgres://kibitz:s%40cret@db.example:5432/kibitz';
     const result = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_DB: db });
-    expect(result.ok && result.config.dbPath).toBe(db);
-    if (result.ok) expect(configSecrets(result.config)).toEqual([TOKEN, 's@cret']);
+    expect(result.ok && result.value.dbPath).toBe(db);
+    if (result.ok) expect(configSecrets(result.value)).toEqual([TOKEN, 's@cret']);
   });
 
   it('explains how to get a token when DISCORD_TOKEN is missing or blank', () => {
     for (const env of [{}, { DISCORD_TOKEN: '   ' }]) {
       const result = loadConfig(env);
-      expect(result).toEqual({ ok: false, errors: [MISSING_TOKEN_HELP] });
+      expect(result).toEqual({ ok: false, error: [MISSING_TOKEN_HELP] });
     }
     for (const words of ['developer portal', 'Bot tab', 'Reset Token', 'applications.commands', '"bot"']) {
       expect(MISSING_TOKEN_HELP).toContain(words);
@@ -151,11 +151,11 @@ describe('loadConfig', () => {
   it('takes FICS connections for 1,000 games (34 of 30) and refuses more than 40', () => {
     const at = (n: string) => loadConfig({ DISCORD_TOKEN: TOKEN, FICS_MAX_CONNECTIONS: n });
     const thousand = at('34');
-    expect(thousand.ok && thousand.config.fics.maxConnections).toBe(34);
+    expect(thousand.ok && thousand.value.fics.maxConnections).toBe(34);
     const most = at('40');
-    expect(most.ok && most.config.fics.maxConnections).toBe(40);
+    expect(most.ok && most.value.fics.maxConnections).toBe(40);
     const over = at('41');
-    expect(over.ok ? [] : over.errors).toEqual([
+    expect(over.ok ? [] : over.error).toEqual([
       'FICS_MAX_CONNECTIONS must be a whole number from 1 to 40, got "41".',
     ]);
   });
@@ -173,8 +173,8 @@ describe('loadConfig', () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const text = result.errors.join('\n');
-    expect(result.errors).toHaveLength(9);
+    const text = result.error.join('\n');
+    expect(result.error).toHaveLength(9);
     for (const fragment of [
       'DISCORD_TOKEN contains whitespace',
       'DISCORD_GUILD_ID must be a server id',
@@ -193,7 +193,7 @@ describe('loadConfig', () => {
 
   it('takes a fixed depth instead of a fixed time, and refuses bad engine settings', () => {
     const depth = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_DEPTH: '12' });
-    expect(depth.ok && depth.config.engine).toEqual({
+    expect(depth.ok && depth.value.engine).toEqual({
       enabled: true,
       path: null,
       threads: 1,
@@ -206,7 +206,7 @@ describe('loadConfig', () => {
       KIBITZ_ENGINE_MOVETIME_MS: '10',
       KIBITZ_ENGINE_DEPTH: '99',
     });
-    expect(bad.ok || bad.errors).toEqual([
+    expect(bad.ok || bad.error).toEqual([
       'KIBITZ_ENGINE must be on or off, got "yes".',
       'KIBITZ_ENGINE_THREADS must be a whole number from 1 to 16, got "0".',
       'KIBITZ_ENGINE_MOVETIME_MS must be a whole number from 50 to 10000, got "10".',
@@ -217,14 +217,14 @@ describe('loadConfig', () => {
   it('wants FICS_USER and FICS_PASSWORD together', () => {
     const userOnly = loadConfig({ DISCORD_TOKEN: TOKEN, FICS_USER: 'kibitzbot' });
     const passwordOnly = loadConfig({ DISCORD_TOKEN: TOKEN, FICS_PASSWORD: 'x' });
-    expect(userOnly.ok || userOnly.errors.join()).toMatch(/FICS_PASSWORD is not/);
-    expect(passwordOnly.ok || passwordOnly.errors.join()).toMatch(/FICS_USER is not/);
+    expect(userOnly.ok || userOnly.error.join()).toMatch(/FICS_PASSWORD is not/);
+    expect(passwordOnly.ok || passwordOnly.error.join()).toMatch(/FICS_USER is not/);
   });
 
   it("reads a machine's shard list against the shard count, with a clear error", () => {
     const shards = (env: Record<string, string>): string[] | object => {
       const result = loadConfig({ DISCORD_TOKEN: TOKEN, ...env });
-      return result.ok ? result.config.sharding : result.errors;
+      return result.ok ? result.value.sharding : result.error;
     };
     expect(shards({ KIBITZ_SHARDS: '8', KIBITZ_SHARD_LIST: '0-7' })).toEqual({
       total: 8,
@@ -251,14 +251,14 @@ describe('loadConfig', () => {
     const bad = loadConfig({ DISCORD_TOKEN: TOKEN, KIBITZ_FLEET_DB: 'mysql://kibitz:s3cret@db/kibitz' });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.errors.join()).toContain('KIBITZ_FLEET_DB must be a PostgreSQL URL');
-    expect(bad.errors.join()).not.toContain('s3cret');
+    expect(bad.error.join()).toContain('KIBITZ_FLEET_DB must be a PostgreSQL URL');
+    expect(bad.error.join()).not.toContain('s3cret');
     const short = loadConfig({
       DISCORD_TOKEN: TOKEN,
       KIBITZ_FLEET_DB: 'postgresql://db/kibitz',
       KIBITZ_FLEET_LEASE_MS: '100',
     });
-    expect(short.ok || short.errors.join()).toContain(
+    expect(short.ok || short.error.join()).toContain(
       'KIBITZ_FLEET_LEASE_MS must be a whole number from 3000 to 600000, got "100"',
     );
   });

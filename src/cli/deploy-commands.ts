@@ -24,14 +24,14 @@ export async function main(argv: string[], out: CliOutput): Promise<number> {
 
   const loaded = loadConfig(process.env);
   if (!loaded.ok) {
-    out.stderr.write(formatConfigErrors(loaded.errors));
+    out.stderr.write(formatConfigErrors(loaded.error));
     return 1;
   }
-  const { discord } = loaded.config;
+  const { discord } = loaded.value;
 
   const commands = await loadCommands();
   if (!commands.ok) {
-    out.stderr.write(`Commands failed to load:\n  ${commands.errors.join('\n  ')}\n`);
+    out.stderr.write(`Commands failed to load:\n  ${commands.error.join('\n  ')}\n`);
     return 1;
   }
 
@@ -42,10 +42,10 @@ export async function main(argv: string[], out: CliOutput): Promise<number> {
     return 1;
   }
 
-  const bodies = commands.registry.bodies();
+  const bodies = commands.value.bodies();
   const result = await registerCommands(
     rest,
-    { applicationId: application.id, guildId: discord.guildId },
+    { applicationId: application.value, guildId: discord.guildId },
     bodies,
   );
   if (!result.ok) {
@@ -53,7 +53,7 @@ export async function main(argv: string[], out: CliOutput): Promise<number> {
     return 1;
   }
   out.stdout.write(
-    `Registered ${result.count} commands ${result.scope}: ${bodies.map((b) => `/${b.name}`).join(', ')}\n`,
+    `Registered ${result.value.count} commands ${result.value.scope}: ${bodies.map((b) => `/${b.name}`).join(', ')}\n`,
   );
   return 0;
 }

@@ -10,7 +10,7 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { BotContext } from './context.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok, type Result } from '../result.js';
 
 /** What the loader needs of a SlashCommandBuilder (any of its option-builder variants). */
 export interface CommandData {
@@ -46,7 +46,8 @@ export interface CommandRegistry {
   bodies(): RESTPostAPIChatInputApplicationCommandsJSONBody[];
 }
 
-export type LoadCommandsResult = { ok: true; registry: CommandRegistry } | { ok: false; errors: string[] };
+/** Every problem found, each naming its file. */
+export type LoadCommandsResult = Result<CommandRegistry, string[]>;
 
 /** commands/ at the project root; the same relative place under dist/ once compiled. */
 export const DEFAULT_COMMANDS_DIR = new URL('../../commands/', import.meta.url);
@@ -62,7 +63,7 @@ export async function loadCommands(dir: URL = DEFAULT_COMMANDS_DIR): Promise<Loa
   try {
     names = (await readdir(dir)).filter(isCommandFile).sort();
   } catch (error) {
-    return { ok: false, errors: [`cannot read the commands folder ${dir.pathname}: ${errorMessage(error)}`] };
+    return err([`cannot read the commands folder ${dir.pathname}: ${errorMessage(error)}`]);
   }
   const modules: { file: string; module: unknown }[] = [];
   const errors: string[] = [];
@@ -74,9 +75,7 @@ export async function loadCommands(dir: URL = DEFAULT_COMMANDS_DIR): Promise<Loa
     }
   }
   const built = buildRegistry(modules);
-  return errors.length + built.errors.length > 0
-    ? { ok: false, errors: [...errors, ...built.errors] }
-    : { ok: true, registry: built.registry };
+  return errors.length + built.errors.length > 0 ? err([...errors, ...built.errors]) : ok(built.registry);
 }
 
 /** Checks modules (as imported from `file`) and indexes them; pure, for tests and the loader. */

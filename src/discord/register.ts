@@ -2,7 +2,7 @@
 // PUT replaces the whole list, so registering is idempotent and removes stale commands.
 import { DiscordAPIError, Routes } from 'discord.js';
 import type { REST, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok, type Result } from '../result.js';
 
 export interface RegistrationTarget {
   applicationId: string;
@@ -10,7 +10,8 @@ export interface RegistrationTarget {
   guildId: string | null;
 }
 
-export type RegisterResult = { ok: true; count: number; scope: string } | { ok: false; error: string };
+/** How many commands were registered, and where (`globally`, `in guild <id>`). */
+export type RegisterResult = Result<{ count: number; scope: string }>;
 
 export async function registerCommands(
   rest: REST,
@@ -24,12 +25,9 @@ export async function registerCommands(
       : Routes.applicationGuildCommands(target.applicationId, target.guildId);
   try {
     const registered = (await rest.put(route, { body: bodies.map(numericPermissions) })) as unknown[];
-    return { ok: true, count: registered.length, scope };
+    return ok({ count: registered.length, scope });
   } catch (error) {
-    return {
-      ok: false,
-      error: `registering ${bodies.length} commands ${scope} failed: ${explain(error, target)}`,
-    };
+    return err(`registering ${bodies.length} commands ${scope} failed: ${explain(error, target)}`);
   }
 }
 
@@ -47,16 +45,14 @@ function numericPermissions(
 }
 
 /** The application id behind the token (GET /applications/@me). */
-export async function fetchApplicationId(
-  rest: REST,
-): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
+export async function fetchApplicationId(rest: REST): Promise<Result<string>> {
   try {
     const application = (await rest.get(Routes.currentApplication())) as { id?: unknown };
     return typeof application.id === 'string'
-      ? { ok: true, id: application.id }
-      : { ok: false, error: 'Discord answered GET /applications/@me without an id' };
+      ? ok(application.id)
+      : err('Discord answered GET /applications/@me without an id');
   } catch (error) {
-    return { ok: false, error: `cannot read the application behind DISCORD_TOKEN: ${explain(error, null)}` };
+    return err(`cannot read the application behind DISCORD_TOKEN: ${explain(error, null)}`);
   }
 }
 

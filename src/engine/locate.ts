@@ -4,6 +4,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, delimiter, dirname, join } from 'node:path';
+import { err, ok, type Result } from '../result.js';
 
 /** How to start one engine process. */
 export interface EngineProgram {
@@ -28,14 +29,15 @@ export interface EngineSearch {
   from?: string;
 }
 
-export type EngineFound = { ok: true; program: EngineProgram } | { ok: false; reason: string };
+/** The program, or why there is none in words for the log. */
+export type EngineFound = Result<EngineProgram>;
 
 /** The engine to run, or why there is none, in words for the log. */
 export function locateEngine(search: EngineSearch): EngineFound {
   if (search.path !== null) {
     return isExecutable(search.path)
-      ? { ok: true, program: { command: search.path, args: [], kind: 'native' } }
-      : { ok: false, reason: `KIBITZ_ENGINE_PATH=${search.path} is not an executable file` };
+      ? ok({ command: search.path, args: [], kind: 'native' })
+      : err(`KIBITZ_ENGINE_PATH=${search.path} is not an executable file`);
   }
   const native = [
     ...search.searchPath
@@ -46,14 +48,12 @@ export function locateEngine(search: EngineSearch): EngineFound {
       .map((dir) => join(dir, 'stockfish')),
     DEBIAN_STOCKFISH,
   ].find(isExecutable);
-  if (native !== undefined) return { ok: true, program: { command: native, args: [], kind: 'native' } };
+  if (native !== undefined) return ok({ command: native, args: [], kind: 'native' });
   const script = locateNpmStockfish(search.from);
-  if (script !== null)
-    return { ok: true, program: { command: process.execPath, args: [script], kind: 'npm' } };
-  return {
-    ok: false,
-    reason: `no stockfish on PATH nor at ${DEBIAN_STOCKFISH} (apt install stockfish, or set KIBITZ_ENGINE_PATH)`,
-  };
+  if (script !== null) return ok({ command: process.execPath, args: [script], kind: 'npm' });
+  return err(
+    `no stockfish on PATH nor at ${DEBIAN_STOCKFISH} (apt install stockfish, or set KIBITZ_ENGINE_PATH)`,
+  );
 }
 
 /** The npm package's engine script, or null when the package is not installed. */

@@ -19,11 +19,11 @@ export function startEngine(
   const found = locateEngine({ path: config.engine.path, searchPath });
   if (!found.ok) {
     logger.warn(
-      `KIBITZ_ENGINE=on but no engine is installed: ${found.reason}; posts say the engine is not installed`,
+      `KIBITZ_ENGINE=on but no engine is installed: ${found.error}; posts say the engine is not installed`,
     );
     return null;
   }
-  const { program } = found;
+  const program = found.value;
   const pool = new EnginePool({
     size: config.engine.threads,
     maxQueued: ENGINE_QUEUE,

@@ -3,6 +3,7 @@
 // and a new one goes out only when the last is older than `maxAgeMs`, however many users type:
 // FICS is never flooded, and other users' commands never queue behind keystrokes.
 import type { GamesListRow } from './games-list.js';
+import { err, ok, type Result } from '../result.js';
 
 /** How old a list may be before the next asker refreshes it. */
 export const GAMES_LIST_MAX_AGE_MS = 5_000;
@@ -14,7 +15,7 @@ export interface GamesCacheOptions {
   maxAgeMs?: number;
 }
 
-type Outcome = { ok: true; rows: readonly GamesListRow[] } | { ok: false; error: unknown };
+type Outcome = Result<readonly GamesListRow[], unknown>;
 
 export class GamesCache {
   private readonly maxAgeMs: number;
@@ -32,17 +33,17 @@ export class GamesCache {
     if (this.pending !== null) return this.pending;
     const last = this.last;
     if (last !== null && this.options.now() - last.at < this.maxAgeMs) {
-      return last.outcome.ok ? Promise.resolve(last.outcome.rows) : Promise.reject(last.outcome.error);
+      return last.outcome.ok ? Promise.resolve(last.outcome.value) : Promise.reject(last.outcome.error);
     }
     const at = this.options.now();
     const request = this.options.fetch().then(
       (rows) => {
-        this.last = { at, outcome: { ok: true, rows } };
+        this.last = { at, outcome: ok(rows) };
         this.knownRows = rows;
         return rows;
       },
       (error: unknown) => {
-        this.last = { at, outcome: { ok: false, error } };
+        this.last = { at, outcome: err(error) };
         throw error;
       },
     );

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { LivePost, Storage } from '../storage/index.js';
 import type { LivePostOptions } from '../storage/live-posts.js';
 import { gameKeyOf } from '../game/game-key.js';
-import type { WatchResult } from './relay.js';
+import type { WatchResult } from './open-post.js';
 
 /** A channel that wants a game posted without anyone asking (follows, clubs). */
 export interface AutoPostTarget {

@@ -7,6 +7,7 @@
 import { isThemeName, type ThemeName } from '../../render/theme.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { Writes } from './writes.js';
+import { err, ok, type Result } from '../result.js';
 
 export type LivePostState = 'live' | 'ended' | 'ended_offline';
 
@@ -49,7 +50,8 @@ export type NewLivePost = Pick<
   'guildId' | 'channelId' | 'game' | 'gameKey' | 'white' | 'black' | 'options' | 'requestedBy'
 >;
 
-export type CreateLivePostResult = { ok: true; post: LivePost } | { ok: false; existing: LivePost };
+/** The new post, or the live post of that game already in the channel. */
+export type CreateLivePostResult = Result<LivePost, { existing: LivePost }>;
 
 interface LivePostRow {
   id: number;
@@ -167,7 +169,7 @@ export class LivePostRepository {
         updatedAt: now,
       };
       this.#keep(post);
-      return { ok: true, post };
+      return ok(post);
     }
     // Another process's post (a shard's), when this one does not know it.
     const existing =
@@ -178,7 +180,7 @@ export class LivePostRepository {
         input.gameKey,
       ));
     if (existing === null) throw new Error(`live post of ${input.gameKey} neither created nor found`);
-    return { ok: false, existing };
+    return err({ existing });
   }
 
   /** From memory while the post is live (or its end not stored yet), else from the database. */

@@ -2,7 +2,7 @@
 // SQLite and in PostgreSQL, so that both stores have the same schema version for the same schema.
 // Each runs once, in order, in its own transaction (sqlite.ts and postgres.ts record the version).
 // Never edit a released migration: append a new one.
-import { errorMessage } from '../result.js';
+import { err, errorMessage, type Result } from '../result.js';
 
 export interface Migration {
   /** What the migration does, for logs. */
@@ -11,7 +11,8 @@ export interface Migration {
   postgres: string;
 }
 
-export type MigrateResult = { ok: true; from: number; to: number } | { ok: false; error: string };
+/** The schema versions before and after. */
+export type MigrateResult = Result<{ from: number; to: number }>;
 
 /** Migration 5, the same in both dialects. */
 const SETTINGS_COLUMNS = `
@@ -314,17 +315,13 @@ export function pending(list: readonly Migration[], from: number): [number, Migr
 
 /** Why migration `version` (1-based) did not apply. */
 export function migrationFailed(version: number, migration: Migration, error: unknown): MigrateResult {
-  return {
-    ok: false,
-    error: `migration ${version} (${migration.description}) failed: ${errorMessage(error)}`,
-  };
+  return err(`migration ${version} (${migration.description}) failed: ${errorMessage(error)}`);
 }
 
 /** A database with a version past `list`: written by a newer Kibitz. */
 export function tooNew(from: number, list: readonly Migration[]): MigrateResult | null {
   if (from <= list.length) return null;
-  return {
-    ok: false,
-    error: `the database has schema version ${from} but this Kibitz knows only ${list.length}: it was written by a newer version`,
-  };
+  return err(
+    `the database has schema version ${from} but this Kibitz knows only ${list.length}: it was written by a newer version`,
+  );
 }

@@ -3,7 +3,7 @@
 // that machines starting at the same moment migrate one after the other.
 import pg from 'pg';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok } from '../result.js';
 import { migrationFailed, pending, tooNew, type MigrateResult, type Migration } from './migrations.js';
 import type { OpenDatabaseResult, Sql, SqlValue } from './sql.js';
 
@@ -31,7 +31,7 @@ export async function openPostgres(
   try {
     location = withoutPassword(url);
   } catch {
-    return { ok: false, error: 'KIBITZ_DB is not a valid postgres:// URL' };
+    return err('KIBITZ_DB is not a valid postgres:// URL');
   }
   const pool = new pg.Pool({ connectionString: url, types, connectionTimeoutMillis: 10_000 });
   // Without a listener a connection dropped while idle (a server restart) would end the process.
@@ -41,42 +41,39 @@ export async function openPostgres(
     client = await pool.connect();
   } catch (error) {
     await pool.end();
-    return { ok: false, error: `cannot open the database ${location}: ${errorMessage(error)}` };
+    return err(`cannot open the database ${location}: ${errorMessage(error)}`);
   }
   let migrated: MigrateResult;
   try {
     migrated = await migratePostgres(client, list);
   } catch (error) {
-    migrated = { ok: false, error: errorMessage(error) };
+    migrated = err(errorMessage(error));
   } finally {
     client.release();
   }
   if (!migrated.ok) {
     await pool.end();
-    return { ok: false, error: `cannot use the database ${location}: ${migrated.error}` };
+    return err(`cannot use the database ${location}: ${migrated.error}`);
   }
   let ended = false;
-  return {
-    ok: true,
-    database: {
-      location,
-      schemaVersion: migrated.to,
-      sql: postgresSql(pool),
-      checkWritable: async () => {
-        try {
-          await pool.query('UPDATE schema_version SET version = version');
-          return null;
-        } catch (error) {
-          return `it cannot be written (${errorMessage(error)})`;
-        }
-      },
-      close: async () => {
-        if (ended) return;
-        ended = true;
-        await pool.end();
-      },
+  return ok({
+    location,
+    schemaVersion: migrated.value.to,
+    sql: postgresSql(pool),
+    checkWritable: async () => {
+      try {
+        await pool.query('UPDATE schema_version SET version = version');
+        return null;
+      } catch (error) {
+        return `it cannot be written (${errorMessage(error)})`;
+      }
     },
-  };
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      await pool.end();
+    },
+  });
 }
 
 /** Brings the schema up to date with `list`, each migration in its own transaction. */
@@ -105,7 +102,7 @@ export async function migratePostgres(
     }
     // A real write, and a harmless one: a database that takes no writes is found at start.
     await client.query('UPDATE schema_version SET version = version');
-    return { ok: true, from, to: list.length };
+    return ok({ from, to: list.length });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
   }

@@ -2,7 +2,7 @@
 // with `?` placeholders in the subset both dialects read (upserts with ON CONFLICT, RETURNING),
 // every call a promise. SQLite answers at once (its promises are settled when returned);
 // PostgreSQL answers after a round trip.
-import { errorMessage } from '../result.js';
+import { errorMessage, type Result } from '../result.js';
 
 export type SqlValue = string | number | null;
 
@@ -44,7 +44,7 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-export type OpenDatabaseResult = { ok: true; database: OpenedDatabase } | { ok: false; error: string };
+export type OpenDatabaseResult = Result<OpenedDatabase>;
 
 /**
  * SQL condition on a `guild_id` column: the bot is in that guild. The set-up of a guild the bot

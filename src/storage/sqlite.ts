@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database, Statement } from 'better-sqlite3';
 import { cleanText, truncate } from '../text.js';
 import { migrationFailed, pending, tooNew, type MigrateResult, type Migration } from './migrations.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok } from '../result.js';
 import { type OpenedDatabase, type OpenDatabaseResult, type Sql } from './sql.js';
 
 export const IN_MEMORY = ':memory:';
@@ -18,7 +18,7 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
     if (path !== IN_MEMORY) makeFolder(dirname(path));
     db = new BetterSqlite3(path);
   } catch (error) {
-    return { ok: false, error: `cannot open the database ${path}: ${errorMessage(error)}` };
+    return err(`cannot open the database ${path}: ${errorMessage(error)}`);
   }
   try {
     if (path !== IN_MEMORY) db.pragma('journal_mode = WAL');
@@ -28,22 +28,22 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
     db.pragma('busy_timeout = 5000');
   } catch (error) {
     db.close();
-    return { ok: false, error: `cannot use the database ${path}: ${errorMessage(error)}` };
+    return err(`cannot use the database ${path}: ${errorMessage(error)}`);
   }
   const sound = checkSound(db);
   if (sound !== null) {
     db.close();
-    return { ok: false, error: `cannot use the database ${path}: ${sound}` };
+    return err(`cannot use the database ${path}: ${sound}`);
   }
   const migrated = migrateSqlite(db, list);
   if (!migrated.ok) {
     db.close();
-    return { ok: false, error: `cannot use the database ${path}: ${migrated.error}` };
+    return err(`cannot use the database ${path}: ${migrated.error}`);
   }
   const opened = path === IN_MEMORY ? null : fileIdentity(path);
   const database: OpenedDatabase = {
     location: path,
-    schemaVersion: migrated.to,
+    schemaVersion: migrated.value.to,
     sql: sqliteSql(db),
     checkWritable: () => {
       if (!db.open) return Promise.resolve('the database is closed');
@@ -60,7 +60,7 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
       return Promise.resolve();
     },
   };
-  return { ok: true, database };
+  return ok(database);
 }
 
 /**
@@ -77,7 +77,7 @@ function makeFolder(folder: string): void {
 /** Brings the schema up to date with `list`, each migration in its own transaction. */
 export function migrateSqlite(db: Database, list: readonly Migration[]): MigrateResult {
   const from = db.pragma('user_version', { simple: true });
-  if (typeof from !== 'number') return { ok: false, error: 'could not read the schema version' };
+  if (typeof from !== 'number') return err('could not read the schema version');
   const newer = tooNew(from, list);
   if (newer !== null) return newer;
   for (const [version, migration] of pending(list, from)) {
@@ -91,7 +91,7 @@ export function migrateSqlite(db: Database, list: readonly Migration[]): Migrate
       return migrationFailed(version, migration, error);
     }
   }
-  return { ok: true, from, to: list.length };
+  return ok({ from, to: list.length });
 }
 
 /**

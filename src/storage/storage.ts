@@ -2,7 +2,7 @@
 // postgres:// URL, for machines that share it), migrated on open, and exposed as one small
 // repository per table. Both run the same repositories over the same SQL (sql.ts).
 import type { Logger } from '../log.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok, type Result } from '../result.js';
 import { ClubRepository } from './clubs.js';
 import { FinishedGameRepository } from './finished-games.js';
 import { FollowRepository } from './follows.js';
@@ -59,7 +59,7 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export type OpenStorageResult = { ok: true; storage: Storage } | { ok: false; error: string };
+export type OpenStorageResult = Result<Storage>;
 
 /**
  * Opens and migrates the database `where` names: a postgres:// (or postgresql://) URL, else a
@@ -73,8 +73,8 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
       )
     : openSqlite(where, list);
   if (!opened.ok) return opened;
-  const { location, schemaVersion, checkWritable } = opened.database;
-  const { sql, counts } = countedSql(opened.database.sql);
+  const { location, schemaVersion, checkWritable } = opened.value;
+  const { sql, counts } = countedSql(opened.value.sql);
   const now = options.now ?? Date.now;
   const interest = new InterestIndex(sql);
   const writes = new Writes(sql, {
@@ -87,14 +87,14 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
     if (closed) return;
     closed = true;
     await writes.close();
-    await opened.database.close();
+    await opened.value.close();
   };
   try {
     await interest.reload();
     await livePosts.load();
   } catch (error) {
     await close();
-    return { ok: false, error: `cannot read the database ${location}: ${errorMessage(error)}` };
+    return err(`cannot read the database ${location}: ${errorMessage(error)}`);
   }
   const changed = (): Promise<void> => interest.reload();
   let checking: Promise<StorageHealth> | null = null;
@@ -113,22 +113,19 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
         };
       })
       .finally(() => (checking = null)));
-  return {
-    ok: true,
-    storage: {
-      path: location,
-      schemaVersion,
-      livePosts,
-      follows: new FollowRepository(sql, now, changed),
-      guildSettings: new GuildSettingsRepository(sql, now, changed),
-      finishedGames: new FinishedGameRepository(sql, writes),
-      clubs: new ClubRepository(sql, now, changed),
-      tv: new TvRepository(sql, now),
-      interest,
-      writes,
-      statements: counts,
-      health,
-      close,
-    },
-  };
+  return ok({
+    path: location,
+    schemaVersion,
+    livePosts,
+    follows: new FollowRepository(sql, now, changed),
+    guildSettings: new GuildSettingsRepository(sql, now, changed),
+    finishedGames: new FinishedGameRepository(sql, writes),
+    clubs: new ClubRepository(sql, now, changed),
+    tv: new TvRepository(sql, now),
+    interest,
+    writes,
+    statements: counts,
+    health,
+    close,
+  });
 }

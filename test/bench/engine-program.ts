@@ -13,5 +13,5 @@ export function benchEngine(npm: boolean): EngineProgram | string {
     path: process.env.KIBITZ_ENGINE_PATH || null,
     searchPath: process.env.PATH ?? '',
   });
-  return found.ok ? found.program : found.reason;
+  return found.ok ? found.value : found.error;
 }

@@ -52,7 +52,7 @@ describe('KIBITZ_CHESSLIVE_SOURCES', () => {
       KIBITZ_CHESSLIVE_SOURCES: 'round1=/srv/r1.txt',
       KIBITZ_CHESSLIVE_POLL_MS: '500',
     });
-    expect(good.ok && good.config.chesslive).toEqual({
+    expect(good.ok && good.value.chesslive).toEqual({
       sources: [{ name: 'round1', kind: 'file', location: '/srv/r1.txt' }],
       pollMs: 500,
       maxBytes: 1_048_576,
@@ -64,7 +64,7 @@ describe('KIBITZ_CHESSLIVE_SOURCES', () => {
     });
     expect(bad).toEqual({
       ok: false,
-      errors: [
+      error: [
         'KIBITZ_CHESSLIVE_POLL_MS must be a whole number from 100 to 600000, got "5".',
         'KIBITZ_CHESSLIVE_SOURCES must list name=path-or-url entries separated by commas (e.g. round1=/srv/live/round1.txt,board2=https://example.org/board2.txt): "r1" is not name=path-or-url.',
       ],

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TvPoster, type TvRelay } from '../../src/club/tv.js';
 import { parseGamesList, type GamesListRow } from '../../src/fics/games-list.js';
-import type { WatchRequest, WatchResult } from '../../src/relay/relay.js';
+import type { WatchRequest, WatchResult } from '../../src/relay/open-post.js';
 import { IN_MEMORY, openStorage, type LivePost, type Storage } from '../../src/storage/index.js';
 
 const RETRY = 60_000;
@@ -26,7 +26,7 @@ class StandInRelay implements TvRelay {
       black: 'B',
     });
     if (!created.ok) return { ok: false, error: 'already live' };
-    return { ok: true, post: created.post, snapshot: null as never };
+    return { ok: true, post: created.value, snapshot: null as never };
   }
   notice(_channelId: string, text: string): Promise<void> {
     this.notices.push(text);
@@ -59,7 +59,7 @@ let tv: TvPoster;
 beforeEach(async () => {
   const opened = await openStorage(IN_MEMORY);
   if (!opened.ok) throw new Error(opened.error);
-  storage = opened.storage;
+  storage = opened.value;
   relay = new StandInRelay(storage);
   now = 1_000_000;
   lists = [];

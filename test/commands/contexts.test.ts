@@ -7,9 +7,7 @@ describe('where each command may be used', () => {
     const result = await loadCommands();
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const contexts = Object.fromEntries(
-      result.registry.bodies().map((b) => [b.name, b.contexts ?? 'anywhere']),
-    );
+    const contexts = Object.fromEntries(result.value.bodies().map((b) => [b.name, b.contexts ?? 'anywhere']));
     const guildOnly = [InteractionContextType.Guild];
     expect(contexts).toEqual({
       clip: 'anywhere',

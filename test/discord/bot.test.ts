@@ -78,17 +78,16 @@ describe('startBot', () => {
     const base = { DISCORD_API_BASE: h.fake.apiBase, KIBITZ_DB: ':memory:' };
     const wrong = loadConfig({ ...base, DISCORD_TOKEN: 'wrong.token.value' });
     if (!wrong.ok) throw new Error('config');
-    const rejected = await startBot(wrong.config, { logger });
+    const rejected = await startBot(wrong.value, { logger });
     expect(rejected).toEqual({
       ok: false,
-      error: expect.stringMatching(/Discord rejected DISCORD_TOKEN.*Reset Token/),
-      fatal: true,
+      error: { message: expect.stringMatching(/Discord rejected DISCORD_TOKEN.*Reset Token/), fatal: true },
     });
 
     const right = loadConfig({ ...base, DISCORD_TOKEN: h.fake.token });
     if (!right.ok) throw new Error('config');
-    const broken = await startBot(right.config, { logger, commandsDir: BROKEN_COMMANDS });
-    expect(broken.ok || broken.error).toMatch(/commands failed to load:[\s\S]*no-data\.ts/);
+    const broken = await startBot(right.value, { logger, commandsDir: BROKEN_COMMANDS });
+    expect(broken.ok || broken.error.message).toMatch(/commands failed to load:[\s\S]*no-data\.ts/);
     expect(h.fake.connected).toBe(false);
   });
 });

@@ -9,26 +9,26 @@ describe('loadCommands', () => {
     const result = await loadCommands();
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect([...result.registry.commands.keys()]).toContain('help');
-    expect(result.registry.bodies().find((b) => b.name === 'help')?.description).toMatch(/every command/);
+    expect([...result.value.commands.keys()]).toContain('help');
+    expect(result.value.bodies().find((b) => b.name === 'help')?.description).toMatch(/every command/);
   });
 
   it('loads modules with handlers and skips helper files', async () => {
     const result = await loadCommands(FIXTURE_COMMANDS);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect([...result.registry.commands.keys()]).toEqual(['boom', 'echo']);
-    expect([...result.registry.buttons.keys()]).toEqual(['again']);
-    expect([...result.registry.selectMenus.keys()]).toEqual(['pick']);
-    expect(result.registry.bodies().map((b) => b.name)).toEqual(['boom', 'echo']);
+    expect([...result.value.commands.keys()]).toEqual(['boom', 'echo']);
+    expect([...result.value.buttons.keys()]).toEqual(['again']);
+    expect([...result.value.selectMenus.keys()]).toEqual(['pick']);
+    expect(result.value.bodies().map((b) => b.name)).toEqual(['boom', 'echo']);
   });
 
   it('reports every broken module at once, by file', async () => {
     const result = await loadCommands(BROKEN_COMMANDS);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toHaveLength(4);
-    const text = result.errors.join('\n');
+    expect(result.error).toHaveLength(4);
+    const text = result.error.join('\n');
     expect(text).toContain('throws.ts: cannot be imported: broken at import');
     expect(text).toContain('no-data.ts: must export `data`, a SlashCommandBuilder');
     expect(text).toContain('twin-b.ts: command /twin is already defined in twin-a.ts');
@@ -38,7 +38,7 @@ describe('loadCommands', () => {
 
   it('says so when the folder is missing', async () => {
     const result = await loadCommands(new URL('./no-such-folder/', import.meta.url));
-    expect(result.ok || result.errors[0]).toMatch(/cannot read the commands folder/);
+    expect(result.ok || result.error[0]).toMatch(/cannot read the commands folder/);
   });
 
   it('refuses two commands claiming the same button prefix', () => {

@@ -4,7 +4,7 @@
 // suggestions come from what the bot knows. The fake refuses any answer after 3 s (10062).
 import { InteractionResponseType } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STOPPED_FOOTER } from '../../src/relay/relay.js';
+import { STOPPED_FOOTER } from '../../src/relay/post-sender.js';
 import type { InteractionHandle } from '../fake-discord/index.js';
 import { World, buttonIds, embedOf, shuffleScript } from './harness.js';
 

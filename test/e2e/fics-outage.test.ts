@@ -1,8 +1,7 @@
 // FICS out of reach: the live boards say so after a few seconds (not on every short reconnect),
 // and look current again as soon as FICS is back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WAITING_FOOTER } from '../../src/relay/relay.js';
-import { OUTAGE_NOTICE_MS } from '../../src/relay/outage.js';
+import { OUTAGE_NOTICE_MS, WAITING_FOOTER } from '../../src/relay/outage.js';
 import { World, embedOf, shuffleScript } from './harness.js';
 
 let w: World | null = null;

@@ -97,29 +97,29 @@ export class World {
       KIBITZ_WEB_PORT: 'off',
       ...options.env,
     });
-    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    if (!loaded.ok) throw new Error(loaded.error.join('\n'));
     const logger = createLogger({
-      level: loaded.config.logLevel,
-      secrets: configSecrets(loaded.config),
+      level: loaded.value.logLevel,
+      secrets: configSecrets(loaded.value),
       destination: { write: (line: string) => void this.logLines.push(line) },
     });
-    const started = await startBot(loaded.config, {
+    const started = await startBot(loaded.value, {
       logger,
       fics: { ...FAST_FICS, ...options.fics },
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.editClock === undefined ? {} : { editClock: options.editClock }),
       ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),
     });
-    if (!started.ok) throw new Error(started.error);
-    this.bot = started.bot;
+    if (!started.ok) throw new Error(started.error.message);
+    this.bot = started.value;
     if (options.waitForFics ?? true) {
-      const pool = started.bot.context.fics;
+      const pool = started.value.context.fics;
       await this.fake.waitFor(
         () => (pool.status().some((c) => c.state === 'online') ? true : undefined),
         'the bot to log in to FICS',
       );
     }
-    return started.bot;
+    return started.value;
   }
 
   async stopBot(): Promise<void> {

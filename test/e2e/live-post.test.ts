@@ -4,7 +4,7 @@ import { parsePgn } from 'chessops/pgn';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chartColours, chartLayout, type ChartScene } from '../../render/chart.js';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
-import { STOPPED_FOOTER } from '../../src/relay/relay.js';
+import { STOPPED_FOOTER } from '../../src/relay/post-sender.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';

@@ -58,7 +58,7 @@ describe('a damaged database at start', () => {
     const made = await openStorage(w.dbPath);
     if (!made.ok) throw new Error(made.error);
     for (let i = 0; i < 50; i++) {
-      await made.storage.livePosts.create({
+      await made.value.livePosts.create({
         guildId: w.guildId,
         channelId: `20000000000000${String(i).padStart(4, '0')}`,
         game: 12,
@@ -69,7 +69,7 @@ describe('a damaged database at start', () => {
         requestedBy: '300000000000000001',
       });
     }
-    await made.storage.close();
+    await made.value.close();
     const bytes = readFileSync(w.dbPath);
     const pageSize = bytes.readUInt16BE(16);
     bytes.fill(0x5a, bytes.length - pageSize + 8);

@@ -19,7 +19,7 @@ import { describeWith, stockfishNeed } from '../support/require.js';
 import { waitFor } from '../support/wait.js';
 
 const found = locateEngine({ path: null, searchPath: process.env.PATH ?? '' });
-const native = found.ok && found.program.kind === 'native' ? found.program : null;
+const native = found.ok && found.value.kind === 'native' ? found.value : null;
 const npmScript = locateNpmStockfish();
 const npm: EngineProgram | null =
   npmScript === null ? null : { command: process.execPath, args: [npmScript], kind: 'npm' };
@@ -119,11 +119,11 @@ describe('locating the engine', () => {
     const onPath = fakeStockfish('on-path');
     expect(locateEngine({ path, searchPath: join(dir, 'on-path') })).toEqual({
       ok: true,
-      program: { command: path, args: [], kind: 'native' },
+      value: { command: path, args: [], kind: 'native' },
     });
     expect(locateEngine({ path: join(dir, 'missing'), searchPath: onPath })).toEqual({
       ok: false,
-      reason: `KIBITZ_ENGINE_PATH=${join(dir, 'missing')} is not an executable file`,
+      error: `KIBITZ_ENGINE_PATH=${join(dir, 'missing')} is not an executable file`,
     });
     const plain = fakeStockfish('not-executable', 0o644);
     expect(locateEngine({ path: plain, searchPath: '' }).ok).toBe(false);
@@ -138,18 +138,18 @@ describe('locating the engine', () => {
     );
     expect(locateEngine({ path: null, searchPath })).toEqual({
       ok: true,
-      program: { command: second, args: [], kind: 'native' },
+      value: { command: second, args: [], kind: 'native' },
     });
   });
 
   it("without one on PATH: Debian's, else the npm package, else why there is none", () => {
     const found = locateEngine({ path: null, searchPath: '', from: '/tmp/nowhere/x.js' });
     if (debianInstalled()) {
-      expect(found).toEqual({ ok: true, program: { command: DEBIAN_STOCKFISH, args: [], kind: 'native' } });
+      expect(found).toEqual({ ok: true, value: { command: DEBIAN_STOCKFISH, args: [], kind: 'native' } });
     } else {
       expect(found).toEqual({
         ok: false,
-        reason: expect.stringMatching(/^no stockfish on PATH nor at \/usr\/games\/stockfish/),
+        error: expect.stringMatching(/^no stockfish on PATH nor at \/usr\/games\/stockfish/),
       });
     }
     expect(locateNpmStockfish('/tmp/nowhere/x.js')).toBeNull();

@@ -74,19 +74,19 @@ const send = (message: ChildMessage): void => void process.send!(message);
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
-  send({ type: 'failed', error: formatConfigErrors(loaded.errors) });
+  send({ type: 'failed', error: formatConfigErrors(loaded.error) });
   process.exit(1);
 }
-const logger = createLogger({ level: loaded.config.logLevel, secrets: configSecrets(loaded.config) });
+const logger = createLogger({ level: loaded.value.logLevel, secrets: configSecrets(loaded.value) });
 logUnhandledRejections(logger);
 const fics = JSON.parse(process.env.KIBITZ_LOAD_FICS ?? '{}') as Partial<PoolOptions>;
 
-const started = await startBot(loaded.config, { logger, fics });
+const started = await startBot(loaded.value, { logger, fics });
 if (!started.ok) {
-  send({ type: 'failed', error: started.error });
+  send({ type: 'failed', error: started.error.message });
   process.exit(1);
 }
-const bot = started.bot;
+const bot = started.value;
 const { storage } = bot.context;
 
 // ---- meters ---------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ bot.context.fics.on('update', () => {
 });
 // The meter answers inside undici's callbacks, synchronously: it reads the bot's SQLite file
 // through a read-only connection of its own (WAL lets it read alongside the bot's writes).
-const meterDb = new BetterSqlite3(loaded.config.dbPath, { readonly: true, fileMustExist: true });
+const meterDb = new BetterSqlite3(loaded.value.dbPath, { readonly: true, fileMustExist: true });
 const livePostMessages = meterDb.prepare(
   `SELECT message_id, game_number FROM live_posts WHERE state = 'live' AND message_id IS NOT NULL`,
 );

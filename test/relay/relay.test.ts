@@ -98,7 +98,7 @@ async function setup(
 ) {
   const opened = await openStorage(database);
   if (!opened.ok) throw new Error(opened.error);
-  storage = opened.storage;
+  storage = opened.value;
   const feed = new FakeFeed(eventsOf(scenario, file));
   const port = new RecordingPort();
   const relay = new Relay({

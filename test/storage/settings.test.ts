@@ -13,8 +13,8 @@ afterEach(async () => {
 async function open(where: string): Promise<Storage> {
   const result = await openStorage(where, { now: () => 1_700_000_000_000 });
   if (!result.ok) throw new Error(result.error);
-  opened.push(result.storage);
-  return result.storage;
+  opened.push(result.value);
+  return result.value;
 }
 
 async function reopen(where: string, storage: Storage): Promise<Storage> {

@@ -47,7 +47,7 @@ afterEach(async () => {
 async function open(path: string): Promise<Storage> {
   const result = await openStorage(path, { writes: QUICK });
   if (!result.ok) throw new Error(result.error);
-  return (storage = result.storage);
+  return (storage = result.value);
 }
 
 /** A 2 MiB tmpfs of its own, or null where this process may not mount one. */
@@ -115,7 +115,7 @@ describe.runIf(canMount)('a SQLite file on a file system that fails', () => {
     const s = await open(path);
     const created = await s.livePosts.create(post);
     if (!created.ok) throw new Error('not created');
-    const id = created.post.id;
+    const id = created.value.id;
     expect(() => writeFileSync(join(fs, 'filler'), Buffer.alloc(4 << 20))).toThrow(/ENOSPC/);
 
     await s.livePosts.setMessage(id, { messageChannelId: post.channelId, messageId: '400000000000000001' });

@@ -23,8 +23,8 @@ afterEach(async () => {
 async function openAt(where: string, extra: { migrations?: readonly Migration[] } = {}): Promise<Storage> {
   const result = await openStorage(where, { now: () => clock, ...extra });
   if (!result.ok) throw new Error(result.error);
-  opened.push(result.storage);
-  return result.storage;
+  opened.push(result.value);
+  return result.value;
 }
 
 const game12: NewLivePost = {
@@ -117,7 +117,7 @@ for (const backend of backends) {
         const created = await storage.livePosts.create(game12);
         expect(created.ok).toBe(true);
         if (!created.ok) return;
-        const post = created.post;
+        const post = created.value;
         expect(post).toMatchObject({
           ...game12,
           messageId: null,
@@ -160,7 +160,7 @@ for (const backend of backends) {
         const again = await storage.livePosts.create(game12);
         expect(again.ok).toBe(false);
         if (!first.ok || again.ok) return;
-        expect(again.existing.id).toBe(first.post.id);
+        expect(again.error.existing.id).toBe(first.value.id);
 
         // Same number, other players: a different game (FICS reuses numbers).
         const reused = await storage.livePosts.create({
@@ -174,7 +174,7 @@ for (const backend of backends) {
           true,
         );
 
-        await storage.livePosts.end(first.post.id, 'ended_offline');
+        await storage.livePosts.end(first.value.id, 'ended_offline');
         expect((await storage.livePosts.create(game12)).ok).toBe(true);
       });
 
@@ -186,17 +186,17 @@ for (const backend of backends) {
         if (!a.ok || !b.ok || !other.ok) throw new Error('setup failed');
         expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(2);
         expect((await storage.livePosts.listLiveInGuild(game12.guildId)).map((p) => p.id)).toEqual([
-          a.post.id,
-          b.post.id,
+          a.value.id,
+          b.value.id,
         ]);
         expect((await storage.livePosts.listLiveByGame(12)).map((p) => p.id)).toEqual([
-          a.post.id,
-          other.post.id,
+          a.value.id,
+          other.value.id,
         ]);
-        expect((await storage.livePosts.findLive('c2', '40:x'))?.id).toBe(b.post.id);
+        expect((await storage.livePosts.findLive('c2', '40:x'))?.id).toBe(b.value.id);
         expect(await storage.livePosts.findLive('c2', '12:nope')).toBeNull();
-        expect(await storage.livePosts.delete(b.post.id)).toBe(true);
-        expect(await storage.livePosts.delete(b.post.id)).toBe(false);
+        expect(await storage.livePosts.delete(b.value.id)).toBe(true);
+        expect(await storage.livePosts.delete(b.value.id)).toBe(false);
         expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(1);
       });
 
@@ -205,7 +205,7 @@ for (const backend of backends) {
         const before = await open(where);
         const created = await before.livePosts.create(game12);
         if (!created.ok) throw new Error('setup failed');
-        await before.livePosts.setMessage(created.post.id, {
+        await before.livePosts.setMessage(created.value.id, {
           messageChannelId: game12.channelId,
           messageId: '777',
         });
@@ -214,7 +214,7 @@ for (const backend of backends) {
         const after = await open(where);
         const live = await after.livePosts.listLive();
         expect(live).toHaveLength(1);
-        expect(live[0]).toMatchObject({ id: created.post.id, messageId: '777', gameKey: game12.gameKey });
+        expect(live[0]).toMatchObject({ id: created.value.id, messageId: '777', gameKey: game12.gameKey });
       });
     });
 
@@ -408,7 +408,7 @@ describe('sqlite only', () => {
 
   it('migrateSqlite records the version in PRAGMA user_version', async () => {
     const db = new BetterSqlite3(await files.fresh().then((p) => join(p, '..', '..', 'm.db')));
-    expect(migrateSqlite(db, [table('a')])).toEqual({ ok: true, from: 0, to: 1 });
+    expect(migrateSqlite(db, [table('a')])).toEqual({ ok: true, value: { from: 0, to: 1 } });
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     db.close();
   });

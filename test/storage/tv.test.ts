@@ -15,7 +15,7 @@ for (const backend of backends) {
     async function open(): Promise<Storage> {
       const opened = await openStorage(await backend.fresh(), { now: () => 1_000 });
       if (!opened.ok) throw new Error(opened.error);
-      storage = opened.storage;
+      storage = opened.value;
       return storage;
     }
 

@@ -16,14 +16,14 @@ export async function startLoggedBot(
 ): Promise<LoggedBot> {
   // The live web page only where a test asks for it (port 8080 may be taken).
   const loaded = loadConfig({ KIBITZ_WEB_PORT: 'off', ...env });
-  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  if (!loaded.ok) throw new Error(loaded.error.join('\n'));
   const logLines: string[] = [];
   const logger = createLogger({
-    level: loaded.config.logLevel,
-    secrets: configSecrets(loaded.config),
+    level: loaded.value.logLevel,
+    secrets: configSecrets(loaded.value),
     destination: { write: (line: string) => void logLines.push(line) },
   });
-  const started = await startBot(loaded.config, { logger, ...options });
-  if (!started.ok) throw new Error(started.error);
-  return { bot: started.bot, logLines };
+  const started = await startBot(loaded.value, { logger, ...options });
+  if (!started.ok) throw new Error(started.error.message);
+  return { bot: started.value, logLines };
 }
