@@ -13,6 +13,7 @@ import {
   FicsShareError,
 } from '../fics/errors.js';
 import { parseHandle } from '../fics/validate.js';
+import { LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
 import type { PostEngineChoice } from '../relay/evaluations.js';
 import type { LivePost } from '../storage/index.js';
@@ -110,7 +111,7 @@ export async function stopPost(
 
 /** A required FICS game number option. */
 export function gameOption(option: SlashCommandIntegerOption, description = 'FICS game number') {
-  return option.setName('game').setDescription(description).setMinValue(1).setMaxValue(999_999);
+  return option.setName('game').setDescription(description).setMinValue(1).setMaxValue(LARGEST_GAME_NUMBER);
 }
 
 /**
