@@ -2,7 +2,6 @@
 // but was not stored), else the stored finished game.
 import { makeChessLive } from '../chesslive/index.js';
 import { makeSnapshotPgn, parsePgn } from '../game/pgn.js';
-import type { GameSnapshot } from '../game/snapshot.js';
 import { err, ok, type Result } from '../result.js';
 import type { Services } from './services.js';
 
@@ -52,9 +51,15 @@ export async function gameFile(input: PgnInput, services: PgnServices): Promise<
     : ok({ name, text: written.value });
 }
 
-/** The PGN of a game being relayed (the PGN button of a live post), or null once Kibitz dropped it. */
-export function livePgn(game: number, services: Pick<PgnServices, 'relay'>): GameFile | null {
-  const snapshot: GameSnapshot | undefined = services.relay.snapshot(game);
+/** The PGN button of a live post: the game's PGN, or null once Kibitz no longer has the game. */
+export async function livePgn(
+  postId: number,
+  services: Pick<PgnServices, 'relay'> & {
+    readonly storage: { readonly livePosts: Pick<Services['storage']['livePosts'], 'get'> };
+  },
+): Promise<GameFile | null> {
+  const post = Number.isSafeInteger(postId) ? await services.storage.livePosts.get(postId) : null;
+  const snapshot = post === null ? undefined : services.relay.snapshot(post.game);
   return snapshot === undefined
     ? null
     : { name: `game-${snapshot.game}.pgn`, text: makeSnapshotPgn(snapshot) };
