@@ -1,13 +1,7 @@
 // /club: this server's chess club. Games of its members (FICS handles) are posted live in the club
 // channel without anyone asking, filtered by mode (every game of a member, games between members,
 // or the pairings of a scheduled match), rating and type; /club results lists how they ended.
-import {
-  ChannelType,
-  InteractionContextType,
-  MessageFlags,
-  PermissionFlagsBits,
-  SlashCommandBuilder,
-} from 'discord.js';
+import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import {
   addMember,
@@ -22,13 +16,14 @@ import {
   type ClubActor,
   type ClubChanged,
 } from '../src/actions/club.js';
+import type { Acknowledge } from '../src/actions/services.js';
 import { resultText } from '../render/index.js';
 import { CLUB_GAME_TYPES, CLUB_MODES } from '../src/game/club-rules.js';
 import { formatPairings, parseGameTypes, parsePairings } from '../src/club/rules.js';
 import { MAX_LOOKUPS } from '../src/club/poster.js';
 import type { BotContext } from '../src/discord/context.js';
 import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';
-import { answer, cannotPostHere, ficsProblem } from '../src/discord/replies.js';
+import { answer, cannotPostHere, deferAnswer, ficsProblem } from '../src/discord/replies.js';
 import { suggestHandles } from '../src/discord/suggest.js';
 import { handleArg, required, type ArgsResult } from '../src/discord/args.js';
 import type { Handle } from '../src/protocol/handle.js';
@@ -144,18 +139,18 @@ function actorOf(interaction: ChatInputCommandInteraction, guildId: string): Clu
 }
 
 /**
- * Runs a club change (following may wait for FICS: Discord's 3 seconds are answered first),
+ * Runs a club change (once it is stored, following may wait for FICS: Discord's 3 seconds are
+ * answered first),
  * says what it did and what FICS said, then offers the games running now.
  */
 async function changeClub<T>(
   interaction: ChatInputCommandInteraction,
   ctx: BotContext,
   guildId: string,
-  change: () => Promise<ClubChanged<T>>,
+  change: (acknowledge: Acknowledge) => Promise<ClubChanged<T>>,
   said: (done: T) => string,
 ): Promise<void> {
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  await reportChange(interaction, ctx, guildId, await change(), said);
+  await reportChange(interaction, ctx, guildId, await change(() => deferAnswer(interaction)), said);
 }
 
 async function reportChange<T>(
@@ -190,7 +185,7 @@ async function add(
     interaction,
     ctx,
     guildId,
-    () => addMember(actorOf(interaction, guildId), handle.value, ctx),
+    (acknowledge) => addMember(actorOf(interaction, guildId), handle.value, ctx, acknowledge),
     (added) => (added ? `${handle.value} is a club member now.` : `${handle.value} was a member already.`),
   );
 }
@@ -205,8 +200,7 @@ async function remove(
     await answer(interaction, handle.error);
     return;
   }
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const removed = await removeMember(guildId, handle.value, ctx);
+  const removed = await removeMember(guildId, handle.value, ctx, () => deferAnswer(interaction));
   if (!removed.ok) {
     await answer(interaction, `${handle.value} is not a club member.`);
     return;
@@ -280,7 +274,7 @@ async function channel(
     interaction,
     ctx,
     guildId,
-    () => setClubChannel(actorOf(interaction, guildId), { channelId, thread }, ctx),
+    (acknowledge) => setClubChannel(actorOf(interaction, guildId), { channelId, thread }, ctx, acknowledge),
     () => `Club games are posted in <#${channelId}>${thread ? ', each in its own thread' : ''}.`,
   );
 }
@@ -303,7 +297,7 @@ async function mode(
     interaction,
     ctx,
     guildId,
-    () => setClubMode(actorOf(interaction, guildId), chosen.value, ctx),
+    (acknowledge) => setClubMode(actorOf(interaction, guildId), chosen.value, ctx, acknowledge),
     (listThem) => `Posting ${chosen.name}.${listThem ? ' Now list them with `/club pairings`.' : ''}`,
   );
 }
@@ -322,7 +316,7 @@ async function pairings(
     interaction,
     ctx,
     guildId,
-    () => setClubPairings(guildId, parsed.value, ctx),
+    (acknowledge) => setClubPairings(guildId, parsed.value, ctx, acknowledge),
     (counted) =>
       parsed.value.length === 0
         ? 'Pairings cleared.'
@@ -353,11 +347,12 @@ async function filter(
     interaction,
     ctx,
     guildId,
-    () =>
+    (acknowledge) =>
       setClubFilter(
         actorOf(interaction, guildId),
         { rated, types: types === null ? undefined : types.value },
         ctx,
+        acknowledge,
       ),
     (next) =>
       `Posting ${next.ratedOnly ? 'rated games' : 'rated and unrated games'} of ${next.types === null ? 'every type' : next.types.join(', ')}.`,

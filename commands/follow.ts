@@ -1,9 +1,16 @@
 // /follow player:<handle>: every game that player starts from now on is posted in this channel.
-import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { follow, type FollowNow } from '../src/actions/follow.js';
-import { answer, cannotPostHere, ficsDownText, ficsProblem, managedHandle } from '../src/discord/replies.js';
+import {
+  answer,
+  cannotPostHere,
+  deferAnswer,
+  ficsDownText,
+  ficsProblem,
+  managedHandle,
+} from '../src/discord/replies.js';
 import type { Handle } from '../src/protocol/handle.js';
 
 export const data = new SlashCommandBuilder()
@@ -26,8 +33,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, blocked);
     return;
   }
-  // Following may wait for FICS: Discord's 3 seconds are answered first.
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  // Once stored, following may wait for FICS: Discord's 3 seconds are answered first.
   const { added, now } = await follow(
     {
       guildId: interaction.guildId!,
@@ -36,6 +42,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
       createdBy: interaction.user.id,
     },
     ctx,
+    () => deferAnswer(interaction),
   );
   await answer(interaction, followedText(handle, added, now));
 }

@@ -1,9 +1,9 @@
 // /unfollow player:<handle>: stops posting that player's new games in this channel.
-import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
 import { unfollow } from '../src/actions/follow.js';
-import { answer, managedHandle } from '../src/discord/replies.js';
+import { answer, deferAnswer, managedHandle } from '../src/discord/replies.js';
 import { suggestHandles } from '../src/discord/suggest.js';
 
 export const data = new SlashCommandBuilder()
@@ -18,9 +18,10 @@ export const data = new SlashCommandBuilder()
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
   const handle = await managedHandle(interaction, 'Unfollowing players');
   if (handle === null) return;
-  // FICS may stall (30 s): Discord's 3 seconds are answered first.
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const removed = await unfollow({ channelId: interaction.channelId, handle }, ctx);
+  // Once removed, FICS may stall (30 s): Discord's 3 seconds are answered first.
+  const removed = await unfollow({ channelId: interaction.channelId, handle }, ctx, () =>
+    deferAnswer(interaction),
+  );
   await answer(
     interaction,
     removed.ok

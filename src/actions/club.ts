@@ -4,7 +4,7 @@ import type { ClubGameType, ClubMode, Pairing } from '../game/club-rules.js';
 import type { Handle } from '../protocol/handle.js';
 import type { Club, ClubGame, ClubSettings } from '../storage/index.js';
 import { err, ok, type Result } from '../result.js';
-import type { Services } from './services.js';
+import type { Acknowledge, Services } from './services.js';
 
 export interface ClubServices {
   readonly storage: { readonly clubs: Services['storage']['clubs'] };
@@ -26,9 +26,12 @@ async function changeClub<T>(
   guildId: string,
   change: () => Promise<T>,
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<T>> {
   const before = await services.storage.clubs.watchedHandles();
   const done = await change();
+  // Following may wait for FICS.
+  await acknowledge();
   const { problems, later } = await services.clubs.syncFollows(before);
   const club = await services.storage.clubs.get(guildId);
   return { done, hasChannel: club.channelId !== null, problems, later };
@@ -51,11 +54,13 @@ export function addMember(
   actor: ClubActor,
   handle: Handle,
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<boolean>> {
   return changeClub(
     actor.guildId,
     () => services.storage.clubs.addMember(actor.guildId, handle, actor.by),
     services,
+    acknowledge,
   );
 }
 
@@ -63,6 +68,7 @@ export async function removeMember(
   guildId: string,
   handle: Handle,
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<Result<ClubChanged<void>, { readonly kind: 'not-member' }>> {
   const members = await services.storage.clubs.members(guildId);
   if (!members.some((m) => m.toLowerCase() === handle.toLowerCase())) return err({ kind: 'not-member' });
@@ -73,6 +79,7 @@ export async function removeMember(
         await services.storage.clubs.removeMember(guildId, handle);
       },
       services,
+      acknowledge,
     ),
   );
 }
@@ -86,6 +93,7 @@ export function setClubChannel(
   actor: ClubActor,
   place: { readonly channelId: string; readonly thread: boolean },
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<void>> {
   return changeClub(
     actor.guildId,
@@ -93,6 +101,7 @@ export function setClubChannel(
       await services.storage.clubs.update(actor.guildId, place, actor.by);
     },
     services,
+    acknowledge,
   );
 }
 
@@ -101,6 +110,7 @@ export function setClubMode(
   actor: ClubActor,
   mode: ClubMode,
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<boolean>> {
   return changeClub(
     actor.guildId,
@@ -109,6 +119,7 @@ export function setClubMode(
       return mode === 'pairings' && (await services.storage.clubs.pairings(actor.guildId)).length === 0;
     },
     services,
+    acknowledge,
   );
 }
 
@@ -117,6 +128,7 @@ export function setClubPairings(
   guildId: string,
   pairings: readonly Pairing[],
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<boolean>> {
   return changeClub(
     guildId,
@@ -125,6 +137,7 @@ export function setClubPairings(
       return (await services.storage.clubs.settings(guildId)).mode === 'pairings';
     },
     services,
+    acknowledge,
   );
 }
 
@@ -133,6 +146,7 @@ export function setClubFilter(
   actor: ClubActor,
   filter: { readonly rated: boolean | null; readonly types: readonly ClubGameType[] | null | undefined },
   services: ClubServices,
+  acknowledge: Acknowledge,
 ): Promise<ClubChanged<ClubSettings>> {
   return changeClub(
     actor.guildId,
@@ -146,6 +160,7 @@ export function setClubFilter(
         actor.by,
       ),
     services,
+    acknowledge,
   );
 }
 

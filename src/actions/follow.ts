@@ -2,7 +2,7 @@
 import type { Handle } from '../protocol/handle.js';
 import { err, ok, type Result } from '../result.js';
 import { ficsDown, type FicsDown, type FicsServices } from './fics.js';
-import type { Services } from './services.js';
+import type { Acknowledge, Services } from './services.js';
 
 export interface FollowInput {
   readonly guildId: string;
@@ -34,9 +34,14 @@ export type FollowServices = FicsServices & {
   readonly logger: Pick<Services['logger'], 'warn'>;
 };
 
-export async function follow(input: FollowInput, services: FollowServices): Promise<Followed> {
+export async function follow(
+  input: FollowInput,
+  services: FollowServices,
+  acknowledge: Acknowledge,
+): Promise<Followed> {
   const { handle } = input;
   const { added } = await services.storage.follows.add(input);
+  await acknowledge();
   const down = await ficsDown(services);
   if (down !== null) {
     // The pool keeps the follow and acts on it once a connection is back.
@@ -70,10 +75,12 @@ export type UnfollowServices = {
 export async function unfollow(
   input: { readonly channelId: string; readonly handle: Handle },
   services: UnfollowServices,
+  acknowledge: Acknowledge,
 ): Promise<Result<void, { readonly kind: 'not-followed' }>> {
   const { handle } = input;
   const { storage } = services;
   if (!(await storage.follows.remove(input.channelId, handle))) return err({ kind: 'not-followed' });
+  await acknowledge();
   // The FICS watch stays while another channel still follows the player, or a club has them.
   if ((await storage.follows.listForHandle(handle)).length === 0 && !(await storage.clubs.watches(handle)))
     await services.fics

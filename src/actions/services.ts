@@ -27,3 +27,10 @@ export interface Services {
   /** How long an action waits for a FICS connection before saying FICS is unreachable. */
   readonly ficsWaitMs: number;
 }
+
+/**
+ * Called once, before an action waits on FICS (seconds, more while it stalls), after the quick
+ * checks and writes: a chat platform that must answer within a deadline (Discord's 3 seconds)
+ * answers "working on it" there, so a quick failure is still answered plainly.
+ */
+export type Acknowledge = () => Promise<void>;

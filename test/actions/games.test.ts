@@ -50,6 +50,7 @@ describe('the /games action', () => {
 
 describe('the /unfollow action', () => {
   const handle = orThrow(parseHandle('Alice'));
+  const acknowledged = async (): Promise<void> => undefined;
 
   function follows(options: { followed: boolean; elsewhere: number; club: boolean }) {
     const unfollowed: string[] = [];
@@ -69,7 +70,7 @@ describe('the /unfollow action', () => {
 
   it('lets FICS go of the player only when no channel and no club still wants them', async () => {
     const alone = follows({ followed: true, elsewhere: 0, club: false });
-    expect(await unfollow({ channelId: 'c', handle }, alone.services)).toEqual({
+    expect(await unfollow({ channelId: 'c', handle }, alone.services, acknowledged)).toEqual({
       ok: true,
       value: undefined,
     });
@@ -78,14 +79,14 @@ describe('the /unfollow action', () => {
       follows({ followed: true, elsewhere: 1, club: false }),
       follows({ followed: true, elsewhere: 0, club: true }),
     ]) {
-      expect((await unfollow({ channelId: 'c', handle }, kept.services)).ok).toBe(true);
+      expect((await unfollow({ channelId: 'c', handle }, kept.services, acknowledged)).ok).toBe(true);
       expect(kept.unfollowed).toEqual([]);
     }
   });
 
   it('says the player was not followed here', async () => {
     const none = follows({ followed: false, elsewhere: 0, club: false });
-    expect(await unfollow({ channelId: 'c', handle }, none.services)).toEqual({
+    expect(await unfollow({ channelId: 'c', handle }, none.services, acknowledged)).toEqual({
       ok: false,
       error: { kind: 'not-followed' },
     });
