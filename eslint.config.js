@@ -98,6 +98,24 @@ export default defineConfig(
     },
   })),
   {
+    // Actions are the commands as use cases, over plain inputs and results: commands/ adapts them
+    // to Discord, and a second chat platform would adapt the same actions.
+    files: ['src/actions/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['discord.js', '@discordjs/*', '**/discord/**', '**/web/**', '**/commands/**'],
+              message: 'src/actions: no chat platform here; commands/ turns results into replies.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The live page's script runs in the browser as plain JavaScript (no types, no bundler).
     files: ['src/web/client/**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],

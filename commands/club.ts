@@ -1,23 +1,32 @@
 // /club: this server's chess club. Games of its members (FICS handles) are posted live in the club
 // channel without anyone asking, filtered by mode (every game of a member, games between members,
 // or the pairings of a scheduled match), rating and type; /club results lists how they ended.
-import {
-  ChannelType,
-  InteractionContextType,
-  MessageFlags,
-  PermissionFlagsBits,
-  SlashCommandBuilder,
-} from 'discord.js';
+import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
+import {
+  addMember,
+  clubResults,
+  getClub,
+  offerClubGames,
+  removeMember,
+  setClubChannel,
+  setClubFilter,
+  setClubMode,
+  setClubPairings,
+  type ClubActor,
+  type ClubChanged,
+} from '../src/actions/club.js';
+import type { Acknowledge } from '../src/actions/services.js';
 import { resultText } from '../render/index.js';
 import { CLUB_GAME_TYPES, CLUB_MODES } from '../src/game/club-rules.js';
 import { formatPairings, parseGameTypes, parsePairings } from '../src/club/rules.js';
 import { MAX_LOOKUPS } from '../src/club/poster.js';
 import type { BotContext } from '../src/discord/context.js';
 import { botPermissionsIn, checkPostingPermissions } from '../src/discord/permissions.js';
-import { answer, cannotPostHere, ficsProblem } from '../src/discord/replies.js';
+import { answer, cannotPostHere, deferAnswer, ficsProblem } from '../src/discord/replies.js';
 import { suggestHandles } from '../src/discord/suggest.js';
-import { parseHandle } from '../src/fics/validate.js';
+import { handleArg, required, type ArgsResult } from '../src/discord/args.js';
+import type { Handle } from '../src/protocol/handle.js';
 import type { Club, ClubGame } from '../src/storage/index.js';
 
 /** Discord refuses longer message content. */
@@ -121,36 +130,45 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await handler(interaction, ctx, guildId);
 }
 
-function handleOption(
-  interaction: ChatInputCommandInteraction,
-): { ok: true; handle: string } | { ok: false; error: string } {
-  const parsed = parseHandle(interaction.options.getString('handle', true));
-  return parsed.ok ? { ok: true, handle: parsed.value } : { ok: false, error: parsed.error.message };
+function handleOption(interaction: ChatInputCommandInteraction): ArgsResult<Handle> {
+  return required(handleArg(interaction.options, 'handle'), 'handle');
 }
 
-/** Applies a change to the club, then follows/unfollows on FICS and offers games running now. */
-async function changeClub(
+function actorOf(interaction: ChatInputCommandInteraction, guildId: string): ClubActor {
+  return { guildId, by: interaction.user.id };
+}
+
+/**
+ * Runs a club change (once it is stored, following may wait for FICS: Discord's 3 seconds are
+ * answered first),
+ * says what it did and what FICS said, then offers the games running now.
+ */
+async function changeClub<T>(
   interaction: ChatInputCommandInteraction,
   ctx: BotContext,
   guildId: string,
-  change: () => Promise<string>,
+  change: (acknowledge: Acknowledge) => Promise<ClubChanged<T>>,
+  said: (done: T) => string,
 ): Promise<void> {
-  const before = await ctx.storage.clubs.watchedHandles();
-  const said = await change();
-  // Following may wait for FICS: answer Discord within its 3 seconds first.
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const { problems, later } = await ctx.clubs.syncFollows(before);
-  const club = await ctx.storage.clubs.get(guildId);
-  const notes = [said];
-  if (club.channelId === null)
-    notes.push('Games are posted once the club has a channel: run `/club channel`.');
-  for (const p of problems) notes.push(`FICS did not take ${p.handle}: ${ficsProblem(p.error)}`);
-  if (later > 0)
+  await reportChange(interaction, ctx, guildId, await change(() => deferAnswer(interaction)), said);
+}
+
+async function reportChange<T>(
+  interaction: ChatInputCommandInteraction,
+  ctx: BotContext,
+  guildId: string,
+  changed: ClubChanged<T>,
+  said: (done: T) => string,
+): Promise<void> {
+  const notes = [said(changed.done)];
+  if (!changed.hasChannel) notes.push('Games are posted once the club has a channel: run `/club channel`.');
+  for (const p of changed.problems) notes.push(`FICS did not take ${p.handle}: ${ficsProblem(p.error)}`);
+  if (changed.later > 0)
     notes.push(
-      `${later} new handles past the first ${MAX_LOOKUPS} are followed for their next game: a game they play now is not looked for.`,
+      `${changed.later} new handles past the first ${MAX_LOOKUPS} are followed for their next game: a game they play now is not looked for.`,
     );
   await answer(interaction, notes.join('\n'));
-  await ctx.clubs.offerObserved(guildId);
+  await offerClubGames(guildId, ctx);
 }
 
 async function add(
@@ -158,15 +176,17 @@ async function add(
   ctx: BotContext,
   guildId: string,
 ): Promise<void> {
-  const option = handleOption(interaction);
-  if (!option.ok) {
-    await answer(interaction, option.error);
+  const handle = handleOption(interaction);
+  if (!handle.ok) {
+    await answer(interaction, handle.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, async () =>
-    (await ctx.storage.clubs.addMember(guildId, option.handle, interaction.user.id))
-      ? `${option.handle} is a club member now.`
-      : `${option.handle} was a member already.`,
+  await changeClub(
+    interaction,
+    ctx,
+    guildId,
+    (acknowledge) => addMember(actorOf(interaction, guildId), handle.value, ctx, acknowledge),
+    (added) => (added ? `${handle.value} is a club member now.` : `${handle.value} was a member already.`),
   );
 }
 
@@ -175,20 +195,23 @@ async function remove(
   ctx: BotContext,
   guildId: string,
 ): Promise<void> {
-  const option = handleOption(interaction);
-  if (!option.ok) {
-    await answer(interaction, option.error);
+  const handle = handleOption(interaction);
+  if (!handle.ok) {
+    await answer(interaction, handle.error);
     return;
   }
-  const members = await ctx.storage.clubs.members(guildId);
-  if (!members.some((m) => m.toLowerCase() === option.handle.toLowerCase())) {
-    await answer(interaction, `${option.handle} is not a club member.`);
+  const removed = await removeMember(guildId, handle.value, ctx, () => deferAnswer(interaction));
+  if (!removed.ok) {
+    await answer(interaction, `${handle.value} is not a club member.`);
     return;
   }
-  await changeClub(interaction, ctx, guildId, async () => {
-    await ctx.storage.clubs.removeMember(guildId, option.handle);
-    return `${option.handle} is no longer a club member. Games already live keep updating.`;
-  });
+  await reportChange(
+    interaction,
+    ctx,
+    guildId,
+    removed.value,
+    () => `${handle.value} is no longer a club member. Games already live keep updating.`,
+  );
 }
 
 async function list(
@@ -196,7 +219,7 @@ async function list(
   ctx: BotContext,
   guildId: string,
 ): Promise<void> {
-  await answer(interaction, describeClub(await ctx.storage.clubs.get(guildId)));
+  await answer(interaction, describeClub(await getClub(guildId, ctx)));
 }
 
 function describeClub(club: Club): string {
@@ -247,10 +270,13 @@ async function channel(
       return;
     }
   }
-  await changeClub(interaction, ctx, guildId, async () => {
-    await ctx.storage.clubs.update(guildId, { channelId, thread }, interaction.user.id);
-    return `Club games are posted in <#${channelId}>${thread ? ', each in its own thread' : ''}.`;
-  });
+  await changeClub(
+    interaction,
+    ctx,
+    guildId,
+    (acknowledge) => setClubChannel(actorOf(interaction, guildId), { channelId, thread }, ctx, acknowledge),
+    () => `Club games are posted in <#${channelId}>${thread ? ', each in its own thread' : ''}.`,
+  );
 }
 
 async function mode(
@@ -267,14 +293,13 @@ async function mode(
     );
     return;
   }
-  await changeClub(interaction, ctx, guildId, async () => {
-    await ctx.storage.clubs.update(guildId, { mode: chosen.value }, interaction.user.id);
-    const hint =
-      chosen.value === 'pairings' && (await ctx.storage.clubs.pairings(guildId)).length === 0
-        ? ' Now list them with `/club pairings`.'
-        : '';
-    return `Posting ${chosen.name}.${hint}`;
-  });
+  await changeClub(
+    interaction,
+    ctx,
+    guildId,
+    (acknowledge) => setClubMode(actorOf(interaction, guildId), chosen.value, ctx, acknowledge),
+    (listThem) => `Posting ${chosen.name}.${listThem ? ' Now list them with `/club pairings`.' : ''}`,
+  );
 }
 
 async function pairings(
@@ -287,15 +312,16 @@ async function pairings(
     await answer(interaction, parsed.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, async () => {
-    await ctx.storage.clubs.setPairings(guildId, parsed.value);
-    if (parsed.value.length === 0) return 'Pairings cleared.';
-    const hint =
-      (await ctx.storage.clubs.settings(guildId)).mode === 'pairings'
-        ? ''
-        : ' They count once the mode is "pairings" (`/club mode`).';
-    return `Pairings: ${formatPairings(parsed.value)}.${hint}`;
-  });
+  await changeClub(
+    interaction,
+    ctx,
+    guildId,
+    (acknowledge) => setClubPairings(guildId, parsed.value, ctx, acknowledge),
+    (counted) =>
+      parsed.value.length === 0
+        ? 'Pairings cleared.'
+        : `Pairings: ${formatPairings(parsed.value)}.${counted ? '' : ' They count once the mode is "pairings" (`/club mode`).'}`,
+  );
 }
 
 async function filter(
@@ -317,14 +343,20 @@ async function filter(
     await answer(interaction, types.error);
     return;
   }
-  await changeClub(interaction, ctx, guildId, async () => {
-    const next = await ctx.storage.clubs.update(
-      guildId,
-      { ...(rated === null ? {} : { ratedOnly: rated }), ...(types === null ? {} : { types: types.value }) },
-      interaction.user.id,
-    );
-    return `Posting ${next.ratedOnly ? 'rated games' : 'rated and unrated games'} of ${next.types === null ? 'every type' : next.types.join(', ')}.`;
-  });
+  await changeClub(
+    interaction,
+    ctx,
+    guildId,
+    (acknowledge) =>
+      setClubFilter(
+        actorOf(interaction, guildId),
+        { rated, types: types === null ? undefined : types.value },
+        ctx,
+        acknowledge,
+      ),
+    (next) =>
+      `Posting ${next.ratedOnly ? 'rated games' : 'rated and unrated games'} of ${next.types === null ? 'every type' : next.types.join(', ')}.`,
+  );
 }
 
 async function results(
@@ -333,7 +365,7 @@ async function results(
   guildId: string,
 ): Promise<void> {
   const days = interaction.options.getInteger('days') ?? 7;
-  const games = await ctx.storage.clubs.results(guildId, Date.now() - days * 86_400_000);
+  const games = await clubResults(guildId, Date.now() - days * 86_400_000, ctx);
   const span = days === 1 ? 'the last day' : `the last ${days} days`;
   if (games.length === 0) {
     await answer(interaction, `No club games finished in ${span}.`);

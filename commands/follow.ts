@@ -1,14 +1,17 @@
 // /follow player:<handle>: every game that player starts from now on is posted in this channel.
-import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
+import { follow, type FollowNow } from '../src/actions/follow.js';
 import {
   answer,
   cannotPostHere,
+  deferAnswer,
+  ficsDownText,
   ficsProblem,
-  ficsUnavailable,
   managedHandle,
 } from '../src/discord/replies.js';
+import type { Handle } from '../src/protocol/handle.js';
 
 export const data = new SlashCommandBuilder()
   .setName('follow')
@@ -30,36 +33,32 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, blocked);
     return;
   }
-  const added = await ctx.storage.follows.add({
-    guildId: interaction.guildId!,
-    channelId: interaction.channelId,
-    handle,
-    createdBy: interaction.user.id,
-  });
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const unavailable = await ficsUnavailable(ctx);
-  if (unavailable !== null) {
-    // The pool keeps the follow and acts on it once a connection is back.
-    ctx.fics
-      .follow(handle)
-      .catch((error: unknown) => ctx.logger.warn({ err: error, handle }, 'FICS follow failed'));
-    await answer(interaction, `Following ${handle} here once FICS answers again. ${unavailable}`);
-    return;
-  }
-  try {
-    // A game in progress is observed now, and posted here like every later one.
-    const { game, online } = await ctx.fics.followPlayer(handle, interaction.guildId!);
-    const now =
-      game !== null
-        ? ` They are playing game ${game} now.`
-        : online
-          ? ''
-          : ` ${handle} is not logged in to FICS now: their next game will be posted here.`;
-    await answer(
-      interaction,
-      `${added.added ? 'Following' : 'Already following'} ${handle}: their games are posted here live.${now}`,
-    );
-  } catch (error) {
-    await answer(interaction, `Following ${handle} here, but FICS said: ${ficsProblem(error)}`);
+  // Once stored, following may wait for FICS: Discord's 3 seconds are answered first.
+  const { added, now } = await follow(
+    {
+      guildId: interaction.guildId!,
+      channelId: interaction.channelId,
+      handle,
+      createdBy: interaction.user.id,
+    },
+    ctx,
+    () => deferAnswer(interaction),
+  );
+  await answer(interaction, followedText(handle, added, now));
+}
+
+function followedText(handle: Handle, added: boolean, now: FollowNow): string {
+  const following = `${added ? 'Following' : 'Already following'} ${handle}: their games are posted here live.`;
+  switch (now.kind) {
+    case 'fics-down':
+      return `Following ${handle} here once FICS answers again. ${ficsDownText(now)}`;
+    case 'fics-failed':
+      return `Following ${handle} here, but FICS said: ${ficsProblem(now.error)}`;
+    case 'playing':
+      return `${following} They are playing game ${now.game} now.`;
+    case 'online':
+      return following;
+    case 'offline':
+      return `${following} ${handle} is not logged in to FICS now: their next game will be posted here.`;
   }
 }

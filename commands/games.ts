@@ -12,12 +12,15 @@ import type { AnySelectMenuInteraction, ChatInputCommandInteraction } from 'disc
 import { cleanText, truncate } from '../src/text.js';
 import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
-import { answer, cannotPostHere, ficsProblem, ficsUnavailable, postGame } from '../src/discord/replies.js';
-import { GAMES_LIST_TYPES, type GamesListRow, type GamesListType } from '../src/fics/games-list.js';
-import { parseHandle } from '../src/fics/validate.js';
+import { listGames, type GamesError } from '../src/actions/games.js';
+import { handleArg, type ArgsResult, type CommandOptions } from '../src/discord/args.js';
+import { answer, ficsDownText, ficsProblem } from '../src/discord/replies.js';
+import { GAMES_LIST_TYPES, type GamesListType } from '../src/fics/games-list.js';
+import { parseGameNumber } from '../src/fics/validate.js';
 import type { Handle } from '../src/protocol/handle.js';
+import { err, ok } from '../src/result.js';
+import { observeHere } from './observe.js';
 
-const SHOWN = 20;
 const OBSERVE_MENU = 'games-observe';
 
 export const data = new SlashCommandBuilder()
@@ -38,46 +41,34 @@ export const data = new SlashCommandBuilder()
 /** Suggests players of the server's current games, as /observe player: does. */
 export { autocomplete } from './observe.js';
 
-/** Higher of the two ratings; unrated players count as 0. */
-function topRating(row: GamesListRow): number {
-  return Math.max(Number(row.whiteRating) || 0, Number(row.blackRating) || 0);
+interface GamesArgs {
+  readonly type: GamesListType | null;
+  readonly rated: boolean | null;
+  readonly player: Handle | null;
+}
+
+function parseArgs(options: CommandOptions): ArgsResult<GamesArgs> {
+  const type = options.getString('type');
+  if (type !== null && !(GAMES_LIST_TYPES as readonly string[]).includes(type))
+    return err(`\`type:\` is one of ${GAMES_LIST_TYPES.join(', ')}.`);
+  const player = handleArg(options, 'player');
+  if (!player.ok) return player;
+  return ok({ type: type as GamesListType | null, rated: options.getBoolean('rated'), player: player.value });
 }
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  const type = interaction.options.getString('type') as GamesListType | null;
-  const rated = interaction.options.getBoolean('rated');
-  const text = interaction.options.getString('player');
-  let player: Handle | null = null;
-  if (text !== null) {
-    const parsed = parseHandle(text);
-    if (!parsed.ok) {
-      await answer(interaction, parsed.error.message);
-      return;
-    }
-    player = parsed.value;
+  const args = parseArgs(interaction.options);
+  if (!args.ok) {
+    await answer(interaction, args.error);
+    return;
   }
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const unavailable = await ficsUnavailable(ctx);
-  if (unavailable !== null) {
-    await answer(interaction, unavailable);
+  const listed = await listGames(args.value, ctx);
+  if (!listed.ok) {
+    await answer(interaction, gamesErrorText(listed.error));
     return;
   }
-  let rows: GamesListRow[];
-  try {
-    rows = await ctx.fics.listGames({
-      ...(type === null ? {} : { types: [type] }),
-      ...(rated === null ? {} : { rated }),
-      ...(player === null ? {} : { player }),
-    });
-  } catch (error) {
-    await answer(interaction, ficsProblem(error));
-    return;
-  }
-  if (rows.length === 0) {
-    await answer(interaction, 'No game on FICS matches that right now.');
-    return;
-  }
-  const shown = [...rows].sort((a, b) => topRating(b) - topRating(a)).slice(0, SHOWN);
+  const { rows: shown, total } = listed.value;
   const lines = shown.map(
     (r) =>
       `**${r.game}** ${r.white} (${r.whiteRating}) vs ${r.black} (${r.blackRating}) · ${r.rated ? 'rated' : 'unrated'} ${r.type ?? r.typeCode} ${r.initialMinutes} ${r.incrementSec}`,
@@ -100,26 +91,38 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   await interaction.editReply({
     embeds: [
       new EmbedBuilder()
-        .setTitle(`FICS games (${shown.length} of ${rows.length})`)
+        .setTitle(`FICS games (${shown.length} of ${total})`)
         .setDescription(truncate(lines.map(cleanText).join('\n'), 4_096)),
     ],
     components: [new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(menu)],
   });
 }
 
+function gamesErrorText(error: GamesError): string {
+  switch (error.kind) {
+    case 'fics-down':
+      return ficsDownText(error);
+    case 'fics-failed':
+      return ficsProblem(error.error);
+    case 'no-games':
+      return 'No game on FICS matches that right now.';
+  }
+}
+
 export const selectMenus = {
   [OBSERVE_MENU]: async (interaction: AnySelectMenuInteraction, _args: string, ctx: BotContext) => {
-    const game = Number(interaction.values[0]);
-    if (!Number.isSafeInteger(game) || game < 1) {
+    // The menu's values are the numbers this bot listed; checked again, as any input.
+    const game = parseGameNumber(interaction.values[0] ?? '');
+    if (!game.ok) {
       await answer(interaction, 'That is not a game number.');
       return;
     }
-    const blocked = cannotPostHere(interaction, false);
-    if (blocked !== null) {
-      await answer(interaction, blocked);
-      return;
-    }
-    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    await postGame(interaction, ctx, game, { flip: false, thread: false });
+    await observeHere(interaction, ctx, {
+      target: { game: game.value },
+      flip: false,
+      thread: false,
+      kibitz: false,
+      engine: null,
+    });
   },
 };

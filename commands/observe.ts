@@ -1,23 +1,42 @@
 // /observe game:<number> | player:<handle> [flip] [thread] [eval] [arrow] [kibitz]: posts a live board here,
 // plus the buttons every live post carries (Flip, PGN, Stop; Engine and Best move with an engine).
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
-import type { AutocompleteInteraction, ButtonInteraction, ChatInputCommandInteraction } from 'discord.js';
+import type {
+  AnySelectMenuInteraction,
+  AutocompleteInteraction,
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+} from 'discord.js';
+import {
+  changeEngine,
+  engineChangeAllowed,
+  engineProblem,
+  flipped,
+  livePost,
+  mayChange,
+  observe,
+  stop,
+  type NoEngine,
+  type ObserveError,
+  type ObserveTarget,
+} from '../src/actions/observe.js';
+import { livePgn } from '../src/actions/pgn.js';
+import { serverSettings } from '../src/actions/settings.js';
+import { gameArg, handleArg, type ArgsResult, type CommandOptions } from '../src/discord/args.js';
 import type { BotContext } from '../src/discord/context.js';
 import type { LivePost } from '../src/storage/index.js';
 import { LIVE_BUTTONS, makeDiscordMessage } from '../src/discord/live-port.js';
 import {
+  actorOf,
   answer,
   cannotPostHere,
+  deferAnswer,
+  ficsDownText,
   gameOption,
-  mayChange,
-  postGame,
-  serverSettings,
-  stopPost,
+  postErrorText,
 } from '../src/discord/replies.js';
-import { parseHandle } from '../src/fics/validate.js';
-import type { Handle } from '../src/protocol/handle.js';
-import { makeSnapshotPgn } from '../src/game/pgn.js';
 import { ENGINE_NOT_INSTALLED, type PostEngineChoice } from '../src/relay/evaluations.js';
+import { err, ok } from '../src/result.js';
 import { truncate } from '../src/text.js';
 
 export const data = new SlashCommandBuilder()
@@ -43,71 +62,113 @@ export const data = new SlashCommandBuilder()
 export const help =
   'Posts a live game from freechess.org here and keeps the board current. Give a game number (see /games) or a player handle.';
 
-export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  const game = interaction.options.getInteger('game');
-  const player = interaction.options.getString('player');
-  const flip = interaction.options.getBoolean('flip') ?? false;
-  const kibitzOption = interaction.options.getBoolean('kibitz');
-  const threadOption = interaction.options.getBoolean('thread');
-  if (kibitzOption === true && threadOption === false) {
-    await answer(interaction, "Kibitzes go into the game's thread: use `kibitz:` without `thread:False`.");
-    return;
-  }
-  // Unsaid: the server's default (/settings kibitz), where a thread is allowed and can be made here.
-  const kibitz =
-    kibitzOption ??
-    (threadOption !== false &&
-      cannotPostHere(interaction, true) === null &&
-      ((await serverSettings(ctx, interaction.guildId)).kibitz ?? false));
-  const thread = threadOption ?? kibitz;
-  const arrow = interaction.options.getBoolean('arrow') ?? false;
-  const evaluation = (interaction.options.getBoolean('eval') ?? false) || arrow;
-  if ((game === null) === (player === null)) {
-    await answer(
-      interaction,
+interface ObserveArgs {
+  readonly target: ObserveTarget;
+  readonly flip: boolean;
+  readonly thread: boolean;
+  readonly kibitz: boolean;
+  readonly engine: PostEngineChoice | null;
+}
+
+/** As asked: `thread` and `kibitz` null where the command left them to the defaults. */
+type ObserveAsked = Omit<ObserveArgs, 'thread' | 'kibitz'> & {
+  readonly thread: boolean | null;
+  readonly kibitz: boolean | null;
+};
+
+function parseArgs(options: CommandOptions): ArgsResult<ObserveAsked> {
+  const kibitz = options.getBoolean('kibitz');
+  const threadOption = options.getBoolean('thread');
+  if (kibitz === true && threadOption === false)
+    return err("Kibitzes go into the game's thread: use `kibitz:` without `thread:False`.");
+  const arrow = options.getBoolean('arrow') ?? false;
+  const evaluation = (options.getBoolean('eval') ?? false) || arrow;
+  if ((options.getInteger('game') === null) === (options.getString('player') === null))
+    return err(
       'Give either `game:` (a FICS game number, see /games) or `player:` (a FICS handle), not both.',
     );
+  const game = gameArg(options);
+  if (!game.ok) return game;
+  const player = handleArg(options, 'player');
+  if (!player.ok) return player;
+  return ok({
+    target: player.value === null ? { game: game.value! } : { player: player.value },
+    flip: options.getBoolean('flip') ?? false,
+    thread: threadOption,
+    kibitz,
+    engine: evaluation ? { eval: true, arrow } : null,
+  });
+}
+
+export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const args = parseArgs(interaction.options);
+  if (!args.ok) {
+    await answer(interaction, args.error);
     return;
   }
-  let handle: Handle | null = null;
-  if (player !== null) {
-    const parsed = parseHandle(player);
-    if (!parsed.ok) {
-      await answer(interaction, parsed.error.message);
-      return;
-    }
-    handle = parsed.value;
-  }
-  const noEngine = evaluation ? engineUnavailable(ctx) : null;
+  const noEngine = args.value.engine === null ? null : engineProblem(ctx);
   if (noEngine !== null) {
-    await answer(interaction, `${noEngine} Run /observe without \`eval:\` and \`arrow:\`.`);
+    await answer(interaction, `${noEngineText(noEngine)} Run /observe without \`eval:\` and \`arrow:\`.`);
     return;
   }
-  const blocked = cannotPostHere(interaction, thread);
+  const { thread: threadAsked, kibitz: kibitzAsked, ...asked } = args.value;
+  // Unsaid: the server's default (/settings kibitz), where a thread is allowed and can be made here.
+  const kibitz =
+    kibitzAsked ??
+    (threadAsked !== false &&
+      cannotPostHere(interaction, true) === null &&
+      ((await serverSettings(ctx, interaction.guildId)).kibitz ?? false));
+  await observeHere(interaction, ctx, { ...asked, kibitz, thread: threadAsked ?? kibitz });
+}
+
+/**
+ * Checks the bot may post here, then observes and says what happened (also for the /games menu).
+ * Observing may take a moment on FICS: Discord's 3 seconds are answered first.
+ */
+export async function observeHere(
+  interaction: ChatInputCommandInteraction | AnySelectMenuInteraction,
+  ctx: BotContext,
+  args: ObserveArgs,
+): Promise<void> {
+  const blocked = cannotPostHere(interaction, args.thread);
   if (blocked !== null) {
     await answer(interaction, blocked);
     return;
   }
-  // Observing may take a moment on FICS: answer Discord within its 3 seconds first.
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  await postGame(interaction, ctx, handle === null ? game! : { player: handle }, {
-    flip,
-    thread,
-    kibitz,
-    ...(evaluation ? { engine: { eval: true, arrow } } : {}),
-  });
+  await deferAnswer(interaction);
+  const result = await observe(
+    {
+      ...args,
+      guildId: interaction.guildId!,
+      channelId: interaction.channelId!,
+      requestedBy: interaction.user.id,
+    },
+    ctx,
+  );
+  await answer(
+    interaction,
+    result.ok
+      ? `Game ${result.value.game}, ${result.value.white} vs ${result.value.black}, is live${args.thread ? ' in its thread' : ' here'}: the board updates as they move.`
+      : observeErrorText(result.error),
+  );
 }
 
-/** Why no post here can show the engine, or null when it can. */
-function engineUnavailable(ctx: BotContext): string | null {
-  switch (ctx.relay.engineStatus()) {
-    case 'off':
-      return "This bot's operator has not enabled the engine (KIBITZ_ENGINE), so posts show no evaluation.";
-    case 'not-installed':
-      return `The engine is on, but ${ENGINE_NOT_INSTALLED}.`;
-    case 'on':
-      return null;
+function observeErrorText(error: ObserveError): string {
+  switch (error.kind) {
+    case 'fics-down':
+      return ficsDownText(error);
+    case 'no-engine':
+      return noEngineText(error);
+    case 'refused':
+      return error.message;
   }
+}
+
+/** Why no post here can show the engine. */
+function noEngineText(error: NoEngine): string {
+  return error.status === 'off'
+    ? "This bot's operator has not enabled the engine (KIBITZ_ENGINE), so posts show no evaluation."
+    : `The engine is on, but ${ENGINE_NOT_INSTALLED}.`;
 }
 
 /**
@@ -140,43 +201,40 @@ export async function autocomplete(interaction: AutocompleteInteraction, ctx: Bo
   );
 }
 
-async function livePost(ctx: BotContext, args: string): Promise<LivePost | null> {
-  const id = Number(args);
-  return Number.isSafeInteger(id) ? ctx.storage.livePosts.get(id) : null;
+/** The live post a button's custom id names. */
+function postIdOf(args: string): number {
+  return Number(args);
 }
 
 export const buttons = {
   [LIVE_BUTTONS.flip]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = await livePost(ctx, args);
-    if (post === null || post.state !== 'live') {
-      await answer(interaction, 'This game is no longer live.');
+    const post = await livePost(postIdOf(args), ctx);
+    if (!post.ok) {
+      await answer(interaction, postErrorText(post.error, 'flip it'));
       return;
     }
     // The shared board stays as it is for everyone else: the presser alone sees it turned round.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const view = await ctx.relay.flippedView(post.id);
-    if (view === null) {
-      await answer(interaction, 'This game is no longer live.');
+    const view = await flipped(post.value.id, ctx);
+    if (!view.ok) {
+      await answer(interaction, postErrorText(view.error, 'flip it'));
       return;
     }
     const { embeds, files } = makeDiscordMessage(
-      { ...view, live: false, outcome: 'live' },
-      post.id,
+      { ...view.value, live: false, outcome: 'live' },
+      post.value.id,
       Date.now(),
     );
     await interaction.editReply({ embeds: embeds ?? [], files: files ?? [] });
   },
   [LIVE_BUTTONS.pgn]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = await livePost(ctx, args);
-    const snapshot = post === null ? undefined : ctx.relay.snapshot(post.game);
-    if (post === null || snapshot === undefined) {
+    const file = await livePgn(postIdOf(args), ctx);
+    if (file === null) {
       await answer(interaction, 'Kibitz no longer has this game; try /pgn with its number.');
       return;
     }
-    const file = new AttachmentBuilder(Buffer.from(makeSnapshotPgn(snapshot)), {
-      name: `game-${snapshot.game}.pgn`,
-    });
-    await interaction.reply({ files: [file], flags: MessageFlags.Ephemeral });
+    const attachment = new AttachmentBuilder(Buffer.from(file.text), { name: file.name });
+    await interaction.reply({ files: [attachment], flags: MessageFlags.Ephemeral });
   },
   [LIVE_BUTTONS.engine]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
     await toggleEngine(interaction, args, ctx, (choice) => ({ eval: !choice.eval, arrow: false }));
@@ -185,14 +243,34 @@ export const buttons = {
     await toggleEngine(interaction, args, ctx, (choice) => ({ eval: true, arrow: !choice.arrow }));
   },
   [LIVE_BUTTONS.stop]: async (interaction: ButtonInteraction, args: string, ctx: BotContext) => {
-    const post = await livePost(ctx, args);
-    if (post === null || post.state !== 'live') {
-      await answer(interaction, 'This game is no longer live.');
+    const post = await livePost(postIdOf(args), ctx);
+    if (!post.ok) {
+      await answer(interaction, postErrorText(post.error, 'stop it'));
       return;
     }
-    await stopPost(interaction, ctx, post);
+    await stopPost(interaction, ctx, post.value);
   },
 };
+
+/** Stops a live post if this member may; the reply says what happened (also for /unobserve). */
+export async function stopPost(
+  interaction: ButtonInteraction | ChatInputCommandInteraction,
+  ctx: BotContext,
+  post: LivePost,
+): Promise<void> {
+  const actor = actorOf(interaction);
+  if (!mayChange(actor, post)) {
+    await answer(interaction, postErrorText({ kind: 'not-allowed' }, 'stop it'));
+    return;
+  }
+  // Stopping waits for FICS to unobserve (30 s when it stalls): Discord's 3 seconds are answered first.
+  await deferAnswer(interaction);
+  const stopped = await stop(post, actor, ctx);
+  await answer(
+    interaction,
+    stopped.ok ? `Stopped relaying game ${stopped.value.game}.` : postErrorText(stopped.error, 'stop it'),
+  );
+}
 
 /** The Engine and Best move buttons: the post is redrawn at once, its evaluation follows. */
 async function toggleEngine(
@@ -201,23 +279,16 @@ async function toggleEngine(
   ctx: BotContext,
   next: (choice: PostEngineChoice) => PostEngineChoice,
 ): Promise<void> {
-  const post = await livePost(ctx, args);
-  if (post === null || post.state !== 'live') {
-    await answer(interaction, 'This game is no longer live.');
-    return;
-  }
-  if (!mayChange(interaction, post)) {
+  const post = await engineChangeAllowed(postIdOf(args), actorOf(interaction), ctx);
+  if (!post.ok) {
     await answer(
       interaction,
-      'Only the member who posted this game, or someone with Manage Messages, can change its engine.',
+      post.error.kind === 'no-engine'
+        ? noEngineText(post.error)
+        : postErrorText(post.error, 'change its engine'),
     );
     return;
   }
-  const noEngine = engineUnavailable(ctx);
-  if (noEngine !== null) {
-    await answer(interaction, noEngine);
-    return;
-  }
   await interaction.deferUpdate();
-  await ctx.relay.setEngine(post.id, next(ctx.relay.engineChoice(post.id)));
+  await changeEngine(post.value, next, ctx);
 }

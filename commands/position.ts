@@ -3,10 +3,11 @@
 import { AttachmentBuilder, ButtonStyle, ComponentType, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
-import { describeBoard } from '../render/index.js';
-import { makeLichessAnalysisUrl } from '../src/game/lichess.js';
-import { fenScene, style12Scene } from '../src/game/scene-input.js';
-import { answer, serverSettings } from '../src/discord/replies.js';
+import { drawPosition, type PositionError, type PositionInput } from '../src/actions/position.js';
+import { serverSettings } from '../src/actions/settings.js';
+import type { ArgsResult, CommandOptions } from '../src/discord/args.js';
+import { answer } from '../src/discord/replies.js';
+import { err, ok } from '../src/result.js';
 
 // A FEN is under 100 characters (crazyhouse pockets included); a Style 12 line about 200.
 const MAX_FEN = 120;
@@ -29,39 +30,34 @@ export const help =
 const FEN_FORMAT =
   'A FEN has six fields: the pieces from rank 8 to rank 1 (`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`), the side to move (`w` or `b`), castling rights (`KQkq` or `-`), the en passant square (or `-`), the halfmove clock and the move number.';
 
+function parseArgs(options: CommandOptions): ArgsResult<PositionInput> {
+  const fen = options.getString('fen');
+  const style12 = options.getString('style12');
+  const flip = options.getBoolean('flip') ?? false;
+  if ((fen === null) === (style12 === null))
+    return err('Give either `fen:` (a FEN) or `style12:` (a FICS `<12>` line), not both.');
+  return ok(fen !== null ? { fen, flip } : { style12: style12!, flip });
+}
+
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  const fen = interaction.options.getString('fen');
-  const style12 = interaction.options.getString('style12');
-  const flip = interaction.options.getBoolean('flip') ?? false;
-  if ((fen === null) === (style12 === null)) {
-    await answer(interaction, 'Give either `fen:` (a FEN) or `style12:` (a FICS `<12>` line), not both.');
-    return;
-  }
-  const read = fen !== null ? fenScene(fen) : style12Scene(style12!);
-  if (!read.ok) {
-    const hint = fen !== null ? FEN_FORMAT : 'Paste the whole line as FICS sent it, from `<12>` to the end.';
-    await answer(interaction, `I cannot draw that: ${shown(read.error)}. ${hint}`);
+  const args = parseArgs(interaction.options);
+  if (!args.ok) {
+    await answer(interaction, args.error);
     return;
   }
   // In a server, in its board colours (/settings theme).
   const { theme } = await serverSettings(ctx, interaction.guildId);
-  const scene = {
-    ...read.value,
-    ...(flip ? { orientation: 'black' as const } : {}),
-    ...(theme === null ? {} : { theme }),
-  };
-  const png = await ctx.renderer.png(scene);
-  if (!png.ok) {
-    await answer(interaction, `I cannot draw that: ${shown(png.error)}.`);
+  const drawn = await drawPosition({ ...args.value, ...(theme === null ? {} : { theme }) }, ctx);
+  if (!drawn.ok) {
+    await answer(interaction, positionErrorText(drawn.error));
     return;
   }
-  // A Style 12 line's board has no pockets here: it is analysed as chess.
-  const analysis = makeLichessAnalysisUrl(scene.rules === 'crazyhouse' ? 'crazyhouse' : 'chess', scene.fen);
+  const { png, fen, description, analysisUrl } = drawn.value;
   await interaction.reply({
-    content: `\`${scene.fen}\``,
-    files: [new AttachmentBuilder(png.value, { name: 'position.png', description: describeBoard(scene) })],
+    content: `\`${fen}\``,
+    files: [new AttachmentBuilder(png, { name: 'position.png', description })],
     // A link button (Discord takes URLs of up to 512 characters; a FEN of 120 stays far under).
-    ...(analysis === null
+    ...(analysisUrl === null
       ? {}
       : {
           components: [
@@ -72,7 +68,7 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
                   type: ComponentType.Button,
                   style: ButtonStyle.Link,
                   label: 'Analyse on lichess',
-                  url: analysis,
+                  url: analysisUrl,
                 },
               ],
             },
@@ -80,6 +76,13 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
         }),
     allowedMentions: { parse: [] },
   });
+}
+
+function positionErrorText(error: PositionError): string {
+  if (error.kind === 'not-drawn') return `I cannot draw that: ${shown(error.reason)}.`;
+  const hint =
+    error.input === 'fen' ? FEN_FORMAT : 'Paste the whole line as FICS sent it, from `<12>` to the end.';
+  return `I cannot draw that: ${shown(error.reason)}. ${hint}`;
 }
 
 /** User text comes back inside the error; keep it short and free of Markdown code breaks. */

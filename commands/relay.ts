@@ -4,6 +4,7 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
+import { chessLiveSource, relayChessLive, sourceName, type RelayError } from '../src/actions/relay.js';
 import { answer, cannotPostHere } from '../src/discord/replies.js';
 
 export const data = new SlashCommandBuilder()
@@ -30,18 +31,13 @@ export const help =
   'Relays a ChessLive! move file (a broadcast of an over-the-board game) here and keeps the board current as moves come in. The operator of the bot names the sources; type to see them.';
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  const name = interaction.options.getString('name', true).trim().toLowerCase();
+  const name = sourceName(interaction.options.getString('name', true));
   const flip = interaction.options.getBoolean('flip') ?? false;
   const thread = interaction.options.getBoolean('thread') ?? false;
-  const game = ctx.chesslive.gameOf(name);
-  if (game === null) {
-    const names = ctx.chesslive.names();
-    await answer(
-      interaction,
-      names.length === 0
-        ? 'This bot has no ChessLive! sources: its operator sets them up (KIBITZ_CHESSLIVE_SOURCES).'
-        : `There is no ChessLive! source "${name.slice(0, 32)}". Sources: ${names.join(', ')}.`,
-    );
+  // An unknown source is said before the channel's permissions are looked at.
+  const source = chessLiveSource(name, ctx);
+  if (!source.ok) {
+    await answer(interaction, relayErrorText(source.error, name));
     return;
   }
   const blocked = cannotPostHere(interaction, thread);
@@ -51,39 +47,37 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
   }
   // Reading the source may take a moment (a URL): answer Discord within its 3 seconds first.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  try {
-    await ctx.chesslive.observeGame(game);
-  } catch (error) {
-    await answer(interaction, (error as Error).message);
-    return;
-  }
-  const now = ctx.chesslive.snapshot(game);
-  if (now?.ended === true) {
-    await ctx.relay.releaseIfUnwanted(game);
-    await answer(
-      interaction,
-      `The ChessLive! source "${name}" holds a finished game (${now.white} vs ${now.black}, ${now.result}): nothing left to relay live.`,
-    );
-    return;
-  }
-  const result = await ctx.relay.watch({
-    guildId: interaction.guildId!,
-    channelId: interaction.channelId,
-    game,
-    options: { flip, thread },
-    requestedBy: interaction.user.id,
-  });
-  if (!result.ok) {
-    // Read for nothing (the server's limit, say): stop reading unless another channel shows it.
-    await ctx.relay.releaseIfUnwanted(game);
-    await answer(interaction, result.error);
-    return;
-  }
-  const { white, black } = result.snapshot;
+  const relayed = await relayChessLive(
+    {
+      name,
+      guildId: interaction.guildId!,
+      channelId: interaction.channelId,
+      requestedBy: interaction.user.id,
+      flip,
+      thread,
+    },
+    ctx,
+  );
   await answer(
     interaction,
-    `${white} vs ${black} (ChessLive! "${name}") is live${thread ? ' in its thread' : ' here'}: the board updates as moves arrive.`,
+    relayed.ok
+      ? `${relayed.value.white} vs ${relayed.value.black} (ChessLive! "${name}") is live${thread ? ' in its thread' : ' here'}: the board updates as moves arrive.`
+      : relayErrorText(relayed.error, name),
   );
+}
+
+function relayErrorText(error: RelayError, name: string): string {
+  switch (error.kind) {
+    case 'unknown-source':
+      return error.names.length === 0
+        ? 'This bot has no ChessLive! sources: its operator sets them up (KIBITZ_CHESSLIVE_SOURCES).'
+        : `There is no ChessLive! source "${name.slice(0, 32)}". Sources: ${error.names.join(', ')}.`;
+    case 'finished':
+      return `The ChessLive! source "${name}" holds a finished game (${error.white} vs ${error.black}, ${error.result}): nothing left to relay live.`;
+    case 'unreadable':
+    case 'refused':
+      return error.message;
+  }
 }
 
 /** Suggests the configured source names. */

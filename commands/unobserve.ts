@@ -2,7 +2,10 @@
 import { InteractionContextType, SlashCommandBuilder } from 'discord.js';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
-import { answer, gameOption, stopPost } from '../src/discord/replies.js';
+import { liveHere } from '../src/actions/unobserve.js';
+import { gameArg, required } from '../src/discord/args.js';
+import { answer, gameOption } from '../src/discord/replies.js';
+import { stopPost } from './observe.js';
 import { suggestGames } from '../src/discord/suggest.js';
 
 export const data = new SlashCommandBuilder()
@@ -15,12 +18,14 @@ export const help =
   'Stops a live game in this channel (the message stays). The member who posted it, or anyone with Manage Messages, can stop it.';
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
-  const game = interaction.options.getInteger('game', true);
-  const post = (await ctx.storage.livePosts.listLiveByGame(game)).find(
-    (p) => p.channelId === interaction.channelId || p.threadId === interaction.channelId,
-  );
-  if (post === undefined) {
-    await answer(interaction, `Game ${game} is not live in this channel.`);
+  const game = required(gameArg(interaction.options), 'game');
+  if (!game.ok) {
+    await answer(interaction, game.error);
+    return;
+  }
+  const post = await liveHere(game.value, interaction.channelId, ctx);
+  if (post === null) {
+    await answer(interaction, `Game ${game.value} is not live in this channel.`);
     return;
   }
   await stopPost(interaction, ctx, post);

@@ -4,6 +4,7 @@ import { DEFAULT_THEME, isThemeName, THEME_NAMES, type ThemeName } from '../../r
 import { err, errorMessage, ok, type Result } from '../result.js';
 import type { GuildSettings, GuildSettingsRepository } from '../storage/guild-settings.js';
 import type { LivePostRepository } from '../storage/live-posts.js';
+import type { Services } from './services.js';
 
 export interface SettingsServices {
   guildSettings: Pick<GuildSettingsRepository, 'get' | 'update'>;
@@ -53,4 +54,21 @@ export async function settings(
 
 function shown(saved: GuildSettings, livePostsRedrawn: number): SettingsShown {
   return { theme: saved.theme ?? DEFAULT_THEME, kibitz: saved.kibitz ?? false, livePostsRedrawn };
+}
+
+/** A server's settings; the defaults outside a server or when the database cannot say (logged). */
+export async function serverSettings(
+  services: Pick<Services, 'storage' | 'logger'>,
+  guildId: string | null,
+): Promise<Pick<GuildSettings, 'theme' | 'kibitz'>> {
+  if (guildId === null) return { theme: null, kibitz: null };
+  try {
+    return await services.storage.guildSettings.get(guildId);
+  } catch (error) {
+    services.logger.error(
+      { err: error, guildId },
+      "database read failed: the server's settings are taken as the defaults",
+    );
+    return { theme: null, kibitz: null };
+  }
 }

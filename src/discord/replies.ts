@@ -13,10 +13,10 @@ import {
   FicsShareError,
 } from '../fics/errors.js';
 import { parseHandle } from '../fics/validate.js';
+import { LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
-import type { PostEngineChoice } from '../relay/evaluations.js';
-import type { GuildSettings, LivePost } from '../storage/index.js';
-import type { BotContext } from './context.js';
+import type { FicsDown } from '../actions/fics.js';
+import type { Actor, PostError } from '../actions/observe.js';
 import { truncate } from '../text.js';
 import { checkPostingPermissions } from './permissions.js';
 import { errorMessage } from '../result.js';
@@ -40,34 +40,10 @@ export function ficsProblem(error: unknown): string {
   return `FICS did not answer (${errorMessage(error)}). It may be unreachable; try again in a minute.`;
 }
 
-/**
- * Null once a FICS connection is online (waiting up to `ctx.ficsWaitMs` for one), else what to
- * tell the user. Without it a command would wait as long as FICS stays down: the pool queues
- * requests until it is back.
- */
-export async function ficsUnavailable(ctx: BotContext): Promise<string | null> {
-  const online = (): boolean => ctx.fics.status().some((c) => c.state === 'online');
-  const gaveUp = (): boolean => {
-    const connections = ctx.fics.status();
-    return connections.length > 0 && connections.every((c) => c.state === 'failed' || c.state === 'closed');
-  };
-  if (!online() && !gaveUp()) {
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        ctx.fics.off('state', changed);
-        resolve();
-      };
-      const changed = (): void => {
-        if (online() || gaveUp()) done();
-      };
-      const timer = setTimeout(done, ctx.ficsWaitMs);
-      ctx.fics.on('state', changed);
-    });
-  }
-  if (online()) return null;
-  const { host, port } = ctx.config.fics;
-  return gaveUp()
+/** What to tell the user when FICS cannot be asked now. */
+export function ficsDownText(down: FicsDown): string {
+  const { host, port } = down;
+  return down.gaveUp
     ? `Kibitz cannot log in to FICS (${host}:${port}); the bot's log says why. Its operator has to fix the FICS settings.`
     : `Kibitz cannot reach FICS (${host}:${port}) right now. It keeps trying: try again in a minute.`;
 }
@@ -80,37 +56,30 @@ export function cannotPostHere(interaction: RepliableInteraction, thread: boolea
   return check.ok ? null : check.message;
 }
 
-/** Who may change a live post (stop it, turn its engine on or off): its requester, or a moderator. */
-export function mayChange(interaction: RepliableInteraction, post: LivePost): boolean {
-  return (
-    post.requestedBy === interaction.user.id ||
-    interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true
-  );
+/** The member as the rules of a live post see them: who, and whether they may manage messages. */
+export function actorOf(interaction: RepliableInteraction): Actor {
+  return {
+    userId: interaction.user.id,
+    moderator: interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) === true,
+  };
 }
 
-/** Stops a live post if this member may: the requester, or anyone who may manage messages. */
-export async function stopPost(
-  interaction: RepliableInteraction,
-  ctx: BotContext,
-  post: LivePost,
-): Promise<void> {
-  if (!mayChange(interaction, post)) {
-    await answer(
-      interaction,
-      'Only the member who posted this game, or someone with Manage Messages, can stop it.',
-    );
-    return;
-  }
-  // Stopping waits for FICS to unobserve (30 s when it stalls): Discord's 3 seconds are answered first.
+/** What went wrong with a live post, for the member who asked `what` (stop it, change its engine). */
+export function postErrorText(error: PostError, what: string): string {
+  return error.kind === 'not-live'
+    ? 'This game is no longer live.'
+    : `Only the member who posted this game, or someone with Manage Messages, can ${what}.`;
+}
+
+/** Answers Discord within its 3 seconds, for an action that may wait (on FICS, say). */
+export async function deferAnswer(interaction: RepliableInteraction): Promise<void> {
   if (!interaction.deferred && !interaction.replied)
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  await ctx.relay.stop(post.id);
-  await answer(interaction, `Stopped relaying game ${post.game}.`);
 }
 
 /** A required FICS game number option. */
 export function gameOption(option: SlashCommandIntegerOption, description = 'FICS game number') {
-  return option.setName('game').setDescription(description).setMinValue(1).setMaxValue(999_999);
+  return option.setName('game').setDescription(description).setMinValue(1).setMaxValue(LARGEST_GAME_NUMBER);
 }
 
 /**
@@ -131,55 +100,4 @@ export async function managedHandle(
     return null;
   }
   return parsed.value;
-}
-
-/** A server's settings (/settings); the defaults outside a server or when the database cannot say (logged). */
-export async function serverSettings(
-  ctx: BotContext,
-  guildId: string | null,
-): Promise<Pick<GuildSettings, 'theme' | 'kibitz'>> {
-  if (guildId === null) return { theme: null, kibitz: null };
-  try {
-    return await ctx.storage.guildSettings.get(guildId);
-  } catch (error) {
-    ctx.logger.error(
-      { err: error, guildId },
-      "database read failed: the server's settings are taken as the defaults",
-    );
-    return { theme: null, kibitz: null };
-  }
-}
-
-/** Observes a game (by number, or a player's current one) and posts it here; the reply says what happened. */
-export async function postGame(
-  interaction: RepliableInteraction,
-  ctx: BotContext,
-  game: number | { player: Handle },
-  options: { flip: boolean; thread: boolean; engine?: PostEngineChoice; kibitz?: boolean },
-): Promise<void> {
-  const unavailable = await ficsUnavailable(ctx);
-  if (unavailable !== null) {
-    await answer(interaction, unavailable);
-    return;
-  }
-  const { engine, kibitz, ...postOptions } = options;
-  const request = {
-    guildId: interaction.guildId!,
-    channelId: interaction.channelId!,
-    options: postOptions,
-    requestedBy: interaction.user.id,
-    ...(engine === undefined ? {} : { engine }),
-    ...(kibitz === undefined ? {} : { kibitz }),
-  };
-  // The server's cap and FICS share are taken before FICS is asked (src/relay/relay.ts).
-  const result =
-    typeof game === 'number'
-      ? await ctx.relay.watch({ ...request, game })
-      : await ctx.relay.watchPlayer({ ...request, player: game.player });
-  await answer(
-    interaction,
-    result.ok
-      ? `Game ${result.snapshot.game}, ${result.snapshot.white} vs ${result.snapshot.black}, is live${options.thread ? ' in its thread' : ' here'}: the board updates as they move.`
-      : result.error,
-  );
 }

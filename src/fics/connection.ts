@@ -151,14 +151,14 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
    * Observes the game a player is playing now (or with `partner`, the other board of their
    * bughouse game); resolves with its number.
    */
-  async observePlayer(handle: Handle, partner = false): Promise<number> {
+  async observePlayer(handle: Handle, partner = false): Promise<GameNumber> {
     if (this.load >= this.maxGames) throw this.limitError(`observe ${handle}`);
     this.reserved++;
     try {
       const session = await this.online();
       const observing = new Set([...this.entries.values()].filter((e) => e.observing).map((e) => e.game));
       const { game, toggledOff } = await session.run(requests.observePlayer(handle, observing, partner));
-      if (toggledOff) await session.run(requests.observeGame(game as GameNumber));
+      if (toggledOff) await session.run(requests.observeGame(game));
       this.observed(game);
       return game;
     } catch (error) {

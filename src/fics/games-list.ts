@@ -1,21 +1,11 @@
 // The reply to `games`: one row per game in the server's fixed layout (lasker's
 // "%2d %4s %-11.11s %4s %-10.10s [%c%c%c%3d %3d] %s - %s (%2d-%2d) %c: %2d"), then
 // "N games displayed." Handles are cut to 11 (White) and 10 (Black) characters.
+import type { FicsGameType } from '../game/variants.js';
 import type { Handle } from '../protocol/handle.js';
 
-export type GamesListType =
-  | 'blitz'
-  | 'lightning'
-  | 'standard'
-  | 'untimed'
-  | 'wild'
-  | 'atomic'
-  | 'crazyhouse'
-  | 'bughouse'
-  | 'losers'
-  | 'suicide'
-  | 'nonstandard'
-  | 'examined';
+/** The types a games list row shows: FICS's game types, and two of its own. */
+export type GamesListType = FicsGameType | 'nonstandard' | 'examined';
 
 /** The type letter inside the brackets (FICS `help games`). */
 const TYPE_CODES: Readonly<Record<string, GamesListType>> = {

@@ -6,6 +6,7 @@ import type { MoveList, ServerEvent } from '../protocol/events.js';
 import { ObserverDecoder } from '../protocol/decode.js';
 import { err, ok, type Result } from '../result.js';
 import { FicsCommandError, type CommandFailure } from './errors.js';
+import { parseGameNumber } from './validate.js';
 import { isGamesFooter, isGamesRow, parseGamesList, type GamesList } from './games-list.js';
 import type { GameNumber } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
@@ -31,7 +32,7 @@ export interface FicsRequest<T> {
 
 /** How an observe went. */
 export interface Observed {
-  game: number;
+  game: GameNumber;
   /**
    * lasker stops observing a game that is observed again ("Removing game N from observation
    * list."): the caller observes it once more.
@@ -141,13 +142,20 @@ const REMOVED = /Removing game (\d+) from observation list\./;
 
 function observed(command: string, text: string): Outcome<Observed> {
   const now = OBSERVING.exec(text) ?? ALREADY.exec(text);
-  if (now !== null) return ok({ game: Number(now[1]), toggledOff: false });
-  const removed = REMOVED.exec(text);
-  if (removed !== null) return ok({ game: Number(removed[1]), toggledOff: true });
+  const removed = now === null ? REMOVED.exec(text) : null;
+  // The server's number is checked like a user's before anything sends it back.
+  const game = parseGameNumber((now ?? removed)?.[1]);
+  if (game.ok) return ok({ game: game.value, toggledOff: now === null });
   const refused = refusal(command, text);
   return err(
     refused ?? new FicsCommandError('refused', command, `FICS did not confirm "${command}": ${text}`, text),
   );
+}
+
+/** A game the server says is observed (or toggled off), its number checked; else no match. */
+function observedGame(game: number, toggledOff: boolean): Match<Observed> {
+  const checked = parseGameNumber(game);
+  return checked.ok ? ok({ game: checked.value, toggledOff }) : undefined;
 }
 
 /**
@@ -161,13 +169,13 @@ function observeMatcher(
 ): () => (event: ServerEvent) => Match<Observed> {
   return () => (event) => {
     if (event.kind === 'observing' && (game === null || event.game === game)) {
-      return ok({ game: event.game, toggledOff: false });
+      return observedGame(event.game, false);
     }
     if (
       event.kind === 'stoppedObserving' &&
       (game === null ? observing.has(event.game) : event.game === game)
     ) {
-      return ok({ game: event.game, toggledOff: true });
+      return observedGame(event.game, true);
     }
     const line = lineOf(event);
     if (line === null) return undefined;

@@ -2,7 +2,7 @@
 // Discord server: members (FICS handles), a mode, optional pairings for a team match, filters.
 // Nothing here knows Discord, storage or the wire; the storage of clubs reads these types, so they
 // sit below it. Reading the settings from user text is src/club/rules.ts.
-import type { Variant } from './variants.js';
+import { FICS_GAME_TYPES, type FicsGameType, type Variant } from './variants.js';
 
 /** `all`: every game of a member; `members`: games between two members; `pairings`: listed pairings only. */
 export type ClubMode = 'all' | 'members' | 'pairings';
@@ -14,20 +14,9 @@ export const CLUB_MODES: readonly { value: ClubMode; name: string }[] = [
 ];
 
 /** FICS game types a club may restrict itself to (`wild` covers every `wild/N`). */
-export const CLUB_GAME_TYPES = [
-  'lightning',
-  'blitz',
-  'standard',
-  'untimed',
-  'wild',
-  'crazyhouse',
-  'bughouse',
-  'suicide',
-  'atomic',
-  'losers',
-] as const;
+export const CLUB_GAME_TYPES = FICS_GAME_TYPES;
 
-export type ClubGameType = (typeof CLUB_GAME_TYPES)[number];
+export type ClubGameType = FicsGameType;
 
 /** Two players who meet in a scheduled match; either may have White. */
 export interface Pairing {

@@ -43,7 +43,11 @@ function saidComment(said: Said): string {
 }
 
 /** Adds what was said to the moves it was said after; said before the first move, to the game. */
-function addSaid(pgn: Game<PgnNodeData>, nodes: PgnNodeData[], game: GameSnapshot): void {
+function addSaid(
+  pgn: Game<PgnNodeData>,
+  nodes: PgnNodeData[],
+  game: Pick<GameSnapshot, 'said' | 'saidDropped'>,
+): void {
   const said = game.said ?? [];
   for (const s of said) {
     const comment = saidComment(s);
@@ -59,11 +63,41 @@ function addSaid(pgn: Game<PgnNodeData>, nodes: PgnNodeData[], game: GameSnapsho
   }
 }
 
-/** PGN's `ECO` and `Opening` tags. */
-function setOpening(headers: Map<string, string>, opening: Opening | null): void {
-  if (opening === null) return;
-  headers.set('ECO', opening.eco);
-  headers.set('Opening', opening.name);
+/** What the one writer takes: the tags that differ by source, and the game's moves. */
+interface PgnParts {
+  /** The Seven Tag Roster and what a source adds to it (ratings, time control), in order. */
+  readonly tags: readonly (readonly [string, string])[];
+  readonly variant: GameRecord['variant'];
+  /** Written as `SetUp`/`FEN` when not null. */
+  readonly startFen: string | null;
+  readonly reason: string | null;
+  readonly opening: Opening | null;
+  readonly moves: readonly { san: string; clockMs: number | null }[];
+  /** What was said in the game (a FICS game's kibitzes and whispers), as comments. */
+  readonly said?: Pick<GameSnapshot, 'said' | 'saidDropped'>;
+}
+
+/** The one PGN writer: every PGN Kibitz writes goes through here. */
+function writePgn(parts: PgnParts): string {
+  const headers = new Map<string, string>(parts.tags);
+  const variant = pgnVariantHeader(parts.variant);
+  if (variant !== null) headers.set('Variant', variant);
+  if (parts.startFen !== null) {
+    headers.set('SetUp', '1');
+    headers.set('FEN', parts.startFen);
+  }
+  if (parts.reason !== null) headers.set('Termination', parts.reason);
+  if (parts.opening !== null) {
+    headers.set('ECO', parts.opening.eco);
+    headers.set('Opening', parts.opening.name);
+  }
+  // Names and reasons come from a server or a file: a line break in a tag would end the header.
+  for (const [tag, value] of headers) headers.set(tag, cleanText(value));
+  const pgn = defaultGame<PgnNodeData>(() => headers);
+  const nodes = movetext(parts.moves);
+  if (parts.said !== undefined) addSaid(pgn, nodes, parts.said);
+  extend(pgn.moves, nodes);
+  return makePgnText(pgn);
 }
 
 export interface PgnOptions {
@@ -72,9 +106,10 @@ export interface PgnOptions {
   date?: Date;
 }
 
+/** A FICS or ChessLive! game as relayed, incomplete ones included: its moves as the server gave them. */
 export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): string {
   const date = options.date ?? new Date();
-  const headers = new Map<string, string>([
+  const tags: [string, string][] = [
     [
       'Event',
       game.source === null
@@ -88,51 +123,42 @@ export function makeSnapshotPgn(game: GameSnapshot, options: PgnOptions = {}): s
     ['White', game.white],
     ['Black', game.black],
     ['Result', game.result],
-  ]);
-  if (game.whiteRating !== null && /^\d+$/.test(game.whiteRating)) headers.set('WhiteElo', game.whiteRating);
-  if (game.blackRating !== null && /^\d+$/.test(game.blackRating)) headers.set('BlackElo', game.blackRating);
-  if (game.initialMinutes !== null && game.incrementSec !== null) {
-    headers.set('TimeControl', `${game.initialMinutes * 60}+${game.incrementSec}`);
-  }
-  const variant = pgnVariantHeader(game.variant);
-  if (variant !== null) headers.set('Variant', variant);
-  if (game.startFen !== makeFen(startPosition(game.variant).toSetup()) || !game.complete) {
-    headers.set('SetUp', '1');
-    headers.set('FEN', game.startFen);
-  }
-  if (game.reason !== null) headers.set('Termination', game.reason);
-  setOpening(headers, game.opening);
-  // Names and reasons come from a server or a file: a line break in a tag would end the header.
-  for (const [tag, value] of headers) headers.set(tag, cleanText(value));
-  const pgn = defaultGame<PgnNodeData>(() => headers);
-  const nodes = movetext(game.san.map((san, i) => ({ san, clockMs: game.clocksMs[i] ?? null })));
-  addSaid(pgn, nodes, game);
-  extend(pgn.moves, nodes);
-  return makePgnText(pgn);
+  ];
+  if (game.whiteRating !== null && /^\d+$/.test(game.whiteRating)) tags.push(['WhiteElo', game.whiteRating]);
+  if (game.blackRating !== null && /^\d+$/.test(game.blackRating)) tags.push(['BlackElo', game.blackRating]);
+  if (game.initialMinutes !== null && game.incrementSec !== null)
+    tags.push(['TimeControl', `${game.initialMinutes * 60}+${game.incrementSec}`]);
+  const standardStart = game.startFen === makeFen(startPosition(game.variant).toSetup());
+  return writePgn({
+    tags,
+    variant: game.variant,
+    startFen: standardStart && game.complete ? null : game.startFen,
+    reason: game.reason,
+    opening: game.opening,
+    moves: game.san.map((san, i) => ({ san, clockMs: game.clocksMs[i] ?? null })),
+    said: game,
+  });
 }
 
-/** A record (a snapshot is one) as PGN; the error names the first move that is not legal. */
+/** A record (a snapshot is one) as PGN, its moves replayed; the error names the first move that is not legal. */
 export function makePgn(game: GameRecord): Result<string> {
   const moves: { san: string; clockMs: number | null }[] = [];
   const replayed = replayRecord(game, (replay, move, ply) => {
     moves.push({ san: sanOf(replay.pos, move), clockMs: game.clocksMs[ply] ?? null });
   });
   if (!replayed.ok) return replayed;
-  const pgn: Game<PgnNodeData> = defaultGame();
-  pgn.headers.set('White', cleanText(game.white));
-  pgn.headers.set('Black', cleanText(game.black));
-  pgn.headers.set('Result', game.result);
-  const variant = pgnVariantHeader(game.variant);
-  if (variant) pgn.headers.set('Variant', variant);
-  // chess960 always names its start position: "Chess960" alone does not say which one.
-  if (game.startFen !== undefined || game.variant === 'chess960') {
-    pgn.headers.set('SetUp', '1');
-    pgn.headers.set('FEN', recordStartFen(game));
-  }
-  if (game.reason !== null) pgn.headers.set('Termination', cleanText(game.reason));
-  setOpening(pgn.headers, openingOf(game.variant, recordStartFen(game), game.uci));
-  extend(pgn.moves, movetext(moves));
-  return ok(makePgnText(pgn));
+  return ok(
+    writePgn({
+      // chessops's roster with PGN's unknowns (`?`): a record knows its players and result only.
+      tags: [...defaultGame().headers, ['White', game.white], ['Black', game.black], ['Result', game.result]],
+      variant: game.variant,
+      // chess960 always names its start position: "Chess960" alone does not say which one.
+      startFen: game.startFen !== undefined || game.variant === 'chess960' ? recordStartFen(game) : null,
+      reason: game.reason,
+      opening: openingOf(game.variant, recordStartFen(game), game.uci),
+      moves,
+    }),
+  );
 }
 
 /** Every game in a PGN text; the error names the game and the first move that is not legal. */

@@ -35,9 +35,12 @@ interface VariantFacts {
   lichess: string | null;
 }
 
+// In the order FICS's help lists the variant game types (`wild` before `crazyhouse`).
 const VARIANTS: Record<Variant, VariantFacts> = {
   chess: { rules: 'chess', label: null, pgn: null, moveFile: true, lichess: 'standard' },
   chess960: { rules: 'chess', label: 'chess960', pgn: 'Chess960', moveFile: true, lichess: 'chess960' },
+  // Standard rules from the start position the FEN header gives.
+  wild: { rules: 'chess', label: 'wild', pgn: null, moveFile: true, lichess: 'standard' },
   crazyhouse: {
     rules: 'crazyhouse',
     label: 'crazyhouse',
@@ -46,8 +49,6 @@ const VARIANTS: Record<Variant, VariantFacts> = {
     lichess: 'crazyhouse',
   },
   bughouse: { rules: 'crazyhouse', label: 'bughouse', pgn: 'Bughouse', moveFile: true, lichess: null },
-  // Standard rules from the start position the FEN header gives.
-  wild: { rules: 'chess', label: 'wild', pgn: null, moveFile: true, lichess: 'standard' },
   suicide: { rules: 'antichess', label: 'suicide', pgn: 'Antichess', moveFile: false, lichess: null },
   atomic: { rules: 'atomic', label: 'atomic', pgn: 'Atomic', moveFile: false, lichess: 'atomic' },
   losers: { rules: 'chess', label: 'losers', pgn: null, moveFile: false, lichess: null },
@@ -104,14 +105,25 @@ export function variantFromType(server: string): Variant {
   return 'chess';
 }
 
+/** FICS's time classes: what a game type of standard chess names. */
+export const TIME_CLASSES = ['lightning', 'blitz', 'standard', 'untimed'] as const;
+export type TimeClass = (typeof TIME_CLASSES)[number];
+
+/** The variants FICS names as game types of their own; chess960 is one of the wild types (`wild/fr`). */
+export type VariantGameType = Exclude<Variant, 'chess' | 'chess960'>;
+const VARIANT_GAME_TYPES = (Object.keys(VARIANTS) as Variant[]).filter(
+  (v): v is VariantGameType => v !== 'chess' && v !== 'chess960',
+);
+
+/** The FICS game types, time classes then variants (`wild` covers every `wild/N`). */
+export type FicsGameType = TimeClass | VariantGameType;
+export const FICS_GAME_TYPES: readonly FicsGameType[] = [...TIME_CLASSES, ...VARIANT_GAME_TYPES];
+
 /** Time classes in the words servers use for them: the FICS 1.6.2 lineage writes `Lighting`. */
-const SPEEDS: Record<string, string> = {
-  lightning: 'lightning',
+const SPEEDS: Record<string, TimeClass> = {
+  ...Object.fromEntries(TIME_CLASSES.map((t) => [t, t])),
   lighting: 'lightning',
   bullet: 'lightning',
-  blitz: 'blitz',
-  standard: 'standard',
-  untimed: 'untimed',
 };
 
 /**

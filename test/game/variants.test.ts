@@ -3,7 +3,10 @@ import { parseFen } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { makeChessLive } from '../../src/chesslive/index.js';
+import { GAMES_LIST_TYPES } from '../../src/fics/games-list.js';
+import { CLUB_GAME_TYPES } from '../../src/game/club-rules.js';
 import { makeSnapshotPgn } from '../../src/game/pgn.js';
+import { FICS_GAME_TYPES } from '../../src/game/variants.js';
 import { GameTracker } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
@@ -85,5 +88,25 @@ describe('a server game type, in one spelling', () => {
     ]) as ServerEvent[])
       tracker.apply(event);
     expect(tracker.snapshot(5)).toMatchObject({ variant: 'chess', type: 'lightning' });
+  });
+});
+
+describe('FICS game types', () => {
+  it('come from the variants table: time classes, then the variants FICS names, chess960 a wild type', () => {
+    expect(FICS_GAME_TYPES).toEqual([
+      'lightning',
+      'blitz',
+      'standard',
+      'untimed',
+      'wild',
+      'crazyhouse',
+      'bughouse',
+      'suicide',
+      'atomic',
+      'losers',
+    ]);
+    // What a club filters on and what /games lists are the same words.
+    expect(CLUB_GAME_TYPES).toBe(FICS_GAME_TYPES);
+    expect(FICS_GAME_TYPES.every((t) => (GAMES_LIST_TYPES as readonly string[]).includes(t))).toBe(true);
   });
 });
