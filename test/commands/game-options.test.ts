@@ -17,7 +17,7 @@ describe('game number options', () => {
         min: 'min_value' in o ? o.min_value : null,
         max: 'max_value' in o ? o.max_value : null,
       }));
-    expect(games.map((g) => g.command).sort()).toEqual(['observe', 'pgn', 'unobserve']);
+    expect(games.map((g) => g.command).sort()).toEqual(['clip', 'observe', 'pgn', 'unobserve']);
     expect(LARGEST_GAME_NUMBER).toBe(999_999_999);
     for (const g of games) expect(g).toMatchObject({ min: 1, max: LARGEST_GAME_NUMBER });
   });
