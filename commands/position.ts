@@ -3,7 +3,12 @@
 import { AttachmentBuilder, ButtonStyle, ComponentType, SlashCommandBuilder } from 'discord.js';
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from '../src/discord/context.js';
-import { drawPosition, type PositionError, type PositionInput } from '../src/actions/position.js';
+import {
+  drawPosition,
+  readPosition,
+  type PositionError,
+  type PositionInput,
+} from '../src/actions/position.js';
 import { serverSettings } from '../src/actions/settings.js';
 import type { ArgsResult, CommandOptions } from '../src/discord/args.js';
 import { answer } from '../src/discord/replies.js';
@@ -45,15 +50,23 @@ export async function execute(interaction: ChatInputCommandInteraction, ctx: Bot
     await answer(interaction, args.error);
     return;
   }
+  const read = readPosition(args.value);
+  if (!read.ok) {
+    await answer(interaction, positionErrorText(read.error));
+    return;
+  }
+  // Reading the server's theme and drawing may take longer than Discord's 3 seconds (a render
+  // thread starting, a slow database): the public answer is deferred first.
+  await interaction.deferReply();
   // In a server, in its board colours (/settings theme).
   const { theme } = await serverSettings(ctx, interaction.guildId);
-  const drawn = await drawPosition({ ...args.value, ...(theme === null ? {} : { theme }) }, ctx);
+  const drawn = await drawPosition({ ...read.value, ...(theme === null ? {} : { theme }) }, ctx);
   if (!drawn.ok) {
     await answer(interaction, positionErrorText(drawn.error));
     return;
   }
   const { png, fen, description, analysisUrl } = drawn.value;
-  await interaction.reply({
+  await interaction.editReply({
     content: `\`${fen}\``,
     files: [new AttachmentBuilder(png, { name: 'position.png', description })],
     // A link button (Discord takes URLs of up to 512 characters; a FEN of 120 stays far under).
