@@ -204,6 +204,9 @@ const REFUSALS: Record<number, string> = {
 /** Waits before retrying an edit Discord failed (1 s, doubling, at most a minute). */
 const EDIT_RETRY: BackoffOptions = { initialMs: 1_000, maxMs: 60_000, factor: 2, jitter: 0 };
 
+/** Tries of a new post before its failure is reported (its waits: 1, 2 and 4 s). */
+export const POST_ATTEMPTS = 4;
+
 /** A failure that may pass: Discord's 5xx, a connection cut, reset or timed out. */
 function passing(error: unknown): boolean {
   if (error instanceof HTTPError) return error.status >= 500;
@@ -224,6 +227,9 @@ export class DiscordPostPort implements PostPort {
     private readonly governor: RestGovernor | null = null,
     /** The clock messages' ages are measured by. */
     private readonly now: () => number = Date.now,
+    /** Waits before a post is tried again (a test's clock). */
+    private readonly wait: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
@@ -241,8 +247,34 @@ export class DiscordPostPort implements PostPort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(makeDiscordMessage(message, postId, this.now()));
-    return { messageChannelId: target.id, messageId: sent.id, threadId };
+    // One nonce for every try: Discord returns the message the first try made, if it made one,
+    // rather than a second (enforce_nonce), so a try whose answer was lost is never a duplicate.
+    const nonce = SnowflakeUtil.generate().toString();
+    const sent = await this.tried(async () => {
+      const made = await target.send({
+        ...makeDiscordMessage(message, postId, this.now()),
+        nonce,
+        enforceNonce: true,
+      });
+      return made.id;
+    });
+    return { messageChannelId: target.id, messageId: sent, threadId };
+  }
+
+  /**
+   * Runs a send again after a connection cut or a 5xx (EPIPE, ECONNRESET, no answer: under load a
+   * kept-alive connection may be closed by the other side just as a request goes out), after 1 s,
+   * 2 s, 4 s; what Discord refused is thrown at once, and so is the last failure.
+   */
+  private async tried<T>(send: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (attempt + 1 >= POST_ATTEMPTS || !passing(error)) throw error;
+        await this.wait(backoffDelay(EDIT_RETRY, attempt));
+      }
+    }
   }
 
   async edit(

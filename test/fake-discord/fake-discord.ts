@@ -92,6 +92,8 @@ export type Fault =
   | { kind: 'error'; status: number; code?: number; message?: string }
   /** Closes the TCP connection without answering. */
   | { kind: 'reset' }
+  /** Handles the request, then closes the connection without answering (the answer lost). */
+  | { kind: 'resetAfter' }
   /** A header-less 429 with Discord's "You are being blocked" body (a banned IP). */
   | { kind: 'blocked' };
 
@@ -920,6 +922,12 @@ export class FakeDiscord extends EventEmitter {
         body: parsed.body,
         files: parsed.files,
       });
+      if (fault?.kind === 'resetAfter') {
+        record.status = -1;
+        this.#changed();
+        req.socket.destroy();
+        return;
+      }
       this.#send(res, record, result.status, result.body, headers);
     } catch (error) {
       if (!(error instanceof ApiError)) {
