@@ -88,12 +88,15 @@ type Edit =
       stopped?: boolean;
       /** A button's answer or a new post's catch-up: it goes before ordinary moves. */
       urgent?: boolean;
+      /** The GIF after a final edit: it waits its turn like a move. */
+      later?: boolean;
     }
   | { message: LiveMessage };
 
 /** A game's end, a stop, a button's answer: before every ordinary move (schedule.ts). */
 function isUrgent(edit: Edit): boolean {
-  return 'message' in edit || edit.files !== null || edit.stopped === true || edit.urgent === true;
+  if ('message' in edit) return true;
+  return (edit.files !== null && edit.later !== true) || edit.stopped === true || edit.urgent === true;
 }
 
 /** Footer of a post someone stopped. */
@@ -122,6 +125,8 @@ export class Relay {
   private ficsDown = false;
   /** Posts being ended for a refusal or a removed guild: idle() waits for them. */
   private readonly endings = new Set<Promise<void>>();
+  /** Posts whose final edit went without a file Discord refused for its size. */
+  private readonly cutFinals = new Set<number>();
   /** Recent edits per post, so that evaluation-only edits leave room for moves. */
   private readonly editRoom = new EditRoom();
   /** Evaluation edits waiting for room, per post. */
@@ -620,7 +625,7 @@ export class Relay {
       this.options.engine?.release(snapshot);
       this.talk.gameEnded(snapshot);
       if (posts.length === 0) return;
-      void this.finish(snapshot, posts);
+      this.track(this.finish(snapshot, posts));
       return;
     }
     for (const post of posts) this.sender(post.id).push({ snapshot, files: null });
@@ -640,7 +645,10 @@ export class Relay {
     }
   }
 
-  /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
+  /**
+   * The final image with the result and the PGN, urgent; then the same with the whole-game GIF,
+   * in its turn like a move (drawing a long game takes a while, and many end together).
+   */
   private async finish(snapshot: GameSnapshot, all: LivePost[]): Promise<void> {
     const posts = all.filter((post) => !this.quotas.isFinishing(post.id));
     if (posts.length === 0) return;
@@ -660,6 +668,21 @@ export class Relay {
     const evaluations = chartEvaluations(snapshot, this.evaluations(gameKeyOf(snapshot)));
     const files = await this.images.finalFiles(snapshot, pgn, evaluations);
     await Promise.all(posts.map((post) => this.finishPost(post, { snapshot, files })));
+    // A final that was cut to fit would be refused again with the GIF.
+    const whole = posts.filter((post) => !this.cutFinals.delete(post.id));
+    if (this.closed || whole.length === 0) return;
+    const gif = await this.images.finalGif(snapshot);
+    if (gif === null) return;
+    await Promise.all(
+      whole.map((post) => this.sendLast(post.id, { snapshot, files: [...files, gif], later: true })),
+    );
+  }
+
+  /** One more edit of a post that has ended (its GIF, or why it ended), through a sender. */
+  private async sendLast(postId: number, edit: Edit): Promise<void> {
+    const sender = this.sender(postId);
+    this.senders.delete(postId);
+    await sender.finish(edit);
   }
 
   /**
@@ -682,6 +705,7 @@ export class Relay {
     const message = await this.images.storedFinal(game, post.options.flip);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
+    this.cutFinals.delete(post.id);
   }
 
   /** A post no board goes to: its final edit is on its way, or its end is being written. */
@@ -737,18 +761,18 @@ export class Relay {
           ? { ...message, footer: WAITING_FOOTER }
           : message;
     }
-    await this.editFitting(post, shown);
+    await this.editFitting(post, shown, 'later' in edit && edit.later === true);
     this.options.onEdited?.(performance.now() - started);
     this.editRoom.note(post.id, Date.now());
     await this.recorded('note an edit', () => this.options.storage.livePosts.touch(post.id));
   }
 
   /**
-   * Sends an edit; one refused for its size goes again without its last file (the GIF), then
-   * without the next (the clock chart, then the PGN): the result and the final board are never
-   * lost to an attachment.
+   * Sends an edit; one refused for its size goes again without its last file (the clock chart,
+   * then the PGN): the result and the final board are never lost to an attachment. The GIF's
+   * edit (`gifEdit`) refused for its size is given up: the final edit before it stays.
    */
-  private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
+  private async editFitting(post: LivePost, shown: LiveMessage, gifEdit: boolean): Promise<void> {
     let message = shown;
     for (;;) {
       try {
@@ -763,6 +787,14 @@ export class Relay {
       } catch (error) {
         if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
         const dropped = message.files.at(-1)!;
+        if (gifEdit) {
+          this.options.logger.warn(
+            { postId: post.id, bytes: dropped.data.length, code: error.detail.code },
+            'GIF refused as too large: the final edit stays without it',
+          );
+          return;
+        }
+        this.cutFinals.add(post.id);
         this.options.logger.warn(
           { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
           'edit refused as too large: sending it again without one file',
@@ -827,9 +859,7 @@ export class Relay {
     this.options.logger.info({ postId: post.id, game: post.game }, 'game ended while offline');
     if (post.messageId === null || post.messageChannelId === null) return;
     // Through a sender like every edit: it waits out rate limits, and logs a failure.
-    const sender = this.sender(post.id);
-    this.senders.delete(post.id);
-    await sender.finish({
+    await this.sendLast(post.id, {
       message: {
         title: `Game ${post.game}: ${post.white} vs ${post.black}`,
         lines: ['The game ended while Kibitz was offline; the server no longer has it.'],

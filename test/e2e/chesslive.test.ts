@@ -131,7 +131,11 @@ describe('a FICS game with a large number, ChessLive! sources set up', () => {
     await expectImageShows(boardPng(post), START_FEN);
 
     w.fics.playAll(game);
-    const ended = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    const ended = await w.waitForMessage(
+      post.id,
+      (m) => m.attachments.some((a) => a.filename === 'game-1000001.gif'),
+      'the final edit and its GIF',
+    );
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
     await expectImageShows(boardPng(ended), script.fenFinal, 'white', true);
     expect(ended.attachments.map((a) => a.filename)).toEqual([

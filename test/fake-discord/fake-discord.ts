@@ -83,6 +83,8 @@ export interface RequestMatch {
   route?: string;
   /** Decoded path (after /api/v10), exact or a pattern. */
   path?: string | RegExp;
+  /** Carries a file of this name. */
+  file?: string;
 }
 
 export type Fault =
@@ -1028,6 +1030,7 @@ function matches(match: RequestMatch, record: RecordedRequest): boolean {
     if (typeof match.path === 'string' ? match.path !== record.path : !match.path.test(record.path))
       return false;
   }
+  if (match.file !== undefined && !record.files.some((f) => f.filename === match.file)) return false;
   return true;
 }
 
