@@ -173,18 +173,24 @@ export const POSTS_AND_EDITS_PER_SECOND = 40;
 
 /**
  * The pace of live posts and edits on Discord, for the relay's scheduler: `perSecond` is this
- * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf). A
+ * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf; a
+ * fleet's processes by demand). A
  * channel's message edits share one bucket, announced as 5 per 5 s (the fake does the same);
  * the window is kept a little longer, as answers reach Discord later than turns are given. While
  * the governor holds edits back bot-wide, no turn is given at all.
  */
-export function discordEditPace(perSecond: number, governor: RestGovernor | null): EditPace {
+export function discordEditPace(perSecond: () => number, governor: RestGovernor | null): EditPace {
   return {
-    perSecond,
+    // Read at each turn: a fleet's processes share the bot's rate by demand (fleet/rate-share.ts).
+    get perSecond() {
+      return perSecond();
+    },
     burst: 2,
     perBucket: { limit: 5, windowMs: 5_250 },
     // About a second of Discord's answers: enough to keep the rate when Discord answers slowly.
-    inFlight: Math.max(4, perSecond),
+    get inFlight() {
+      return Math.max(4, Math.ceil(perSecond()));
+    },
     ...(governor === null ? {} : { pausedForMs: () => governor.pausedForMs() }),
   };
 }

@@ -57,6 +57,10 @@ export class BotChild {
       ],
       env: {
         PATH: process.env.PATH ?? '',
+        // glibc's arenas, as `npm start` sets them (scripts/start.js): set it to compare.
+        ...(process.env.MALLOC_ARENA_MAX === undefined
+          ? {}
+          : { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
         ...options.env,
         KIBITZ_LOAD_FICS: JSON.stringify(options.fics ?? {}),
       },
