@@ -57,7 +57,7 @@ export class BotChild {
       ],
       env: {
         PATH: process.env.PATH ?? '',
-        // glibc's arenas, as `npm start` sets them (scripts/start.js): set it to compare.
+        // glibc's arenas: `npm start` sets 2 (package.json); set it here to run as it does.
         ...(process.env.MALLOC_ARENA_MAX === undefined
           ? {}
           : { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
