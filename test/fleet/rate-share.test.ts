@@ -137,9 +137,12 @@ describe('rate shares on PostgreSQL', () => {
 
 describe('two processes of one token against the global limit', () => {
   /** Each process sends `sends` posts through a scheduler paced by `pace`, all at once queued. */
-  async function run(paces: (() => number)[], sends: number) {
+  async function run(paces: (() => number)[], sends: number, globalPerSecond = 50) {
     const { fake, channel, close } = await startFake({
-      rateLimits: { messageCreate: { limit: 10_000, windowMs: 1_000 } },
+      rateLimits: {
+        messageCreate: { limit: 10_000, windowMs: 1_000 },
+        global: { limit: globalPerSecond, windowMs: 1_000 },
+      },
     });
     try {
       const post = (n: number) =>
@@ -174,8 +177,10 @@ describe('two processes of one token against the global limit', () => {
     expect(a.perSecond() + b.perSecond()).toBeCloseTo(40, 6);
     const shared = await run([() => a.perSecond(), () => b.perSecond()], 40);
     expect(shared).toEqual({ ok: 80, globalLimited: 0 });
-    // Without the shared limiter two unsharded processes each pace at 40: the token goes over 50.
-    const alone = await run([() => 40, () => 40], 40);
+    // Without the shared limiter two unsharded processes each pace at the whole budget, and the
+    // token goes over its limit. At a fifth of the scale (8 each against 10), so that even a loaded
+    // machine sends fast enough to show it.
+    const alone = await run([() => 8, () => 8], 30, 10);
     expect(alone.globalLimited).toBeGreaterThan(0);
     await a.close();
     await b.close();
