@@ -140,9 +140,16 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     : null;
   const evaluations = config.engine.enabled ? new LiveEvaluations({ pool: enginePool }) : null;
   // Every post and edit of this process waits for its turn here, at this shard's share of the
-  // bot's rate (src/relay/schedule.ts).
-  const scheduler = new EditScheduler(
-    discordEditPace(shareOf(POSTS_AND_EDITS_PER_SECOND, scope), governor),
+  // bot's rate (src/relay/schedule.ts). In a fleet the processes of the bot share it by demand
+  // (src/fleet/rate-share.ts).
+  const staticShare = shareOf(POSTS_AND_EDITS_PER_SECOND, scope);
+  const share: (() => number) | undefined = fleet?.sharePace(
+    POSTS_AND_EDITS_PER_SECOND,
+    staticShare,
+    (): number => scheduler.figures().waiting,
+  );
+  const scheduler: EditScheduler = new EditScheduler(
+    discordEditPace(share ?? (() => staticShare), governor),
     editClock,
   );
   metrics.addSchedule(() => scheduler.figures());

@@ -184,18 +184,24 @@ export const POSTS_AND_EDITS_PER_SECOND = 40;
 
 /**
  * The pace of live posts and edits on Discord, for the relay's scheduler: `perSecond` is this
- * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf). A
+ * process's share (shards of one bot split the 40 by their shard count, shard.ts shareOf; a
+ * fleet's processes by demand). A
  * channel's message edits share one bucket, announced as 5 per 5 s (the fake does the same);
  * the window is kept a little longer, as answers reach Discord later than turns are given. While
  * the governor holds edits back bot-wide, no turn is given at all.
  */
-export function discordEditPace(perSecond: number, governor: RestGovernor | null): EditPace {
+export function discordEditPace(perSecond: () => number, governor: RestGovernor | null): EditPace {
   return {
-    perSecond,
+    // Read at each turn: a fleet's processes share the bot's rate by demand (fleet/rate-share.ts).
+    get perSecond() {
+      return perSecond();
+    },
     burst: 2,
     perBucket: { limit: 5, windowMs: 5_250 },
     // About a second of Discord's answers: enough to keep the rate when Discord answers slowly.
-    inFlight: Math.max(4, perSecond),
+    get inFlight() {
+      return Math.max(4, Math.ceil(perSecond()));
+    },
     ...(governor === null ? {} : { pausedForMs: () => governor.pausedForMs() }),
   };
 }
@@ -214,6 +220,9 @@ const REFUSALS: Record<number, string> = {
 
 /** Waits before retrying an edit Discord failed (1 s, doubling, at most a minute). */
 const EDIT_RETRY: BackoffOptions = { initialMs: 1_000, maxMs: 60_000, factor: 2, jitter: 0 };
+
+/** Tries of a new post before its failure is reported (its waits: 1, 2 and 4 s). */
+export const POST_ATTEMPTS = 4;
 
 /** A failure that may pass: Discord's 5xx, a connection cut, reset or timed out. */
 function passing(error: unknown): boolean {
@@ -235,6 +244,9 @@ export class DiscordPostPort implements PostPort {
     private readonly governor: RestGovernor | null = null,
     /** The clock messages' ages are measured by. */
     private readonly now: () => number = Date.now,
+    /** Waits before a post is tried again (a test's clock). */
+    private readonly wait: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
@@ -252,8 +264,34 @@ export class DiscordPostPort implements PostPort {
       target = thread;
       threadId = thread.id;
     }
-    const sent = await target.send(makeDiscordMessage(message, postId, this.now()));
-    return { messageChannelId: target.id, messageId: sent.id, threadId };
+    // One nonce for every try: Discord returns the message the first try made, if it made one,
+    // rather than a second (enforce_nonce), so a try whose answer was lost is never a duplicate.
+    const nonce = SnowflakeUtil.generate().toString();
+    const sent = await this.tried(async () => {
+      const made = await target.send({
+        ...makeDiscordMessage(message, postId, this.now()),
+        nonce,
+        enforceNonce: true,
+      });
+      return made.id;
+    });
+    return { messageChannelId: target.id, messageId: sent, threadId };
+  }
+
+  /**
+   * Runs a send again after a connection cut or a 5xx (EPIPE, ECONNRESET, no answer: under load a
+   * kept-alive connection may be closed by the other side just as a request goes out), after 1 s,
+   * 2 s, 4 s; what Discord refused is thrown at once, and so is the last failure.
+   */
+  private async tried<T>(send: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (attempt + 1 >= POST_ATTEMPTS || !passing(error)) throw error;
+        await this.wait(backoffDelay(EDIT_RETRY, attempt));
+      }
+    }
   }
 
   async edit(

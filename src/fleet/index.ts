@@ -9,16 +9,33 @@ import { errorMessage, err, ok, type Result } from '../result.js';
 import { FleetFeed, type FleetPool } from './feed.js';
 import { migrateFleet } from './schema.js';
 import { FleetStore } from './store.js';
+import { RateShare } from './rate-share.js';
+import type { ScheduleClock } from '../relay/schedule.js';
 
 export { FleetFeed } from './feed.js';
 export { FLEET_MIGRATIONS, migrateFleet } from './schema.js';
 export { FleetStore } from './store.js';
+export { RateShare, shareOfDemand } from './rate-share.js';
 
 export interface Fleet {
   feed: FleetFeed;
+  /**
+   * Starts sharing the bot's `budget` of edits a second with the fleet's other processes by
+   * demand (`waiting`: posts waiting here); returns this process's pace now.
+   */
+  sharePace(budget: number, staticShare: number, waiting: () => number): () => number;
   /** Gives the leases back and closes the connections. */
   close(): Promise<void>;
 }
+
+/** The rate share's clock: ms since the epoch, timers that do not keep a stopping process up. */
+const EPOCH_CLOCK: ScheduleClock = {
+  now: () => Date.now(),
+  after: (ms, run) => {
+    const timer = setTimeout(run, ms).unref();
+    return () => clearTimeout(timer);
+  },
+};
 
 /** Connections a process keeps to PostgreSQL besides its LISTEN connection. */
 const POOL_SIZE = 4;
@@ -52,9 +69,24 @@ export async function joinFleet(
     });
     await feed.start();
     logger.info({ holder, schemaVersion: version, leaseMs: config.leaseMs }, 'fleet: joined');
+    let share: RateShare | null = null;
     return ok({
       feed,
+      sharePace: (budget, staticShare, waiting) => {
+        share = new RateShare({
+          store,
+          budget,
+          staticShare,
+          waiting,
+          clock: EPOCH_CLOCK,
+          logger: logger.child({ component: 'fleet' }),
+        });
+        share.start();
+        const started = share;
+        return () => started.perSecond();
+      },
       close: async () => {
+        await share?.close();
         await feed.close();
         await Promise.all([db.end(), leases.end()]);
       },

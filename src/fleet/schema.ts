@@ -33,6 +33,18 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       CREATE INDEX fleet_games_ended ON fleet_games (updated_at) WHERE ended;
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Each process's demand for Discord's requests (posts waiting for an edit), renewed like a
+      -- lease: the bot's 40 edits a second are shared out by it (src/fleet/rate-share.ts).
+      CREATE TABLE rate_shares (
+        holder TEXT PRIMARY KEY,
+        demand DOUBLE PRECISION NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Any number the fleet's migrations lock on (pg_advisory_xact_lock takes a bigint). */

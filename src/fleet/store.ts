@@ -13,6 +13,12 @@ export interface FleetNotice {
   seq: number;
 }
 
+/** The demand of every live process for Discord's requests, and how many they are. */
+export interface DemandTotal {
+  total: number;
+  processes: number;
+}
+
 export interface GameRow {
   seq: number;
   snapshot: GameSnapshot;
@@ -114,6 +120,33 @@ export class FleetStore {
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.seq);
+  }
+
+  /**
+   * Writes this process's demand for Discord's requests until `now + ms`, and reads every
+   * process's whose row has not expired, this one's included, in one statement. `now` is the
+   * caller's clock (ms since the epoch), so that expiry follows the clock the rate share runs on.
+   */
+  async shareDemand(demand: number, now: number, ms: number): Promise<DemandTotal> {
+    const result = await this.query<{ total: number; processes: string }>(
+      this.leasePool,
+      `WITH mine AS (
+         INSERT INTO rate_shares (holder, demand, expires_at)
+           VALUES ($1, $2::float8, to_timestamp(($3::float8 + $4::float8) / 1000))
+         ON CONFLICT (holder) DO UPDATE SET demand = EXCLUDED.demand, expires_at = EXCLUDED.expires_at
+         RETURNING demand
+       )
+       SELECT (SELECT demand FROM mine) + coalesce(sum(demand), 0) AS total, count(*) + 1 AS processes
+       FROM rate_shares WHERE holder <> $1 AND expires_at > to_timestamp($3::float8 / 1000)`,
+      [this.holder, demand, now, ms],
+    );
+    const row = result.rows[0]!;
+    return { total: Number(row.total), processes: Number(row.processes) };
+  }
+
+  /** Takes this process's demand row away (a clean stop: the others share at once). */
+  async dropDemand(): Promise<void> {
+    await this.query(this.leasePool, 'DELETE FROM rate_shares WHERE holder = $1', [this.holder]);
   }
 
   /** A game's latest state, as published by whoever observed it last. */

@@ -108,7 +108,11 @@ export class PostEndings {
     void ending.finally(() => this.endings.delete(ending));
   }
 
-  /** The final image with the result, the PGN and the whole-game GIF; no edits after it. */
+  /**
+   * The final image with the result and the PGN, urgent; then the same with the whole-game GIF,
+   * in its turn like a move (drawing a long game takes a while, and many end together). Each is
+   * drawn once per theme among the game's posts (servers may each have their own).
+   */
   async finish(snapshot: GameSnapshot, all: LivePost[]): Promise<void> {
     const posts = all.filter((post) => !this.options.quotas.isFinishing(post.id));
     if (posts.length === 0) return;
@@ -126,14 +130,25 @@ export class PostEndings {
       endedAt: Date.now(),
     });
     const evaluations = chartEvaluations(snapshot, this.options.evaluations(gameKeyOf(snapshot)));
-    // Drawn once per theme among the game's posts (servers may each have their own).
-    const themes = new Map<ThemeName | undefined, Promise<LiveAttachment[]>>();
-    for (const theme of new Set(posts.map((post) => post.options.theme)))
-      themes.set(theme, this.options.images.finalFiles(snapshot, pgn, evaluations, theme));
+    const themes = new Set(posts.map((post) => post.options.theme));
+    const files = new Map<ThemeName | undefined, Promise<LiveAttachment[]>>();
+    for (const theme of themes)
+      files.set(theme, this.options.images.finalFiles(snapshot, pgn, evaluations, theme));
+    const filesOf = (post: LivePost): Promise<LiveAttachment[]> => files.get(post.options.theme)!;
+    await Promise.all(posts.map(async (post) => this.finishPost(post, { snapshot, files: await filesOf(post) })));
+    // A final that was cut to fit would be refused again with the GIF.
+    const whole = posts.filter((post) => !this.options.senders.finalWasCut(post.id));
+    if (this.options.closed() || whole.length === 0) return;
+    const gifs = new Map<ThemeName | undefined, Promise<LiveAttachment | null>>();
+    for (const theme of new Set(whole.map((post) => post.options.theme)))
+      gifs.set(theme, this.options.images.finalGif(snapshot, theme));
     await Promise.all(
-      posts.map(async (post) =>
-        this.finishPost(post, { snapshot, files: await themes.get(post.options.theme)! }),
-      ),
+      whole.map(async (post) => {
+        const gif = await gifs.get(post.options.theme)!;
+        if (gif === null) return;
+        const later = { snapshot, files: [...(await filesOf(post)), gif], later: true };
+        await this.options.senders.take(post.id).finish(later);
+      }),
     );
   }
 
@@ -158,6 +173,7 @@ export class PostEndings {
     const message = await this.options.images.storedFinal(game, post.options);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
+    this.options.senders.finalWasCut(post.id);
   }
 
   /** A post no board goes to: its final edit is on its way, or its end is being written. */

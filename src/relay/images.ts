@@ -74,8 +74,8 @@ export class BoardImages {
   }
 
   /**
-   * The PGN, the clock chart and the whole-game GIF of a finished game, in the order they are
-   * given up when Discord refuses the edit for its size: the GIF (largest) first, then the chart.
+   * The PGN and the clock chart of a finished game, in the order they are given up when Discord
+   * refuses the edit for its size: the chart first. The GIF comes apart (finalGif), after them.
    */
   async finalFiles(
     snapshot: GameSnapshot,
@@ -86,10 +86,17 @@ export class BoardImages {
     const files: LiveAttachment[] = [{ name: `game-${snapshot.game}.pgn`, data: Buffer.from(pgn) }];
     const chart = await this.chart(themed(snapshotChartScene(snapshot, evaluations), theme));
     if (chart !== null) files.push({ name: chartFileName(snapshot.game), ...chart });
+    return files;
+  }
+
+  /**
+   * The whole-game GIF of a finished game (the largest file, given up first); null when there is
+   * none to draw or the render failed. Drawn after the final edit went: the result never waits on it.
+   */
+  async finalGif(snapshot: GameSnapshot, theme?: ThemeName): Promise<LiveAttachment | null> {
     const scenes = gameScenes(snapshot, theme === undefined ? {} : { theme });
     const gif = scenes.ok ? await this.gif(scenes.value) : null;
-    if (gif !== null) files.push({ name: `game-${snapshot.game}.gif`, ...gif });
-    return files;
+    return gif === null ? null : { name: `game-${snapshot.game}.gif`, ...gif };
   }
 
   /** The final message of a game that ended while Kibitz was restarting, from its stored PGN. */

@@ -22,12 +22,15 @@ export type Edit =
       stopped?: boolean;
       /** A button's answer or a new post's catch-up: it goes before ordinary moves. */
       urgent?: boolean;
+      /** The GIF after a final edit: it waits its turn like a move. */
+      later?: boolean;
     }
   | { message: LiveMessage };
 
 /** A game's end, a stop, a button's answer: before every ordinary move (schedule.ts). */
 function isUrgent(edit: Edit): boolean {
-  return 'message' in edit || edit.files !== null || edit.stopped === true || edit.urgent === true;
+  if ('message' in edit) return true;
+  return (edit.files !== null && edit.later !== true) || edit.stopped === true || edit.urgent === true;
 }
 
 /** Footer of a post someone stopped. */
@@ -56,6 +59,8 @@ export class PostSenders {
   private readonly senders = new Map<number, LatestWins<Edit>>();
   /** Each post's rate-limit bucket (its message's channel), known from its first send. */
   private readonly bucketOf = new Map<number, string>();
+  /** Posts whose final edit went without a file Discord refused for its size. */
+  private readonly cutFinals = new Set<number>();
 
   constructor(private readonly options: PostSendersOptions) {}
 
@@ -75,6 +80,11 @@ export class PostSenders {
   drop(postId: number): void {
     this.senders.get(postId)?.close();
     this.senders.delete(postId);
+  }
+
+  /** Whether the post's final edit had to go without a file (and forgets it): its GIF would be refused too. */
+  finalWasCut(postId: number): boolean {
+    return this.cutFinals.delete(postId);
   }
 
   /** The post is over: its bucket is forgotten. */
@@ -138,17 +148,17 @@ export class PostSenders {
         ? { ...message, live: false, footer: STOPPED_FOOTER }
         : this.options.shown(message, edit.snapshot);
     }
-    await this.editFitting(post, shown);
+    await this.editFitting(post, shown, 'later' in edit && edit.later === true);
     this.options.edited(post.id, performance.now() - started);
     await this.options.recorded('note an edit', () => livePosts.touch(post.id));
   }
 
   /**
-   * Sends an edit; one refused for its size goes again without its last file (the GIF), then
-   * without the next (the clock chart, then the PGN): the result and the final board are never
-   * lost to an attachment.
+   * Sends an edit; one refused for its size goes again without its last file (the clock chart,
+   * then the PGN): the result and the final board are never lost to an attachment. The GIF's
+   * edit (`gifEdit`) refused for its size is given up: the final edit before it stays.
    */
-  private async editFitting(post: LivePost, shown: LiveMessage): Promise<void> {
+  private async editFitting(post: LivePost, shown: LiveMessage, gifEdit: boolean): Promise<void> {
     let message = shown;
     for (;;) {
       try {
@@ -163,6 +173,14 @@ export class PostSenders {
       } catch (error) {
         if (!(error instanceof Refused) || !error.detail.tooLarge || message.files.length === 0) throw error;
         const dropped = message.files.at(-1)!;
+        if (gifEdit) {
+          this.options.logger.warn(
+            { postId: post.id, bytes: dropped.data.length, code: error.detail.code },
+            'GIF refused as too large: the final edit stays without it',
+          );
+          return;
+        }
+        this.cutFinals.add(post.id);
         this.options.logger.warn(
           { postId: post.id, file: dropped.name, bytes: dropped.data.length, code: error.detail.code },
           'edit refused as too large: sending it again without one file',

@@ -369,7 +369,7 @@ export class Relay {
       this.options.engine?.release(snapshot);
       this.talk.gameEnded(snapshot);
       if (posts.length === 0) return;
-      void this.endings.finish(snapshot, posts);
+      this.endings.track(this.endings.finish(snapshot, posts));
       return;
     }
     for (const post of posts) this.senders.push(post.id, { snapshot, files: null });

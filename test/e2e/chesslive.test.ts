@@ -53,13 +53,18 @@ describe('/relay chesslive', () => {
     }
     await expectImageShows(boardPng(w.fake.message(post.id)!), RUY_LOPEZ_FEN);
     f.write(chessLiveText('Carlsen', 'Nepo', RUY_LOPEZ, '+;Nepo resigns'));
-    const final = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the result');
+    const game = makeChessLiveGame(0);
+    // The final edit, then the same with the GIF.
+    const final = await w.waitForMessage(
+      post.id,
+      (m) => m.attachments.some((a) => a.filename === `game-${game}.gif`),
+      'the result and its GIF',
+    );
     expect(embedOf(final).footer).toBe('1-0 · Nepo resigns');
     expect(buttonIds(final)).toEqual(['clip:1']);
     expect(linkButtons(final).map((link) => link.label)).toEqual(['Analyse on lichess']);
     await expectImageShows(boardPng(final), RUY_LOPEZ_FEN, 'white', true);
     const names = final.attachments.map((a) => a.filename);
-    const game = makeChessLiveGame(0);
     expect(names).toEqual(['board.png', `game-${game}.pgn`, `game-${game}-clocks.png`, `game-${game}.gif`]);
     const pgn = final.attachments[1]!.bytes.toString();
     expect(pgn).toContain('[White "Carlsen"]');
@@ -69,9 +74,9 @@ describe('/relay chesslive', () => {
       '1. e4 { [%clk 0:04:59] } e5 { [%clk 0:04:58] } 2. Nf3 { [%clk 0:04:55] } Nc6 { [%clk 0:04:50] } 3. Bb5 { [%clk 0:04:40] } 1-0',
     );
 
-    // One message, edited once per move (each waited for) and once at the end.
+    // One message, edited once per move (each waited for), once at the end and once for the GIF.
     const shown = final.revisions.map((r) => embedOf(r).description.split('\n').at(-1));
-    expect(shown.slice(1)).toEqual([...SHOWN, SHOWN[4]]);
+    expect(shown.slice(1)).toEqual([...SHOWN, SHOWN[4], SHOWN[4]]);
     expect(w.livePosts()).toHaveLength(1);
     // Over: the source is not read any more.
     expect(w.running.context.chesslive.snapshot(game)!.ended).toBe(true);
@@ -131,7 +136,11 @@ describe('a FICS game with a large number, ChessLive! sources set up', () => {
     await expectImageShows(boardPng(post), START_FEN);
 
     w.fics.playAll(game);
-    const ended = await w.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    const ended = await w.waitForMessage(
+      post.id,
+      (m) => m.attachments.some((a) => a.filename === 'game-1000001.gif'),
+      'the final edit and its GIF',
+    );
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
     await expectImageShows(boardPng(ended), script.fenFinal, 'white', true);
     expect(ended.attachments.map((a) => a.filename)).toEqual([

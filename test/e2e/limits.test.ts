@@ -97,11 +97,10 @@ describe('message limits', () => {
 });
 
 describe('a final edit refused for its size', () => {
-  const sent = [BOARD_IMAGE, 'game-1.pgn', 'game-1-clocks.png', 'game-1.gif'];
+  const sent = [BOARD_IMAGE, 'game-1.pgn', 'game-1-clocks.png'];
   for (const [refusals, without] of [
-    [1, 'the GIF'],
-    [2, 'the GIF and the clock chart'],
-    [3, 'the GIF, the clock chart and the PGN'],
+    [1, 'the clock chart'],
+    [2, 'the clock chart and the PGN'],
   ] as const) {
     const files = sent.slice(0, sent.length - refusals);
     it(`refused ${refusals} times goes again without ${without}: the result and the final board still show`, async () => {
@@ -127,10 +126,35 @@ describe('a final edit refused for its size', () => {
       const refused = world.fake.requests.filter(
         (r) => r.path.endsWith(`/messages/${post!.id}`) && r.status === 413,
       );
-      // Each refusal takes the last file off: the GIF, then the chart, then the PGN.
+      // Each refusal takes the last file off: the chart, then the PGN.
       expect(refused.map((r) => r.files.map((f) => f.filename))).toEqual(
         Array.from({ length: refusals }, (_, i) => sent.slice(0, sent.length - i)),
       );
+      // No GIF follows a final that was cut: it would be refused again.
+      await world.relayIdle();
+      expect(world.fake.message(post!.id)!.attachments.map((a) => a.filename)).toEqual(files);
     });
   }
+
+  it('a GIF refused for its size is given up: the final edit before it stays', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const game = world.fics.addGame(shuffleScript(12));
+    await world.startBot();
+    await world.command('observe', { game }).reply();
+    const [post] = world.livePosts();
+    world.fics.playMoves(game, 12);
+    world.fake.failNext(
+      { method: 'PATCH', path: `/channels/${world.channelId}/messages/${post!.id}`, file: 'game-1.gif' },
+      { kind: 'error', status: 413, code: 40005, message: 'Request entity too large' },
+    );
+    world.fics.endGame(game, '1/2-1/2', 'Game drawn by repetition');
+    await world.waitForMessage(post!.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    await world.relayIdle();
+    const refused = world.fake.requests.filter(
+      (r) => r.path.endsWith(`/messages/${post!.id}`) && r.status === 413,
+    );
+    expect(refused.map((r) => r.files.map((f) => f.filename))).toEqual([[...sent, 'game-1.gif']]);
+    expect(world.fake.message(post!.id)!.attachments.map((a) => a.filename)).toEqual(sent);
+    expect(embedOf(world.fake.message(post!.id)!).footer).toBe('½-½ · Game drawn by repetition');
+  });
 });

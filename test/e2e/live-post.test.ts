@@ -80,9 +80,13 @@ describe('a live game', () => {
       await expectImageShows(boardPng(edited), fen);
     }
 
-    // The rest at once, then the end: the last edit is the final one.
+    // The rest at once, then the end: the final edit (result, board, PGN, chart), then the GIF.
     world.fics.playAll(game);
-    const ended = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    const final = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(embedOf(final).footer).toBe(`0-1 · ${script.reason}`);
+    const gifAt = (m: { attachments: { filename: string }[] }) =>
+      m.attachments.some((a) => a.filename === `game-${game}.gif`);
+    const ended = gifAt(final) ? final : await world.waitForMessage(post.id, gifAt, 'the GIF');
     expect(embedOf(ended).footer).toBe(`0-1 · ${script.reason}`);
     // The final edit keeps a Clip button (the last moves as a GIF) and a link to lichess's analysis board.
     expect(buttonIds(ended)).toEqual(['clip:1']);
@@ -124,12 +128,17 @@ describe('a live game', () => {
     expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
     expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
 
-    // Nothing comes after the final edit: once the relay is idle, nothing is left to send.
+    // Nothing comes after the GIF's edit: once the relay is idle, nothing is left to send.
     await world.relayIdle();
-    const final = world.fake.message(post.id)!;
-    expect(final.revisions.length).toBe(ended.revisions.length);
+    const last = world.fake.message(post.id)!;
+    expect(last.revisions.length).toBe(ended.revisions.length);
     const edits = world.fake.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/${post.id}`));
-    expect(edits).toHaveLength(final.revisions.length - 1);
+    expect(edits).toHaveLength(last.revisions.length - 1);
+    expect(edits.at(-2)!.files.map((f) => f.filename)).toEqual([
+      'board.png',
+      `game-${game}.pgn`,
+      `game-${game}-clocks.png`,
+    ]);
     expect(world.fake.requests.filter((r) => r.status >= 400)).toEqual([]);
     expect(world.livePosts()).toHaveLength(1);
   });
@@ -157,12 +166,13 @@ describe('a live game', () => {
     expect(embedOf(message).footer).toBe('½-½ · Game drawn by mutual agreement');
     await expectImageShows(boardPng(message), fen, 'white', true);
     await world.relayIdle();
-    expect(world.fake.message(post.id)!.revisions).toHaveLength(edits + 1);
+    // Then one more: the GIF.
+    expect(world.fake.message(post.id)!.revisions).toHaveLength(edits + 2);
     const during = world.fake.requests.slice(requestsBefore);
     expect(during.filter((r) => r.status === 429)).toEqual([]);
     // No storm: one PATCH per edit and nothing else on the way.
     expect(during.map((r) => `${r.method} ${r.route}`)).toEqual(
-      Array<string>(edits).fill('PATCH /channels/:channel_id/messages/:message_id'),
+      Array<string>(edits + 1).fill('PATCH /channels/:channel_id/messages/:message_id'),
     );
   });
 

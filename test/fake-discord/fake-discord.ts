@@ -83,6 +83,8 @@ export interface RequestMatch {
   route?: string;
   /** Decoded path (after /api/v10), exact or a pattern. */
   path?: string | RegExp;
+  /** Carries a file of this name. */
+  file?: string;
 }
 
 export type Fault =
@@ -92,6 +94,8 @@ export type Fault =
   | { kind: 'error'; status: number; code?: number; message?: string }
   /** Closes the TCP connection without answering. */
   | { kind: 'reset' }
+  /** Handles the request, then closes the connection without answering (the answer lost). */
+  | { kind: 'resetAfter' }
   /** A header-less 429 with Discord's "You are being blocked" body (a banned IP). */
   | { kind: 'blocked' };
 
@@ -920,6 +924,12 @@ export class FakeDiscord extends EventEmitter {
         body: parsed.body,
         files: parsed.files,
       });
+      if (fault?.kind === 'resetAfter') {
+        record.status = -1;
+        this.#changed();
+        req.socket.destroy();
+        return;
+      }
       this.#send(res, record, result.status, result.body, headers);
     } catch (error) {
       if (!(error instanceof ApiError)) {
@@ -1020,6 +1030,7 @@ function matches(match: RequestMatch, record: RecordedRequest): boolean {
     if (typeof match.path === 'string' ? match.path !== record.path : !match.path.test(record.path))
       return false;
   }
+  if (match.file !== undefined && !record.files.some((f) => f.filename === match.file)) return false;
   return true;
 }
 

@@ -16,6 +16,8 @@ export interface MessagePayload {
   components?: unknown;
   flags?: unknown;
   attachments?: unknown;
+  nonce?: unknown;
+  enforce_nonce?: unknown;
 }
 
 export interface NewMessage {

@@ -66,12 +66,17 @@ export interface Route {
   handle(request: RouteRequest): RouteResponse;
 }
 
+/** How long Discord remembers a message's nonce for `enforce_nonce` ("the past few minutes"). */
+export const NONCE_WINDOW_MS = 5 * 60_000;
+
 const ok = (body: unknown, status = 200): RouteResponse => ({ status, body });
 const noContent: RouteResponse = { status: 204 };
 
 export function routes(world: World): Route[] {
   const { state } = world;
   const message = (m: FakeMessage): unknown => apiMessage(state, world.origin(), m);
+  // Messages sent with `enforce_nonce`, by author and nonce, oldest first (pruned to the window).
+  const nonces = new Map<string, { messageId: string; at: number }>();
   const route = (
     method: Route['method'],
     template: string,
@@ -387,6 +392,21 @@ export function routes(world: World): Route[] {
         if (channel.thread?.locked) throw new ApiError(400, 50083, 'Thread is archived');
         if (channel.thread) channel.thread.archived = false;
         const input = payload(body);
+        // "If true and nonce is present, it will be checked for uniqueness in the past few
+        // minutes. If another message was created by the same author with the same nonce, that
+        // message will be returned and no new message will be created."
+        const now = state.now();
+        for (const [key, sent] of nonces) {
+          if (sent.at > now - NONCE_WINDOW_MS) break;
+          nonces.delete(key);
+        }
+        const nonceKey =
+          input.enforce_nonce === true && (typeof input.nonce === 'string' || typeof input.nonce === 'number')
+            ? `${world.bot.id}\u0000${input.nonce}`
+            : null;
+        const earlier = nonceKey === null ? undefined : nonces.get(nonceKey);
+        const same = earlier === undefined ? undefined : state.messages.get(earlier.messageId);
+        if (same !== undefined && !same.deleted) return ok(message(same));
         // Only interaction replies can be ephemeral.
         const flags = typeof input.flags === 'number' ? input.flags & ~MESSAGE_FLAG_EPHEMERAL : 0;
         const created = createMessage(
@@ -402,6 +422,11 @@ export function routes(world: World): Route[] {
           { ...input, flags },
           files,
         );
+        if (nonceKey !== null) {
+          // Re-inserted at the end, so that the map stays oldest first.
+          nonces.delete(nonceKey);
+          nonces.set(nonceKey, { messageId: created.id, at: now });
+        }
         world.changed();
         return ok(message(created));
       },

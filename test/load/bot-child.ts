@@ -57,6 +57,10 @@ export class BotChild {
       ],
       env: {
         PATH: process.env.PATH ?? '',
+        // glibc's arenas: `npm start` sets 2 (package.json); set it here to run as it does.
+        ...(process.env.MALLOC_ARENA_MAX === undefined
+          ? {}
+          : { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX }),
         ...options.env,
         KIBITZ_LOAD_FICS: JSON.stringify(options.fics ?? {}),
       },

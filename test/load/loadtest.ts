@@ -226,7 +226,7 @@ try {
             `p99 < 15: ${goal(figures.editLatencyP99Ms < 15)}`,
           ],
           [
-            'game end -> final edit request (GIF rendered first): count, p50 / p99 ms',
+            'game end -> final edit request (the GIF follows later): count, p50 / p99 ms',
             `${figures.finalEdits}, ${figures.finalEditLatencyP50Ms} / ${figures.finalEditLatencyP99Ms}`,
             '',
           ],

@@ -23,14 +23,13 @@ function finishedGame() {
 }
 
 describe('final files', () => {
-  it('are the PGN, the clock chart and the GIF, in the order they are given up last to first', async () => {
+  it('are the PGN and the clock chart, in the order they are given up last to first; the GIF apart', async () => {
     const game = finishedGame();
     const files = await images.finalFiles(game, makeSnapshotPgn(game));
-    expect(files.map((f) => f.name)).toEqual([
-      `game-${game.game}.pgn`,
-      chartFileName(game.game),
-      `game-${game.game}.gif`,
-    ]);
+    expect(files.map((f) => f.name)).toEqual([`game-${game.game}.pgn`, chartFileName(game.game)]);
+    const gif = await images.finalGif(game);
+    expect(gif!.name).toBe(`game-${game.game}.gif`);
+    expect(gif!.data.subarray(0, 6).toString()).toBe('GIF89a');
     const chart = await decodePng(files[1]!.data);
     expect([chart.width, chart.height]).toEqual([800, 400]);
   });
@@ -39,7 +38,7 @@ describe('final files', () => {
     const played = finishedGame();
     const game = { ...played, clocksMs: played.uci.map(() => null) };
     const files = await images.finalFiles(game, makeSnapshotPgn(game));
-    expect(files.map((f) => f.name)).toEqual([`game-${game.game}.pgn`, `game-${game.game}.gif`]);
+    expect(files.map((f) => f.name)).toEqual([`game-${game.game}.pgn`]);
   });
 
   it('a game that ended during a restart gets its chart from the clocks of its stored PGN', async () => {

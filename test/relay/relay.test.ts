@@ -148,8 +148,41 @@ describe('Relay', () => {
     expect(last.files[2]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(await storage.livePosts.listLive()).toEqual([]);
     expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
-    // No edit after the final one.
-    expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
+    // The final edit, then the same with the GIF; nothing after.
+    const finals = edits.filter((e) => !e.message.live);
+    expect(finals.map((e) => e.message.files.length)).toEqual([2, 3]);
+    expect(finals[0]!.message.footer).toBe(last.footer);
+  });
+
+  it('sends the final edit (result, board, PGN) before the GIF is drawn; the GIF follows in a later edit', async () => {
+    let drawGif: () => void = () => undefined;
+    const gifMayDraw = new Promise<void>((resolve) => (drawGif = resolve));
+    let gifsAsked = 0;
+    const renderer: Renderer = {
+      ...inlineRenderer,
+      gif: async (scenes) => {
+        gifsAsked++;
+        await gifMayDraw;
+        return inlineRenderer.gif(scenes);
+      },
+    };
+    const { feed, port, relay } = await setup('fatics_takeback', 'obs_start.raw', renderer);
+    expect((await relay.watch(request('c1'))).ok).toBe(true);
+    feed.playAll();
+    await vi.waitFor(() => expect(port.sent.filter((s) => !s.message.live)).toHaveLength(1));
+    const final = port.sent.at(-1)!.message;
+    expect(final.footer).toMatch(/^0-1 · /);
+    expect(final.image!.data.subarray(1, 4).toString()).toBe('PNG');
+    expect(final.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png']);
+    // The GIF is being drawn: it did not hold the final edit back.
+    expect(gifsAsked).toBe(1);
+    expect(await storage.livePosts.listLive()).toEqual([]);
+    drawGif();
+    await relay.idle();
+    const last = port.sent.at(-1)!.message;
+    expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
+    expect(last.footer).toBe(final.footer);
+    expect(port.sent.filter((s) => !s.message.live)).toHaveLength(2);
   });
 
   it('shares one observation and one render between channels', async () => {
@@ -429,7 +462,7 @@ describe('Relay on PostgreSQL', () => {
     expect(last.live).toBe(false);
     expect(last.footer).toBe(`0-1 · ${truth.server_end_reason}`);
     expect(last.files.map((f) => f.name)).toEqual(['game-16.pgn', 'game-16-clocks.png', 'game-16.gif']);
-    expect(edits.filter((e) => !e.message.live)).toHaveLength(1);
+    expect(edits.filter((e) => !e.message.live)).toHaveLength(2);
     expect(await storage.livePosts.listLive()).toEqual([]);
     // Queued (src/storage/writes.ts): stored once PostgreSQL has taken it.
     await storage.writes.idle();
