@@ -10,7 +10,7 @@ import { FleetFeed, type FleetPool } from './feed.js';
 import { migrateFleet } from './schema.js';
 import { FleetStore } from './store.js';
 import { RateShare } from './rate-share.js';
-import type { ScheduleClock } from '../relay/schedule.js';
+import type { ScheduleClock } from '../clock.js';
 
 export { FleetFeed } from './feed.js';
 export { FLEET_MIGRATIONS, migrateFleet } from './schema.js';

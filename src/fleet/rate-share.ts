@@ -4,7 +4,7 @@
 // one statement every period. A process that cannot reach the database keeps its static share.
 import type { Logger } from '../log.js';
 import { errorMessage } from '../result.js';
-import type { ScheduleClock } from '../relay/schedule.js';
+import type { ScheduleClock } from '../clock.js';
 import type { DemandTotal } from './store.js';
 
 /** How often a process writes its demand and reads the others'. */

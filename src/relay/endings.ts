@@ -135,7 +135,9 @@ export class PostEndings {
     for (const theme of themes)
       files.set(theme, this.options.images.finalFiles(snapshot, pgn, evaluations, theme));
     const filesOf = (post: LivePost): Promise<LiveAttachment[]> => files.get(post.options.theme)!;
-    await Promise.all(posts.map(async (post) => this.finishPost(post, { snapshot, files: await filesOf(post) })));
+    await Promise.all(
+      posts.map(async (post) => this.finishPost(post, { snapshot, files: await filesOf(post) })),
+    );
     // A final that was cut to fit would be refused again with the GIF.
     const whole = posts.filter((post) => !this.options.senders.finalWasCut(post.id));
     if (this.options.closed() || whole.length === 0) return;

@@ -1,7 +1,7 @@
 // Keeps one message current without flooding: at most one edit in flight, and when positions
 // come faster than edits may go, the ones in between are skipped — the newest always goes out.
 
-import { REAL_CLOCK, type ScheduleClock } from './clock.js';
+import { REAL_CLOCK, type ScheduleClock } from '../clock.js';
 
 /**
  * Thrown by a send that may not go yet (a rate limit): the sender waits, then sends the newest

@@ -5,10 +5,10 @@
 // picture is the most out of date, so turns follow staleness and no busy game starves a quiet one.
 // The waiter renders its picture and builds its request inside its turn, never before: nothing is
 // drawn or built only to be held back, and what goes out is the newest position of that moment.
-import { REAL_CLOCK, type ScheduleClock } from './clock.js';
+import { REAL_CLOCK, type ScheduleClock } from '../clock.js';
 import { RetryLater } from './latest-wins.js';
 
-export type { ScheduleClock } from './clock.js';
+export type { ScheduleClock } from '../clock.js';
 
 /** What the receiving side allows; every field is a bound the scheduler keeps. */
 export interface EditPace {

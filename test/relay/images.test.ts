@@ -97,8 +97,8 @@ describe('themes', () => {
 
   it("makes the final GIF in the post's theme, and the live page's link carries it", async () => {
     const game = finishedGame();
-    const files = await images.finalFiles(game, makeSnapshotPgn(game), undefined, 'grey');
-    const { frames } = decodeGif(files.find((f) => f.name.endsWith('.gif'))!.data);
+    const gif = await images.finalGif(game, 'grey');
+    const { frames } = decodeGif(gif!.data);
     const first = frames[0]!;
     const all = { x: 0, y: 0, w: first.width, h: first.height };
     expect(count(first, all, same(hex(grey.light)))).toBeGreaterThan(1000);

@@ -1,5 +1,5 @@
-// The relay's time: when edits may go (schedule.ts) and how long a refused one waits
-// (latest-wins.ts). One clock for both, injected so that tests move it instead of waiting.
+// The time of edits: when they may go (relay/schedule.ts), how long a refused one waits
+// (relay/latest-wins.ts), the fleet's shared rate. Injected so that tests move it, not wait.
 
 export interface ScheduleClock {
   now(): number;
