@@ -377,6 +377,27 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
+  it('shows what observers kibitz and whisper, as they say it', async () => {
+    const { w, base } = await startRelayed();
+    const script = fixture('lasker_flag#0');
+    const game = w.fics.addGame(scriptOf(script, { whiteRating: '1834', blackRating: '1790' }));
+    w.fics.playMoves(game, 10);
+    const path = await observe(w, game);
+    const page = await openBrowser({ width: 1280, height: 800 });
+    await page.goto(`${base}${path}`);
+    await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 10))));
+    w.fics.say(game, 'Lecturer(TD)(----)', 'Why did Black take on d4?');
+    w.fics.say(game, 'Student(1502)', 'To open the c-file?', true);
+    w.fics.say(game, 'Lecturer(TD)(----)', 'Yes, and the queen cannot take back: Nc6 hits it.');
+    await expect.poll(() => page.locator('#said li').count()).toBe(3);
+    expect(await page.locator('#said li').allTextContents()).toEqual([
+      'Lecturer kibitzes: Why did Black take on d4?',
+      'Student whispers: To open the c-file?',
+      'Lecturer kibitzes: Yes, and the queen cannot take back: Nc6 hits it.',
+    ]);
+    await page.screenshot({ path: join(SHOTS, 'kibitz-web-said.png') });
+  });
+
   it('shows the pieces in hand of a crazyhouse game', async () => {
     const { w, base } = await startRelayed();
     const script = fixture('lasker_crazyhouse#1');
