@@ -110,15 +110,18 @@ export class EditScheduler {
   async run<T>(request: TurnRequest, task: () => Promise<T>): Promise<T | undefined> {
     if (request.signal?.aborted === true) return undefined;
     const granted = await new Promise<boolean>((resolve) => {
-      const waiter: Waiter = { request, run: () => resolve(true), seq: this.seq++ };
+      const abort = (): void => {
+        if (this.waiters.delete(waiter)) resolve(false);
+      };
+      // A post's sender passes one signal for all its turns: each turn takes its listener back,
+      // or a long game would hold one per edit it ever made.
+      const run = (): void => {
+        request.signal?.removeEventListener('abort', abort);
+        resolve(true);
+      };
+      const waiter: Waiter = { request, run, seq: this.seq++ };
       this.waiters.add(waiter);
-      request.signal?.addEventListener(
-        'abort',
-        () => {
-          if (this.waiters.delete(waiter)) resolve(false);
-        },
-        { once: true },
-      );
+      request.signal?.addEventListener('abort', abort, { once: true });
       this.pump();
     });
     if (!granted) return undefined;

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { LatestWins, RetryLater } from '../../src/relay/latest-wins.js';
 import { EditScheduler, type EditPace } from '../../src/relay/schedule.js';
@@ -37,6 +38,20 @@ function queue(scheduler: EditScheduler, clock: ManualClock, jobs: Job[]) {
 }
 
 describe('EditScheduler', () => {
+  it('leaves no listener on a signal shared by many turns (a post has one for all its edits)', async () => {
+    const clock = new ManualClock();
+    const scheduler = new EditScheduler(pace({ perSecond: 1000, burst: 100 }), clock);
+    const shared = new AbortController();
+    for (let turn = 0; turn < 20; turn++) {
+      const ran = await scheduler.run(
+        { bucket: () => null, standing: () => ({ since: 0, urgent: false }), signal: shared.signal },
+        () => Promise.resolve(turn),
+      );
+      expect(ran).toBe(turn);
+    }
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+  });
+
   it('gives turns at the paced rate, never faster', async () => {
     const clock = new ManualClock();
     const scheduler = new EditScheduler(pace({ perSecond: 5 }), clock);
