@@ -112,10 +112,12 @@ function run(
     });
     let stdout = '';
     let stderr = '';
+    // A bound on a tsx process, not a speed check: with the suite run twice at once on two cores
+    // (load 14) a start took more than 15 s.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${script} did not finish in time.\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 15_000);
+    }, options.timeoutMs ?? 45_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       options.onStdout?.(stdout, () => child.kill('SIGTERM'));

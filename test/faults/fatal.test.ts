@@ -71,7 +71,9 @@ function startSharded(world: World, shards: number, dir: string): ChildProcess {
       stdio: 'ignore',
     },
   );
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  // A bound, not a speed check: the manager and its shards each start tsx, which took more than
+  // 60 s with the suite run twice at once on two cores.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
   child.once('exit', () => clearTimeout(killer));
   return child;
 }
@@ -107,7 +109,7 @@ describe('sharding', () => {
         .map((e) => e.shard)
         .sort(),
     ).toEqual([0, 1, 2]);
-  }, 70_000);
+  }, 170_000);
 
   it('a shard process that dies otherwise is started again, after 2 s, then 4 s', async () => {
     const world = (w = await World.start());
@@ -138,5 +140,5 @@ describe('sharding', () => {
       manager.kill('SIGTERM');
       await once(manager, 'exit');
     }
-  }, 70_000);
+  }, 170_000);
 });
