@@ -611,20 +611,13 @@ export class FicsPool extends EventEmitter<PoolEvents> {
 
   /**
    * The number of an observed game now shows other players (a server restart gave it away while
-   * Kibitz was not connected): that game is not the one anybody asked for, so it is not observed,
-   * its place is freed and its claims go, as after any end.
+   * Kibitz was not connected): nobody asked for that game, so it is let go like any unobserved
+   * game (its claims, place and state; its partner board too when nobody holds it).
    */
   private dropReused(game: number): void {
-    this.shares.drop(game);
-    this.owners.delete(game);
-    const holders = this.connections.filter((c) => c.has(game));
-    // Each connection forgets the number at once, so none of the new game's boards still on the
-    // way gets back into the tracker.
-    const stopped = holders.map((c) => c.unobserve(game as GameNumber));
-    this.tracker.forget(game);
-    Promise.all(stopped)
-      .then(() => this.placeFreed())
-      .catch((error: Error) => this.background(`unobserve game ${game} reused by other players`, error));
+    this.unobserve(game as GameNumber).catch((error: Error) =>
+      this.background(`unobserve game ${game} reused by other players`, error),
+    );
   }
 
   /**

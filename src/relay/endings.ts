@@ -175,6 +175,7 @@ export class PostEndings {
     const message = await this.options.images.storedFinal(game, post.options);
     this.options.logger.info({ postId: post.id, game: post.game }, 'final edit sent after a restart');
     await this.finishPost(post, { message });
+    // Its GIF is not sent after a restart: a cut noted for it is forgotten.
     this.options.senders.finalWasCut(post.id);
   }
 
