@@ -1,4 +1,5 @@
 // /games with its menu, /follow, and /position, through the real bot.
+import { InteractionResponseType } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { decodePng, expectBoard } from '../render/pixels.js';
@@ -138,6 +139,35 @@ describe('/position', () => {
     const img = await decodePng(reply.files[0]!.bytes);
     const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
     expectBoard(img, layout.boards[0]!.board, drawn, 'white');
+  });
+
+  it("answers after Discord's 3 seconds when the drawing is late, having deferred first", async () => {
+    // The server's theme is read before drawing; hold that read past the 3 s window (by the fake's
+    // clock): only an answer deferred before the read is still accepted (10062 otherwise).
+    const settings = world.running.context.storage.guildSettings;
+    const read = settings.get.bind(settings);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    settings.get = async (guildId) => {
+      reads += 1;
+      await held;
+      return read(guildId);
+    };
+    try {
+      const interaction = world.command('position', { fen });
+      const callback = await interaction.callback();
+      expect(callback.type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
+      await world.fake.waitFor(() => (reads === 1 ? true : undefined), 'the settings read');
+      world.fake.advanceClock(4_000);
+      release();
+      const reply = await interaction.reply();
+      expect(reply.content).toBe(`\`${fen}\``);
+      await expectImageShows(reply.files[0]!.bytes, fen, 'white');
+    } finally {
+      settings.get = read;
+      release();
+    }
   });
 });
 
