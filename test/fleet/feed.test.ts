@@ -4,11 +4,11 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FleetFeed, type FleetPool } from '../../src/fleet/feed.js';
+import { FleetFeed, saidSince, type FleetPool } from '../../src/fleet/feed.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
 import { FleetStore } from '../../src/fleet/store.js';
 import type { GameNumber } from '../../src/protocol/game-number.js';
-import type { GameSnapshot, Said } from '../../src/game/snapshot.js';
+import { MAX_SAID_PER_GAME, type GameSnapshot, type Said } from '../../src/game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
@@ -225,5 +225,27 @@ describe('fleet feed', () => {
     pools[0]!.board({ ...board, san: ['e4', 'e5'], said, ended: true });
     await waitFor(() => order.includes('ended'), 'the end on the other machine', 5_000);
     expect(order).toEqual(['said Alpha', 'ended']);
+  });
+});
+
+describe('saidSince', () => {
+  const line = (text: string): Said => ({ ply: 1, handle: 'Carol', text, whisper: false });
+  const state = (key: string, said: Said[]) => ({ ...snapshotOf(3, ['e4']), key, said });
+  it('passes on what the last read did not have; all of a state under another key; none at first', () => {
+    const [a, b, c] = [line('a'), line('b'), line('c')];
+    expect(saidSince(undefined, state('3:1', [a, b]))).toEqual([]);
+    expect(saidSince(state('3:1', [a]), state('3:1', [a, b, c]))).toEqual([b, c]);
+    expect(saidSince(state('3:1', [a, b]), state('3:1', [a, b]))).toEqual([]);
+    // A takeover: the new holder's list starts with what it heard itself.
+    expect(saidSince(state('3:1', [a, b]), state('3:7', [c]))).toEqual([c]);
+    // Out of bounds: skipped; more than a game keeps: cut.
+    const bad = [
+      { ...a, handle: 'x'.repeat(18) },
+      { ...a, ply: -1 },
+      { ...a, text: 'y'.repeat(401) },
+    ];
+    expect(saidSince(state('3:1', []), state('3:1', [...bad, c]))).toEqual([c]);
+    const many = Array.from({ length: MAX_SAID_PER_GAME + 5 }, (_, i) => line(String(i)));
+    expect(saidSince(state('3:1', []), state('3:1', many))).toHaveLength(MAX_SAID_PER_GAME);
   });
 });
