@@ -169,15 +169,15 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
       ? { watchUrl: (snapshot: GameSnapshot) => `${config.web.publicUrl}/g/${web?.games.idFor(snapshot)}` }
       : {}),
     ...(evaluations === null ? {} : { engine: evaluations }),
-    // Kibitzes come from this process's own FICS connections (not relayed across a fleet).
-    ...(fleet === null ? { said: fics } : {}),
+    // Kibitzes: this process's own FICS connections', and in a fleet those read from PostgreSQL.
+    said: fleet?.feed ?? fics,
   });
   // After the relay: its listener only queues an edit, then the pages get the same update.
   if (webPort !== null) {
     web = new LiveWeb({
       web: { ...config.web, port: webPort },
       feed,
-      ...(fleet === null ? { said: fics } : {}),
+      said: fleet?.feed ?? fics,
       livePosts: storage.livePosts,
       ...(evaluations === null ? {} : { evaluation: (snapshot) => evaluations.latest(snapshot) }),
       metrics,

@@ -4,7 +4,9 @@
 // posts the game reads it and feeds it to its relay as if its own FICS connection had sent it.
 // A holder renews its leases every third of a lease; one that stops (a crash) loses them when they
 // expire, and a process that wants the game and has room on FICS takes it over, observes it and
-// reconciles from the move list as after a reconnect.
+// reconciles from the move list as after a reconnect. Kibitzes and whispers travel the same way:
+// a line heard in a held game publishes the game's state (which keeps them), and the other
+// processes pass on the lines their last read did not have.
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
@@ -12,8 +14,10 @@ import type { FicsFeed } from '../chesslive/feed.js';
 import { FicsCommandError } from '../fics/errors.js';
 import type { GameNumber } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
-import type { GameSnapshot } from '../game/snapshot.js';
-import type { TrackerUpdate } from '../game/tracker.js';
+import { MAX_SAID_PER_GAME, type GameSnapshot, type Said } from '../game/snapshot.js';
+import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
+import { HANDLE_MAX_LENGTH } from '../protocol/handle.js';
+import { KIBITZ_TEXT_MAX } from '../protocol/kibitz.js';
 import type { Logger } from '../log.js';
 import { gameKeyOf } from '../game/game-key.js';
 import { errorMessage } from '../result.js';
@@ -23,6 +27,11 @@ import { FLEET_CHANNEL, parseNotice, type FleetNotice, type FleetStore } from '.
 export interface FleetPool extends FicsFeed {
   /** True when the holder may take one more game on this machine's FICS logins. */
   hasRoom(holder: string): boolean;
+  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  /** A kibitz or whisper kept in a game this machine observes. */
+  on(event: 'said', listener: (said: SaidInGame) => void): unknown;
+  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  off(event: 'said', listener: (said: SaidInGame) => void): unknown;
 }
 
 export interface FleetFeedOptions {
@@ -70,7 +79,7 @@ interface Outbox {
 const KEEP_ENDED_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 
-type FleetEvents = { update: [TrackerUpdate] };
+type FleetEvents = { update: [TrackerUpdate]; said: [SaidInGame] };
 
 export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   /** Games wanted here and by which holders (Discord servers). */
@@ -85,6 +94,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   /** The game key (number and players) each game was announced under, and whether it ended. */
   private readonly announced = new Map<number, { key: string; ended: boolean }>();
   private readonly forward = (update: TrackerUpdate): void => this.fromPool(update);
+  private readonly forwardSaid = (said: SaidInGame): void => this.saidInPool(said);
   private timer: NodeJS.Timeout | null = null;
   private pruner: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -95,6 +105,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   constructor(private readonly options: FleetFeedOptions) {
     super();
     options.pool.on('update', this.forward);
+    options.pool.on('said', this.forwardSaid);
   }
 
   /** Opens the notice channel, then renews and takes leases every third of a lease. */
@@ -202,6 +213,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     if (this.timer !== null) clearInterval(this.timer);
     if (this.pruner !== null) clearInterval(this.pruner);
     this.options.pool.off('update', this.forward);
+    this.options.pool.off('said', this.forwardSaid);
     if (this.held.size > 0)
       await this.options.store
         .releaseAll()
@@ -371,6 +383,20 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     this.announce(update.type, update.snapshot);
   }
 
+  /**
+   * A line heard on this machine's FICS logins: passed on here, and for a held game published
+   * with the game's state (coalesced with its moves: only the latest state waits). A game held
+   * elsewhere is not observed here; its lines come from its holder.
+   */
+  private saidInPool(said: SaidInGame): void {
+    if (this.remote.has(said.game)) return;
+    if (this.held.has(said.game)) {
+      const now = this.options.pool.snapshot(said.game);
+      if (now?.key === said.key) this.send(now);
+    }
+    this.emit('said', said);
+  }
+
   /** Publishes a held game's snapshot; while one is on its way, only the latest waits. */
   private send(snapshot: GameSnapshot): void {
     let box = this.outbox.get(snapshot.game);
@@ -437,11 +463,15 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
         if (this.remote.get(game) !== remote || row === null) break;
         if (row.seq > remote.seq) {
           remote.seq = row.seq;
-          const first = remote.snapshot === undefined;
+          const previous = remote.snapshot;
+          const first = previous === undefined;
           // A state left by an earlier game under this number: the holder's first board comes next.
           if (first && row.snapshot.ended && !remote.resuming) continue;
           remote.snapshot = row.snapshot;
           const { snapshot } = row;
+          // Before the state itself: an end after them must not overtake its game's last lines.
+          for (const said of saidSince(previous, snapshot))
+            this.emit('said', { game, key: snapshot.key, said });
           // An end read first reaches the caller as a snapshot, then as an end just after it.
           if (first && snapshot.ended) setImmediate(() => this.announce('ended', snapshot));
           else this.announce(snapshot.ended ? 'ended' : 'moved', snapshot);
@@ -515,4 +545,29 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   private warn(what: string, game: number | null, error: unknown): void {
     this.options.logger.warn({ game, error: errorMessage(error) }, `fleet: ${what} failed`);
   }
+}
+
+/**
+ * The lines a game's state kept that an earlier read of it had not: none at the first read (said
+ * before this process followed the game; they are in its PGN), all of a state from another
+ * holder (a takeover starts its own list) or of another game under the number. Each within the
+ * bounds FICS lines are decoded with, at most MAX_SAID_PER_GAME per game; anything else is skipped.
+ */
+export function saidSince(previous: GameSnapshot | undefined, next: GameSnapshot): Said[] {
+  if (previous === undefined) return [];
+  const from = previous.key === next.key ? (previous.said?.length ?? 0) : 0;
+  return (next.said ?? []).slice(from, MAX_SAID_PER_GAME).filter(withinBounds);
+}
+
+function withinBounds(said: Said): boolean {
+  return (
+    typeof said.handle === 'string' &&
+    said.handle.length > 0 &&
+    said.handle.length <= HANDLE_MAX_LENGTH &&
+    typeof said.text === 'string' &&
+    said.text.length <= KIBITZ_TEXT_MAX &&
+    typeof said.whisper === 'boolean' &&
+    Number.isSafeInteger(said.ply) &&
+    said.ply >= 0
+  );
 }

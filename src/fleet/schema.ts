@@ -45,6 +45,17 @@ export const FLEET_MIGRATIONS: readonly FleetMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    sql: `
+      -- What each process paces at (granted) and its shards' static part of the budget (share):
+      -- grants are taken under a lock so that the live ones never add up to more than the live
+      -- static shares (src/fleet/rate-share.ts).
+      ALTER TABLE rate_shares
+        ADD COLUMN share DOUBLE PRECISION NOT NULL DEFAULT 0,
+        ADD COLUMN granted DOUBLE PRECISION NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Any number the fleet's migrations lock on (pg_advisory_xact_lock takes a bigint). */

@@ -13,11 +13,19 @@ export interface FleetNotice {
   seq: number;
 }
 
-/** The demand of every live process for Discord's requests, and how many they are. */
-export interface DemandTotal {
-  total: number;
+/** The other live processes of the bot's shared rate: how many, and their sums. */
+export interface OtherRates {
   processes: number;
+  /** Their static shares (each one's shards' part of the budget). */
+  shares: number;
+  /** Their demands (posts waiting for an edit, smoothed). */
+  demand: number;
+  /** What they pace at now, at most. */
+  granted: number;
 }
+
+/** Serialises the rate share's renewals (any number; pg_advisory_xact_lock takes a bigint). */
+const RATE_SHARE_LOCK = 0x72617465;
 
 export interface GameRow {
   seq: number;
@@ -123,25 +131,55 @@ export class FleetStore {
   }
 
   /**
-   * Writes this process's demand for Discord's requests until `now + ms`, and reads every
-   * process's whose row has not expired, this one's included, in one statement. `now` is the
-   * caller's clock (ms since the epoch), so that expiry follows the clock the rate share runs on.
+   * Renews this process's row of the bot's shared rate until `now + ms` (`now`: the caller's
+   * clock, ms since the epoch, so that expiry follows the clock the rate share runs on). Under one
+   * lock for every process's renewal: reads the others' live rows, asks `decide` for this process's
+   * grant, writes it and commits. `decide` runs before the commit, so a process that takes less
+   * has slowed down before any other can read that it did.
    */
-  async shareDemand(demand: number, now: number, ms: number): Promise<DemandTotal> {
-    const result = await this.query<{ total: number; processes: string }>(
-      this.leasePool,
-      `WITH mine AS (
-         INSERT INTO rate_shares (holder, demand, expires_at)
-           VALUES ($1, $2::float8, to_timestamp(($3::float8 + $4::float8) / 1000))
-         ON CONFLICT (holder) DO UPDATE SET demand = EXCLUDED.demand, expires_at = EXCLUDED.expires_at
-         RETURNING demand
-       )
-       SELECT (SELECT demand FROM mine) + coalesce(sum(demand), 0) AS total, count(*) + 1 AS processes
-       FROM rate_shares WHERE holder <> $1 AND expires_at > to_timestamp($3::float8 / 1000)`,
-      [this.holder, demand, now, ms],
-    );
-    const row = result.rows[0]!;
-    return { total: Number(row.total), processes: Number(row.processes) };
+  async shareRate(
+    mine: { demand: number; share: number },
+    now: number,
+    ms: number,
+    decide: (others: OtherRates) => number,
+  ): Promise<number> {
+    const client = await this.leasePool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [RATE_SHARE_LOCK]);
+      const others = await client.query<{
+        processes: string;
+        shares: number;
+        demand: number;
+        granted: number;
+      }>(
+        `SELECT count(*) AS processes, coalesce(sum(share), 0) AS shares, coalesce(sum(demand), 0) AS demand,
+           coalesce(sum(granted), 0) AS granted
+         FROM rate_shares WHERE holder <> $1 AND expires_at > to_timestamp($2::float8 / 1000)`,
+        [this.holder, now],
+      );
+      const row = others.rows[0]!;
+      const granted = decide({
+        processes: Number(row.processes),
+        shares: Number(row.shares),
+        demand: Number(row.demand),
+        granted: Number(row.granted),
+      });
+      await client.query(
+        `INSERT INTO rate_shares (holder, demand, share, granted, expires_at)
+           VALUES ($1, $2::float8, $3::float8, $4::float8, to_timestamp(($5::float8 + $6::float8) / 1000))
+         ON CONFLICT (holder) DO UPDATE SET demand = EXCLUDED.demand, share = EXCLUDED.share,
+           granted = EXCLUDED.granted, expires_at = EXCLUDED.expires_at`,
+        [this.holder, mine.demand, mine.share, granted, now, ms],
+      );
+      await client.query('COMMIT');
+      return granted;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** Takes this process's demand row away (a clean stop: the others share at once). */

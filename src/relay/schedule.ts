@@ -24,6 +24,9 @@ export interface EditPace {
   pausedForMs?: () => number;
 }
 
+/** How soon a scheduler whose pace is 0 looks at it again. */
+export const NO_PACE_RECHECK_MS = 250;
+
 /** No pace: every turn at once (tests, tools). */
 export const UNPACED: EditPace = {
   perSecond: Number.POSITIVE_INFINITY,
@@ -151,7 +154,10 @@ export class EditScheduler {
       if (this.waiters.size === 0 || this.inFlight >= this.pace.inFlight) return;
       const now = this.clock.now();
       const paused = this.pace.pausedForMs?.() ?? 0;
-      const interval = 1000 / this.pace.perSecond;
+      const perSecond = this.pace.perSecond;
+      // No pace for now (a fleet process waiting for its grant): look again shortly.
+      if (!(perSecond > 0)) return this.sleep(now + NO_PACE_RECHECK_MS);
+      const interval = 1000 / perSecond;
       const early = this.due - now - interval * (this.pace.burst - 1);
       if (paused > 0 || early > 0) return this.sleep(now + Math.max(paused, early));
       const next = this.pick(now);

@@ -4,12 +4,12 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FleetFeed, type FleetPool } from '../../src/fleet/feed.js';
+import { FleetFeed, saidSince, type FleetPool } from '../../src/fleet/feed.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
 import { FleetStore } from '../../src/fleet/store.js';
 import type { GameNumber } from '../../src/protocol/game-number.js';
-import type { GameSnapshot } from '../../src/game/snapshot.js';
-import type { TrackerUpdate } from '../../src/game/tracker.js';
+import { MAX_SAID_PER_GAME, type GameSnapshot, type Said } from '../../src/game/snapshot.js';
+import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
@@ -40,7 +40,7 @@ function snapshotOf(game: number, san: string[], ended = false): GameSnapshot {
 }
 
 /** A FICS pool stand-in: records observes, answers with a board, has room or not. */
-class StandInPool extends EventEmitter<{ update: [TrackerUpdate] }> implements FleetPool {
+class StandInPool extends EventEmitter<{ update: [TrackerUpdate]; said: [SaidInGame] }> implements FleetPool {
   readonly observed: { game: number; holder?: string; kept?: boolean }[] = [];
   readonly roomAsked: number[] = [];
   private readonly boards = new Map<number, GameSnapshot>();
@@ -65,6 +65,13 @@ class StandInPool extends EventEmitter<{ update: [TrackerUpdate] }> implements F
 
   snapshot(game: number): GameSnapshot | undefined {
     return this.boards.get(game);
+  }
+
+  /** A kibitz or whisper from FICS in a game this pool observes: kept in its state, then told. */
+  say(game: number, said: Said): void {
+    const now = this.boards.get(game)!;
+    this.boards.set(game, { ...now, said: [...(now.said ?? []), said] });
+    this.emit('said', { game, key: now.key, said });
   }
 
   /** A board from FICS for a game this pool observes. */
@@ -161,5 +168,84 @@ describe('fleet feed', () => {
     // The second machine's servers get its boards through PostgreSQL.
     pools[0]!.board(snapshotOf(game, ['d4']));
     await waitFor(() => second!.snapshot(game)?.san.length === 1, 'the board on the second machine', 5_000);
+  });
+
+  it('passes kibitzes and whispers on to the other machines as they come, within their bounds', async () => {
+    const pools = [new StandInPool(true), new StandInPool(true)];
+    const [holder, other] = await Promise.all(pools.map((pool, i) => feedOf(pool, `talk-${i}`)));
+    const game = 9 as GameNumber;
+    const board = { ...snapshotOf(game, ['e4']), key: '9:holder' };
+    pools[0]!.board(board);
+    await holder!.observeGame(game, 'guild-a');
+    expect(holder!.heldGames()).toEqual([game]);
+    const early: Said = { ply: 1, handle: 'Early', text: 'before the other machine came', whisper: false };
+    pools[0]!.say(game, early);
+    await other!.observeGame(game, 'guild-b');
+    expect(other!.heldGames()).toEqual([]);
+    const heard: { on: string; said: SaidInGame }[] = [];
+    holder!.on('said', (said) => heard.push({ on: 'holder', said }));
+    other!.on('said', (said) => heard.push({ on: 'other', said }));
+    await waitFor(
+      () => other!.snapshot(game)?.said?.length === 1,
+      'the first state on the other machine',
+      5_000,
+    );
+
+    // No move comes: each line travels on its own, under the holder's key (the other machine's
+    // snapshot of the game has it), to the other machine and to the holder's own relay.
+    const lecture: Said = {
+      ply: 1,
+      handle: 'LectureBot',
+      text: "Can you find Black's best move?",
+      whisper: false,
+    };
+    const whisper: Said = { ply: 1, handle: 'LurKing', text: 'ply=19; eval=+0.31', whisper: true };
+    pools[0]!.say(game, lecture);
+    pools[0]!.say(game, whisper);
+    await waitFor(
+      () => heard.filter((h) => h.on === 'other').length === 2,
+      'both lines on the other machine',
+      5_000,
+    );
+    expect(heard.filter((h) => h.on === 'other').map((h) => h.said)).toEqual([
+      { game, key: '9:holder', said: lecture },
+      { game, key: '9:holder', said: whisper },
+    ]);
+    expect(heard.filter((h) => h.on === 'holder').map((h) => h.said.said)).toEqual([lecture, whisper]);
+    expect(other!.snapshot(game)?.key).toBe('9:holder');
+
+    // A state stored with a line past the bounds FICS lines are decoded with: that line is skipped,
+    // the next one passes. Then the end: the line said with it goes before it.
+    const long: Said = { ply: 2, handle: 'Verbose', text: 'x'.repeat(401), whisper: false };
+    const last: Said = { ply: 2, handle: 'Alpha', text: 'gg', whisper: false };
+    const said = [early, lecture, whisper, long, last];
+    const order: string[] = [];
+    other!.on('said', (s) => order.push(`said ${s.said.handle}`));
+    other!.on('update', (u) => order.push(u.type));
+    pools[0]!.board({ ...board, san: ['e4', 'e5'], said, ended: true });
+    await waitFor(() => order.includes('ended'), 'the end on the other machine', 5_000);
+    expect(order).toEqual(['said Alpha', 'ended']);
+  });
+});
+
+describe('saidSince', () => {
+  const line = (text: string): Said => ({ ply: 1, handle: 'Carol', text, whisper: false });
+  const state = (key: string, said: Said[]) => ({ ...snapshotOf(3, ['e4']), key, said });
+  it('passes on what the last read did not have; all of a state under another key; none at first', () => {
+    const [a, b, c] = [line('a'), line('b'), line('c')];
+    expect(saidSince(undefined, state('3:1', [a, b]))).toEqual([]);
+    expect(saidSince(state('3:1', [a]), state('3:1', [a, b, c]))).toEqual([b, c]);
+    expect(saidSince(state('3:1', [a, b]), state('3:1', [a, b]))).toEqual([]);
+    // A takeover: the new holder's list starts with what it heard itself.
+    expect(saidSince(state('3:1', [a, b]), state('3:7', [c]))).toEqual([c]);
+    // Out of bounds: skipped; more than a game keeps: cut.
+    const bad = [
+      { ...a, handle: 'x'.repeat(18) },
+      { ...a, ply: -1 },
+      { ...a, text: 'y'.repeat(401) },
+    ];
+    expect(saidSince(state('3:1', []), state('3:1', [...bad, c]))).toEqual([c]);
+    const many = Array.from({ length: MAX_SAID_PER_GAME + 5 }, (_, i) => line(String(i)));
+    expect(saidSince(state('3:1', []), state('3:1', many))).toHaveLength(MAX_SAID_PER_GAME);
   });
 });

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { LatestWins, RetryLater } from '../../src/relay/latest-wins.js';
-import { EditScheduler, type EditPace } from '../../src/relay/schedule.js';
+import { EditScheduler, NO_PACE_RECHECK_MS, type EditPace } from '../../src/relay/schedule.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const pace = (over: Partial<EditPace> = {}): EditPace => ({
@@ -169,6 +169,31 @@ describe('EditScheduler', () => {
     pausedUntil = 0;
     await clock.advance(1);
     expect(ran).toEqual([{ name: 'a', at: 500 }]);
+  });
+
+  it('gives no turn at a pace of 0, and looks at the pace again until it has one', async () => {
+    const clock = new ManualClock();
+    let perSecond = 0;
+    const scheduler = new EditScheduler(
+      {
+        ...pace(),
+        get perSecond() {
+          return perSecond;
+        },
+      },
+      clock,
+    );
+    const { ran } = queue(scheduler, clock, [
+      { name: 'a', since: 0 },
+      { name: 'b', since: 1 },
+    ]);
+    await clock.advance(1000);
+    expect(ran).toEqual([]);
+    perSecond = 10;
+    await clock.advance(NO_PACE_RECHECK_MS);
+    expect(ran.map((r) => r.name)).toEqual(['a']);
+    await clock.advance(100);
+    expect(ran.map((r) => r.name)).toEqual(['a', 'b']);
   });
 
   it('keeps at most `inFlight` sends waiting for their answer', async () => {
