@@ -261,6 +261,10 @@ describe('the buttons of a live post', () => {
 });
 
 describe('a bughouse game', () => {
+  const PUBLIC_URL = 'https://kibitz.example.org';
+  /** The live page on: the game's embed links it. */
+  const WEB_ON = { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: PUBLIC_URL };
+
   /** A bughouse pair on the fake server, A's White partnering B's Black; its two game numbers. */
   function addPair(world: World): [number, number] {
     const [a, b] = bughouseFixture.boards;
@@ -283,7 +287,9 @@ describe('a bughouse game', () => {
   async function expectPair(message: FakeMessage, fens: [string, string], ended: [boolean, boolean]) {
     const embeds = pairEmbeds(message);
     expect(embeds.map((e) => e.image?.url)).toEqual(['attachment://board.png', 'attachment://partner.png']);
-    // Discord merges embeds sharing a `url` into one gallery: the partner's has none.
+    // Discord merges embeds sharing a `url` into one gallery: the partner's has none, while the
+    // game's title links its live page (until the end).
+    expect(embeds[0]!.url?.startsWith(`${PUBLIC_URL}/`) ?? false).toBe(!ended[0]);
     expect(embeds[1]!.url).toBeUndefined();
     for (const [i, [name, orientation]] of (
       [
@@ -302,7 +308,7 @@ describe('a bughouse game', () => {
     it(`one /observe posts both boards, each in a picture of its own (${dialect})`, async () => {
       const world = (w = await World.start({ discord: NO_EDIT_LIMIT, fics: { dialect } }));
       const [ga, gb] = addPair(world);
-      await world.startBot();
+      await world.startBot({ env: WEB_ON });
       const post = await observe(world, ga);
       const shown = await world.waitForMessage(
         post.id,
@@ -321,7 +327,7 @@ describe('a bughouse game', () => {
   it('the final post shows both boards too, the result on the game’s', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
     const [ga, gb] = addPair(world);
-    await world.startBot();
+    await world.startBot({ env: WEB_ON });
     const post = await observe(world, ga);
     await world.waitForMessage(
       post.id,
