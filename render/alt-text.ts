@@ -98,9 +98,12 @@ function bounded(text: string): string {
   return text.length <= ALT_TEXT_MAX ? text : `${text.slice(0, ALT_TEXT_MAX - 1)}…`;
 }
 
-/** A board picture in words (a bughouse picture: both boards). */
-export function describeBoard(scene: BoardScene): string {
-  const main = boardWords(scene, 'Chess board');
+/**
+ * A board picture in words (a bughouse picture: both boards); `label` names the board, `Partner
+ * board` for a bughouse partner's picture of its own.
+ */
+export function describeBoard(scene: BoardScene, label = 'Chess board'): string {
+  const main = boardWords(scene, label);
   return bounded(scene.partner ? `${main} ${boardWords(scene.partner, 'Partner board')}` : main);
 }
 

@@ -51,11 +51,12 @@ export function makeDiscordMessage(
   at: number,
 ): MessageCreateOptions & MessageEditOptions {
   const image = message.image ?? { name: BOARD_IMAGE };
+  const color = OUTCOME_COLOURS[message.outcome ?? (message.live ? 'live' : 'unknown')];
   const embed: APIEmbed = {
     title: truncate(cleanText(message.title), EMBED_LIMITS.title),
     // The title opens the game's live page while there is one (Discord takes URLs of 2,048).
     ...(message.watchUrl !== undefined && message.watchUrl.length <= 2_048 ? { url: message.watchUrl } : {}),
-    color: OUTCOME_COLOURS[message.outcome ?? (message.live ? 'live' : 'unknown')],
+    color,
     // When this position was shown: readers see how fresh the board is.
     timestamp: new Date(at).toISOString(),
     description: truncate(message.lines.map(cleanText).join('\n'), EMBED_LIMITS.description),
@@ -64,7 +65,21 @@ export function makeDiscordMessage(
       ? {}
       : { footer: { text: truncate(cleanText(message.footer), EMBED_LIMITS.footer) } }),
   };
-  const files = [...(message.image === null ? [] : [message.image]), ...message.files].map(
+  // Bughouse: the partner board in a second embed, its picture its own. It has no `url`: Discord
+  // merges embeds sharing one into a single gallery.
+  const partner: APIEmbed[] =
+    message.partner === undefined
+      ? []
+      : [
+          {
+            title: truncate(cleanText(message.partner.title), EMBED_LIMITS.title),
+            color,
+            image: { url: `attachment://${message.partner.image.name}` },
+          },
+        ];
+  const pictures =
+    message.image === null ? [] : [message.image, ...(message.partner ? [message.partner.image] : [])];
+  const files = [...pictures, ...message.files].map(
     (f) =>
       new AttachmentBuilder(f.data, {
         name: f.name,
@@ -135,8 +150,9 @@ export function makeDiscordMessage(
   // With a new picture the files replace every old attachment. Without one, neither files nor an
   // attachments list is sent: Discord then keeps the attachments the message has (an empty
   // list, which discord.js sends for `files: []`, would delete the picture).
-  if (message.image === null) return { embeds: [embed], components };
-  return { embeds: [embed], components, files, attachments: [] };
+  const embeds = [embed, ...partner];
+  if (message.image === null) return { embeds, components };
+  return { embeds, components, files, attachments: [] };
 }
 
 /** Embed colours by how the game stands: blurple while live, light or dark for the winner. */
@@ -153,9 +169,10 @@ function lit(on: boolean): ButtonStyle.Primary | ButtonStyle.Secondary {
 }
 
 /**
- * Discord's limits on what one message carries (UTF-16 code units). Title, description and
- * footer together stay under the 6,000 of all embeds: 256 + 4,096 + 1,024 (the footer is cut
- * shorter than its own 2,048 for that).
+ * Discord's limits on what one message carries (UTF-16 code units). The texts of all its embeds
+ * together stay under 6,000 (message#embed-object-embed-limits): the game's title, description and
+ * footer, 256 + 4,096 + 1,024 (the footer is cut shorter than its own 2,048 for that), and a
+ * bughouse partner board's title, 256: 5,632.
  */
 export const EMBED_LIMITS = {
   title: 256,

@@ -15,8 +15,6 @@ export interface SceneOptions {
   size?: number;
   /** Default: the server's flip hint. */
   orientation?: Color;
-  /** Bughouse: the partner game, drawn flipped relative to this one. */
-  partner?: GameSnapshot | null;
 }
 
 export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): BoardScene {
@@ -31,9 +29,6 @@ export function sceneFromSnapshot(snap: GameSnapshot, opts: SceneOptions = {}): 
     black: { name: snap.black, rating: snap.blackRating, clockMs: snap.blackClockMs },
     holdings: snap.holdings,
     result: snap.ended ? { result: snap.result, reason: snap.reason } : null,
-    partner: opts.partner
-      ? sceneFromSnapshot(opts.partner, { orientation: orientation === 'white' ? 'black' : 'white' })
-      : null,
     ...(opts.theme ? { theme: opts.theme } : {}),
     ...(opts.size ? { size: opts.size } : {}),
   };
@@ -116,10 +111,7 @@ export function recordScenes(
 }
 
 /** Every position of a snapshot's known history, oriented as the server suggests by default. */
-export function gameScenes(
-  snap: GameSnapshot,
-  opts: Omit<SceneOptions, 'partner'> = {},
-): RenderResult<BoardScene[]> {
+export function gameScenes(snap: GameSnapshot, opts: SceneOptions = {}): RenderResult<BoardScene[]> {
   return recordScenes(
     snap,
     {

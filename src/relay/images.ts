@@ -23,12 +23,20 @@ import type { Logger } from '../log.js';
 import type { FinishedGame, LivePostOptions } from '../storage/index.js';
 import type { EngineView } from './evaluations.js';
 import { gameKeyOf } from '../game/game-key.js';
-import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+import {
+  BOARD_IMAGE,
+  PARTNER_IMAGE,
+  liveMessage,
+  partnerTitle,
+  type LiveAttachment,
+  type LiveMessage,
+  type LivePartner,
+} from './message.js';
 
 export interface BoardImagesOptions {
   /** Where boards and GIFs are drawn; inline by default. */
   renderer?: Renderer;
-  /** The partner board of a bughouse game, drawn below it. */
+  /** The partner board of a bughouse game, drawn in a picture of its own. */
   snapshot(game: number): GameSnapshot | undefined;
   logger: Logger;
   /** The live web page of a game, linked from its live post; none when null or absent. */
@@ -61,11 +69,29 @@ export class BoardImages {
     engine?: EngineView,
   ): Promise<LiveMessage> {
     const evaluation = engine?.scene ?? null;
-    const data = await this.png(snapshot, look, evaluation);
+    const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
+    const [data, partnerView] = await Promise.all([
+      this.png(snapshot, look, evaluation),
+      partner === undefined ? undefined : this.partner(partner, look),
+    ]);
     const description = describeBoard(this.scene(snapshot, look));
-    const message = liveMessage(snapshot, { name: BOARD_IMAGE, data, description }, files, engine);
+    const message = {
+      ...liveMessage(snapshot, { name: BOARD_IMAGE, data, description }, files, engine),
+      ...(partnerView === undefined ? {} : { partner: partnerView }),
+    };
     const watchUrl = message.live ? this.options.watchUrl?.(snapshot) : null;
     return watchUrl ? { ...message, watchUrl: themedUrl(watchUrl, look.theme) } : message;
+  }
+
+  /**
+   * A bughouse game's partner board in a picture of its own, turned the other way round so that
+   * partners sit on the same side: the same render as a post of the partner game turned so.
+   */
+  private async partner(partner: GameSnapshot, look: PostLook): Promise<LivePartner> {
+    const turned = { ...look, flip: !look.flip };
+    const data = await this.png(partner, turned, null);
+    const description = describeBoard(this.scene(partner, turned), 'Partner board');
+    return { title: partnerTitle(partner), image: { name: PARTNER_IMAGE, data, description } };
   }
 
   /** A game's board as its post shows it (the same cached render), for the web page's link previews. */
@@ -126,21 +152,19 @@ export class BoardImages {
     };
   }
 
-  /** A snapshot's board as a scene, with its bughouse partner when there is one. */
+  /** A snapshot's board as a scene: one board (a bughouse partner has a picture of its own). */
   private scene(snapshot: GameSnapshot, look: PostLook): BoardScene {
-    const partner = snapshot.partnerGame === null ? null : this.options.snapshot(snapshot.partnerGame);
     return sceneFromSnapshot(snapshot, {
       orientation: look.flip ? 'black' : 'white',
-      partner: partner ?? null,
       ...(look.theme === undefined ? {} : { theme: look.theme }),
     });
   }
 
   /** One render per position, orientation and theme, shared by every channel showing it so. */
   private png(snapshot: GameSnapshot, look: PostLook, evaluation: SceneEvaluation | null): Promise<Buffer> {
-    const partner = snapshot.partnerGame === null ? undefined : this.options.snapshot(snapshot.partnerGame);
-    const shown = (s: GameSnapshot): string => `${s.fen}|${s.whiteClockMs}|${s.blackClockMs}|${s.ended}`;
-    const key = `${gameKeyOf(snapshot)}|${shown(snapshot)}|${partner === undefined ? '' : shown(partner)}|${look.flip}|${look.theme ?? DEFAULT_THEME}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
+    // A bughouse FEN carries the hands: a piece passed from the partner board changes it.
+    const shown = `${snapshot.fen}|${snapshot.whiteClockMs}|${snapshot.blackClockMs}|${snapshot.ended}`;
+    const key = `${gameKeyOf(snapshot)}|${shown}|${look.flip}|${look.theme ?? DEFAULT_THEME}|${evaluation === null ? '' : JSON.stringify(evaluation)}`;
     const cached = this.pngCache.get(key);
     if (cached !== undefined) return cached;
     const rendered = this.renderer.png({ ...this.scene(snapshot, look), evaluation }).then((result) => {

@@ -14,12 +14,28 @@ export interface LiveAttachment {
 /** The file name of a live post's picture; an edit without a new picture keeps this one. */
 export const BOARD_IMAGE = 'board.png';
 
+/** The file name of a bughouse post's second picture, the partner board. */
+export const PARTNER_IMAGE = 'partner.png';
+
+/**
+ * The partner board of a bughouse game, shown beside the game's own as a picture of its own (a
+ * second embed): each picture has a single board's shape, so Discord shows each board as large as
+ * a single game's, whatever rule it scales an embed's image by.
+ */
+export interface LivePartner {
+  /** The partner game and its players. */
+  title: string;
+  image: LiveAttachment;
+}
+
 export interface LiveMessage {
   title: string;
   /** Players, time control, clocks, last moves. */
   lines: string[];
   /** The board picture; null keeps the one the message has (and sends no `files`). */
   image: LiveAttachment | null;
+  /** Bughouse: the partner board, in its own picture (sent with `image`, kept with it). */
+  partner?: LivePartner;
   /** Extra files (PGN, GIF) on the final message. */
   files: LiveAttachment[];
   /** Flip / PGN / Stop buttons while the game runs. */
@@ -93,6 +109,23 @@ function player(name: string, rating: string | null): string {
   return rating !== null && rating !== '' ? `${name} (${rating})` : name;
 }
 
+/** A game, its players and (once it is decided) its result: `Game 12: A (1500) vs B · 1-0`. */
+export function gameTitle(snap: GameSnapshot): string {
+  const outcome = outcomeOf(snap);
+  const players = `${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`;
+  // The result leads the end of the title, where a reader of the channel looks first.
+  const score =
+    outcome === 'live' || outcome === 'unknown'
+      ? ''
+      : ` · ${resultText({ result: snap.result, reason: null })}`;
+  return `${snap.source ?? `Game ${snap.game}`}: ${players}${score}`;
+}
+
+/** A bughouse partner board's title, beside its game's. */
+export function partnerTitle(partner: GameSnapshot): string {
+  return `Partner board · ${gameTitle(partner)}`;
+}
+
 export function liveMessage(
   snap: GameSnapshot,
   image: LiveAttachment,
@@ -122,14 +155,8 @@ export function liveMessage(
   if (engine?.line) lines.push(engine.line);
   const outcome = outcomeOf(snap);
   const analysisUrl = snap.ended ? makeLichessAnalysisUrl(snap.variant, snap.fen) : null;
-  const players = `${player(snap.white, snap.whiteRating)} vs ${player(snap.black, snap.blackRating)}`;
-  // The result leads the end of the title, where a reader of the channel looks first.
-  const score =
-    outcome === 'live' || outcome === 'unknown'
-      ? ''
-      : ` · ${resultText({ result: snap.result, reason: null })}`;
   return {
-    title: `${snap.source ?? `Game ${snap.game}`}: ${players}${score}`,
+    title: gameTitle(snap),
     lines,
     image,
     files,

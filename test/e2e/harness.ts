@@ -184,6 +184,10 @@ export class World {
     // A bug in the fake would otherwise pass as a bot problem (or not at all).
     if (this.fake.internalErrors.length > 0) throw this.fake.internalErrors[0]!;
     expectPicturesDescribed([...this.fake.state.messages.values()]);
+    // Discord would show such a picture outside its embed, or none at all.
+    const unresolved = this.fake.state.unresolvedPictures;
+    if (unresolved.length > 0)
+      throw new Error(`embed pictures naming no attachment: ${unresolved.join('; ')}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // and a file too large (40005).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscordPostPort } from '../../src/discord/live-port.js';
-import { BOARD_IMAGE, type LiveMessage } from '../../src/relay/message.js';
+import { BOARD_IMAGE, PARTNER_IMAGE, type LiveMessage } from '../../src/relay/message.js';
 import { EMBED_LIMITS } from '../fake-discord/index.js';
 import { World, boardPng, buttonIds, embedOf, shuffleScript } from './harness.js';
 import { expectImageShows } from './images.js';
@@ -60,6 +60,11 @@ describe('message limits', () => {
       ],
       live: false,
       footer: `1-0 · ${long(3_000, 'r')}`,
+      // A bughouse game's partner board: a second embed, whose title counts in the 6,000 too.
+      partner: {
+        title: `Partner board · ${long(3_000, 'p')}`,
+        image: { name: PARTNER_IMAGE, data: Buffer.alloc(1_000, 1), description: `FEN: ${long(2_000)}` },
+      },
     };
     await port.edit(1, where.messageChannelId, where.messageId, final);
     const edited = world.fake.message(where.messageId)!;
@@ -73,10 +78,17 @@ describe('message limits', () => {
       expect(file.description).toHaveLength(1_024);
       expect(file.description!.endsWith('…')).toBe(true);
     }
-    expect(texts.title.length + texts.description.length + texts.footer.text.length).toBeLessThanOrEqual(
-      EMBED_LIMITS.total,
-    );
-    expect(edited.attachments.map((a) => a.filename)).toEqual([BOARD_IMAGE, 'game-1.pgn', 'game-1.gif']);
+    const partner = edited.embeds[1] as { title: string };
+    expect(partner.title).toHaveLength(EMBED_LIMITS.title);
+    expect(
+      texts.title.length + texts.description.length + texts.footer.text.length + partner.title.length,
+    ).toBeLessThanOrEqual(EMBED_LIMITS.total);
+    expect(edited.attachments.map((a) => a.filename)).toEqual([
+      BOARD_IMAGE,
+      PARTNER_IMAGE,
+      'game-1.pgn',
+      'game-1.gif',
+    ]);
     expect(buttonIds(edited)).toEqual(['clip:1']);
   });
 

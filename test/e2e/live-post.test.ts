@@ -261,31 +261,90 @@ describe('the buttons of a live post', () => {
 });
 
 describe('a bughouse game', () => {
+  const PUBLIC_URL = 'https://kibitz.example.org';
+  /** The live page on: the game's embed links it. */
+  const WEB_ON = { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: PUBLIC_URL };
+
+  /** A bughouse pair on the fake server, A's White partnering B's Black; its two game numbers. */
+  function addPair(world: World): [number, number] {
+    const [a, b] = bughouseFixture.boards;
+    const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
+    return world.fics.addBughouse(
+      { white: a!.white, black: a!.black, san: a!.san, ...tc },
+      { white: b!.white, black: b!.black, san: b!.san, ...tc },
+    );
+  }
+
+  /** The two embeds of a bughouse post: the game's, then its partner board's. */
+  function pairEmbeds(message: FakeMessage): { title?: string; url?: string; image?: { url: string } }[] {
+    return message.embeds as { title?: string; url?: string; image?: { url: string } }[];
+  }
+
+  /**
+   * Each board in a picture of its own, with a single board's shape (bars, hands, file letters),
+   * the game's in the first embed and the partner's, turned the other way, in the second.
+   */
+  async function expectPair(message: FakeMessage, fens: [string, string], ended: [boolean, boolean]) {
+    const embeds = pairEmbeds(message);
+    expect(embeds.map((e) => e.image?.url)).toEqual(['attachment://board.png', 'attachment://partner.png']);
+    // Discord merges embeds sharing a `url` into one gallery: the partner's has none, while the
+    // game's title links its live page (until the end).
+    expect(embeds[0]!.url?.startsWith(`${PUBLIC_URL}/`) ?? false).toBe(!ended[0]);
+    expect(embeds[1]!.url).toBeUndefined();
+    for (const [i, [name, orientation]] of (
+      [
+        ['board.png', 'white'],
+        ['partner.png', 'black'],
+      ] as const
+    ).entries()) {
+      const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: ended[i]!, holdings: true });
+      const img = await decodePng(attachment(message, name));
+      expect([img.width, img.height], name).toEqual([layout.width, layout.height]);
+      expectBoard(img, layout.boards[0]!.board, fens[i]!, orientation);
+    }
+  }
+
   for (const dialect of ['lasker', 'fatics'] as const) {
-    it(`one /observe posts both boards, before any piece is passed (${dialect})`, async () => {
+    it(`one /observe posts both boards, each in a picture of its own (${dialect})`, async () => {
       const world = (w = await World.start({ discord: NO_EDIT_LIMIT, fics: { dialect } }));
-      const [a, b] = bughouseFixture.boards;
-      const tc = {
-        initialMinutes: bughouseFixture.initialMinutes,
-        incrementSec: bughouseFixture.incrementSec,
-      };
-      const [ga] = world.fics.addBughouse(
-        { white: a!.white, black: a!.black, san: a!.san, ...tc },
-        { white: b!.white, black: b!.black, san: b!.san, ...tc },
-      );
-      await world.startBot();
+      const [ga, gb] = addPair(world);
+      await world.startBot({ env: WEB_ON });
       const post = await observe(world, ga);
-      const both = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
       const shown = await world.waitForMessage(
         post.id,
-        (m) => m.attachments.length > 0 && boardPng(m).readUInt32BE(20) === both.height,
+        (m) => m.attachments.some((a) => a.filename === 'partner.png'),
         'the post with both boards',
       );
       expect(world.livePosts(world.channelId)).toHaveLength(1);
-      const img = await decodePng(boardPng(shown));
-      expect([img.width, img.height]).toEqual([both.width, both.height]);
-      expectBoard(img, both.boards[0]!.board, START_FEN, 'white');
-      expectBoard(img, both.boards[1]!.board, START_FEN, 'black');
+      expect(pairEmbeds(shown).map((e) => e.title)).toEqual([
+        expect.stringContaining(`Game ${ga}: `),
+        expect.stringMatching(new RegExp(`^Partner board · Game ${gb}: `)),
+      ]);
+      await expectPair(shown, [START_FEN, START_FEN], [false, false]);
     });
   }
+
+  it('the final post shows both boards too, the result on the game’s', async () => {
+    const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
+    const [ga, gb] = addPair(world);
+    await world.startBot({ env: WEB_ON });
+    const post = await observe(world, ga);
+    await world.waitForMessage(
+      post.id,
+      (m) => m.attachments.some((a) => a.filename === 'partner.png'),
+      'the post with both boards',
+    );
+    world.fics.playMoves(gb, 2);
+    world.fics.playMoves(ga, 3);
+    const fens: [string, string] = [world.fics.game(ga)!.fen, world.fics.game(gb)!.fen];
+    world.fics.endGame(ga, '1-0', 'Black resigns');
+    const final = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the final edit');
+    expect(embedOf(final).footer).toBe('1-0 · Black resigns');
+    expect(final.attachments.map((a) => a.filename).slice(0, 3)).toEqual([
+      'board.png',
+      'partner.png',
+      `game-${ga}.pgn`,
+    ]);
+    await expectPair(final, fens, [true, false]);
+  });
 });

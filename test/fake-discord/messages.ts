@@ -66,6 +66,7 @@ export function createMessage(
     revisions: [],
     threadId: null,
   };
+  noteUnresolvedPictures(state, message.id, embeds, attachments);
   snapshot(message, now);
   state.messages.set(message.id, message);
   const channel = state.channels.get(init.channelId);
@@ -106,6 +107,7 @@ export function editMessage(
   if (content === '' && embeds.length === 0 && components.length === 0 && attachments.length === 0) {
     throw new ApiError(400, 50006, 'Cannot send an empty message');
   }
+  noteUnresolvedPictures(state, message.id, embeds, attachments);
   const now = state.now();
   message.content = content;
   message.embeds = embeds;
@@ -172,6 +174,33 @@ function checkEmbeds(embeds: unknown[]): unknown[] {
   if (total > EMBED_LIMITS.total)
     throw formError('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
   return embeds;
+}
+
+/** The fields of an embed that may name an attachment (`attachment://name`). */
+const PICTURE_FIELDS = ['image', 'thumbnail', 'author', 'footer'] as const;
+
+/**
+ * An embed picture names an uploaded file of its message by `attachment://<filename>`
+ * (reference#uploading-files). Discord takes a message whose name matches none, but shows no
+ * picture in the embed: the file, if any, shows below it as a loose attachment (discordgo#810,
+ * discord.js#7253). Noted, not refused, so that a test world can fail on it (test/e2e/harness.ts).
+ */
+function noteUnresolvedPictures(
+  state: FakeState,
+  where: string,
+  embeds: readonly unknown[],
+  attachments: readonly FakeAttachment[],
+): void {
+  const names = new Set(attachments.map((a) => a.filename));
+  for (const [i, raw] of embeds.entries()) {
+    const embed = (raw ?? {}) as Record<string, { url?: unknown; icon_url?: unknown } | undefined>;
+    for (const field of PICTURE_FIELDS) {
+      const url = embed[field]?.url ?? embed[field]?.icon_url;
+      if (typeof url !== 'string' || !url.startsWith('attachment://')) continue;
+      if (!names.has(url.slice('attachment://'.length)))
+        state.unresolvedPictures.push(`${where} embeds.${i}.${field}: ${url}`);
+    }
+  }
 }
 
 function readContent(payload: MessagePayload): string {

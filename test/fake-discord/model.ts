@@ -160,6 +160,11 @@ export class FakeState {
   readonly messages = new Map<string, FakeMessage>();
   /** Global commands under the key "", guild commands under the guild id. */
   readonly commands = new Map<string, RegisteredCommand[]>();
+  /**
+   * Embed pictures naming no attachment of their message (`<message id> embeds.N.image:
+   * attachment://name`): Discord takes the message but shows no picture in the embed (messages.ts).
+   */
+  readonly unresolvedPictures: string[] = [];
 
   requireGuild(id: string): FakeGuild {
     const guild = this.guilds.get(id);

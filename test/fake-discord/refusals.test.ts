@@ -106,6 +106,56 @@ describe('fake Discord refusals', () => {
     expect((big as DiscordAPIError).status).toBe(413);
   });
 
+  it('a message of several embeds: at most 10, their texts 6,000 characters together, as Discord says', async () => {
+    const h = await harness({ rateLimits });
+    const embed = (description: string): APIEmbed => ({ description });
+    for (const [embeds, field] of [
+      [Array.from({ length: 11 }, () => embed('x')), 'embeds'],
+      // Each within its own limits (4,096 each), over 6,000 together.
+      [[embed('x'.repeat(4_096)), embed('x'.repeat(1_905))], 'embeds'],
+      [
+        [
+          embed('x'.repeat(2_000)),
+          { title: 'x'.repeat(256), footer: { text: 'x'.repeat(2_048) } },
+          embed('x'.repeat(1_697)),
+        ],
+        'embeds',
+      ],
+    ] satisfies [APIEmbed[], string][]) {
+      const error = await h.textChannel.send({ embeds }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect((error as DiscordAPIError).code).toBe(50035);
+      expect(errorPaths((h.fake.requests.at(-1)!.response as { errors: object }).errors)).toEqual([field]);
+    }
+    expect(h.fake.messagesIn(h.channel.id)).toEqual([]);
+    // At the limits: taken.
+    await h.textChannel.send({ embeds: Array.from({ length: 10 }, () => embed('x')) });
+    await h.textChannel.send({ embeds: [embed('x'.repeat(4_096)), embed('x'.repeat(1_904))] });
+    expect(h.fake.messagesIn(h.channel.id)).toHaveLength(2);
+  });
+
+  it('notes an embed picture naming no attachment of its message (Discord shows it outside the embed)', async () => {
+    const h = await harness({ rateLimits });
+    const picture = (name: string): APIEmbed => ({ title: name, image: { url: `attachment://${name}` } });
+    const png = Buffer.from('png');
+    const message = await h.textChannel.send({
+      embeds: [picture('board.png'), picture('partner.png')],
+      files: [{ attachment: png, name: 'board.png' }],
+    });
+    expect(h.fake.state.unresolvedPictures).toEqual([
+      `${message.id} embeds.1.image: attachment://partner.png`,
+    ]);
+    // An edit without files keeps the attachments: its names still match.
+    await h.textChannel.messages.edit(message.id, { embeds: [picture('board.png')] });
+    expect(h.fake.state.unresolvedPictures).toHaveLength(1);
+    // An edit that drops every attachment leaves the picture naming none.
+    await h.textChannel.messages.edit(message.id, { embeds: [picture('board.png')], attachments: [] });
+    expect(h.fake.state.unresolvedPictures).toEqual([
+      `${message.id} embeds.1.image: attachment://partner.png`,
+      `${message.id} embeds.0.image: attachment://board.png`,
+    ]);
+  });
+
   it('the bot removed from a guild: GUILD_DELETE, then 50001 on its channels; added back: GUILD_CREATE', async () => {
     const h = await harness();
     const message = await h.textChannel.send('board');

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { chartColours } from '../../render/chart.js';
 import { inlineRenderer } from '../../render/index.js';
+import { computeLayout } from '../../render/layout.js';
 import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
 import { themeByName } from '../../render/theme.js';
@@ -105,5 +106,38 @@ describe('themes', () => {
     expect(count(first, all, same(hex(brown.light)))).toBe(0);
     expect(themedUrl('https://k.example/g/ab', 'grey')).toBe('https://k.example/g/ab?theme=grey');
     expect(themedUrl('https://k.example/g/ab', undefined)).toBe('https://k.example/g/ab');
+  });
+});
+
+describe('a bughouse pair', () => {
+  // FatICS, one observer on both boards of a bughouse match (games 20 and 21).
+  const [a, b] = decodeTranscript(transcript('fatics_bughouse', 'obs_both.raw')).games;
+
+  it('is two pictures of one board each, the partner turned; each drawn once for both games’ posts', async () => {
+    expect([a!.game, b!.game, a!.partnerGame]).toEqual([20, 21, 21]);
+    const drawn: string[] = [];
+    const pair = new BoardImages({
+      renderer: {
+        ...inlineRenderer,
+        png: (scene) => (drawn.push(`${scene.fen} ${scene.orientation}`), inlineRenderer.png(scene)),
+      },
+      snapshot: (game) => [a!, b!].find((s) => s.game === game),
+      logger: pino({ level: 'silent' }),
+    });
+    const post = await pair.message(a!, { flip: false });
+    expect(post.partner?.title).toBe('Partner board · Game 21: GuestRXLS (++++) vs GuestXJAN (++++) · 0-1');
+    expect([post.image!.name, post.partner?.image.name]).toEqual(['board.png', 'partner.png']);
+    expect(post.partner?.image.description).toMatch(/^Partner board, Black at the bottom\. /);
+    expect(post.partner?.image.description).toContain(`FEN: ${b!.fen}`);
+    const single = computeLayout(480, { partner: false, footer: true, holdings: true });
+    for (const data of [post.image!.data, post.partner!.image.data]) {
+      const img = await decodePng(data);
+      expect([img.width, img.height]).toEqual([single.width, single.height]);
+    }
+    // The partner game's own post, turned: the same two renders, drawn already.
+    const partnerPost = await pair.message(b!, { flip: true });
+    expect(partnerPost.image!.data).toBe(post.partner!.image.data);
+    expect(partnerPost.partner!.image.data).toBe(post.image!.data);
+    expect(drawn).toEqual([`${a!.fen} white`, `${b!.fen} black`]);
   });
 });

@@ -398,11 +398,11 @@ describe('Relay', () => {
     });
   });
 
-  it('shows both bughouse boards in one image and redraws it when the partner board moves', async () => {
+  it('shows both bughouse boards, each in a picture of its own, and redraws when the partner board moves', async () => {
     const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
     const watched = await relay.watch(request('c1', 20));
     if (!watched.ok) throw new Error(watched.error);
-    // The pair is stacked: the picture with both boards is taller.
+    // Each picture has a single board's shape: as tall as the post's before the pair was known.
     const height = (png: Buffer) => png.readUInt32BE(20);
     const single = height(port.sent[0]!.message.image!.data);
     const moves = { 20: 0, 21: 0 };
@@ -423,8 +423,11 @@ describe('Relay', () => {
         break;
       }
     }
-    const last = edits().at(-1)!;
-    expect(height(last.message.image!.data)).toBeGreaterThan(single * 1.5);
+    const last = edits().at(-1)!.message;
+    expect(height(last.image!.data)).toBe(single);
+    expect(height(last.partner!.image.data)).toBe(single);
+    expect(last.partner!.image.description).toContain(`FEN: ${feed.snapshot(21)!.fen}`);
+    expect(last.image!.description).toContain(`FEN: ${feed.snapshot(20)!.fen}`);
   });
 });
 

@@ -103,46 +103,145 @@ describe('file letters at Discord’s display size', () => {
   }
 });
 
+/**
+ * How Discord's clients fit an embed's image, by third-party measurements (not Discord's docs):
+ * desktop into about 400 px wide and 300 px tall (leovoel/embed-visualizer#30: 420x600 shown
+ * 300 tall; opengraphplus.com: "up to ~400px wide on desktop, ~300px max height"); the rule the
+ * pictures were first fitted to, 400 px wide whatever the height.
+ */
+const DISPLAY_RULES = {
+  '400x300': { width: 400, height: 300 },
+  '400 wide': { width: 400, height: Infinity },
+} as const;
+
+/** A picture fitted into a client's box: never enlarged, its shape kept. */
+async function fittedInto(
+  png: Buffer,
+  box: { width: number; height: number },
+): Promise<{ img: Decoded; scale: number }> {
+  const image = await loadImage(png);
+  const scale = Math.min(1, box.width / image.width, box.height / image.height);
+  return shownAt(png, Math.round(image.width * scale));
+}
+
+/** The stacked pair as last round posted it (one picture) or the same two boards side by side. */
+async function joined(pictures: Buffer[], across: boolean, gap: number): Promise<Buffer> {
+  const images = await Promise.all(pictures.map((p) => loadImage(p)));
+  const w = across ? images.reduce((n, i) => n + i.width, gap) : Math.max(...images.map((i) => i.width));
+  const h = across ? Math.max(...images.map((i) => i.height)) : images.reduce((n, i) => n + i.height, gap);
+  const canvas = createCanvas(w, h);
+  const ctx = canvas.getContext('2d');
+  let at = 0;
+  for (const image of images) {
+    ctx.drawImage(image, across ? at : 0, across ? 0 : at);
+    at += (across ? image.width : image.height) + gap;
+  }
+  return canvas.toBuffer('image/png');
+}
+
 describe('a bughouse pair at Discord’s display size', () => {
-  it('shows each board at least 260 px wide when the picture is 400 px wide', async () => {
-    const board = (name: string) => ({ name, clockMs: 60_000 });
-    const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
-    const png = renderPng({
-      fen: start,
-      rules: 'crazyhouse',
-      orientation: 'white',
-      white: board('A'),
-      black: board('B'),
-      holdings: { white: 'PN', black: 'Q' },
-      partner: {
-        fen: start,
-        rules: 'crazyhouse',
-        orientation: 'black',
-        white: board('C'),
-        black: board('D'),
-        holdings: { white: '', black: 'RR' },
-      },
-    });
+  const player = (name: string) => ({ name, clockMs: 60_000 });
+  const start = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  const game = {
+    fen: start,
+    rules: 'crazyhouse' as const,
+    orientation: 'white' as const,
+    white: player('A'),
+    black: player('B'),
+    holdings: { white: 'PN', black: 'Q' },
+  };
+  const partner = {
+    ...game,
+    orientation: 'black' as const,
+    white: player('C'),
+    black: player('D'),
+    holdings: { white: '', black: 'RR' },
+  };
+  const drawn = (scene: Parameters<typeof renderPng>[0]): Buffer => {
+    const png = renderPng(scene);
     if (!png.ok) throw new Error(png.error);
-    const { img, scale } = await shownAt(png.value, SHOWN_WIDTH);
-    const layout = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
-    expect(layout.boards).toHaveLength(2);
-    const [light, dark] = [hex(themeByName('brown').light), hex(themeByName('brown').dark)];
-    // A square's colour, or a blend of the two (where the scaling mixes neighbouring squares).
-    const isSquare = (c: Rgb) => c.every((v, k) => v >= dark[k]! - 12 && v <= light[k]! + 12);
-    for (const [i, panel] of layout.boards.entries()) {
-      // Measured on the picture: the run of square colours along the empty fifth rank.
-      const shown = scaled(panel.board, scale);
-      const y = shown.y + Math.round(shown.h * 0.45);
-      let x = 0;
-      while (x < img.width && !isSquare(pixel(img, x, y))) x++;
-      const left = x;
-      while (x < img.width && isSquare(pixel(img, x, y))) x++;
-      expect(x - left, `board ${i} width`).toBeGreaterThanOrEqual(260);
-      expect(inkHeight(img, scaled(panel.topBar, scale)), `board ${i} name`).toBeGreaterThanOrEqual(
-        LEGIBLE_PX,
-      );
+    return png.value;
+  };
+  const [light, dark] = [hex(themeByName('brown').light), hex(themeByName('brown').dark)];
+  // A square's colour, or a blend of the two (where the scaling mixes neighbouring squares).
+  const isSquare = (c: Rgb) => c.every((v, k) => v >= dark[k]! - 12 && v <= light[k]! + 12);
+
+  /** The width of a board as shown, measured along its empty fifth rank: the run of square colours. */
+  function shownWidth(img: Decoded, board: Rect, scale: number): number {
+    const shown = scaled(board, scale);
+    const y = shown.y + Math.round(shown.h * 0.45);
+    let x = Math.max(0, shown.x - 2);
+    while (x < img.width && !isSquare(pixel(img, x, y))) x++;
+    const left = x;
+    while (x < img.width && isSquare(pixel(img, x, y))) x++;
+    return x - left;
+  }
+
+  it('shows each board as large as a single game’s, in two pictures, under either display rule', async () => {
+    const single = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
+    const stackedLayout = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
+    const pictures = [drawn(game), drawn(partner)];
+    const gap = stackedLayout.gap!.h;
+    const { width, height } = single;
+    const ways = {
+      'two pictures': pictures.map((png) => ({ png, boards: [single.boards[0]!.board] })),
+      // What last round posted: one picture, the partner board below.
+      stacked: [{ png: drawn({ ...game, partner }), boards: stackedLayout.boards.map((b) => b.board) }],
+      // The same two pictures side by side, about as wide as the picture before last round's (990 px).
+      'side by side': [
+        {
+          png: await joined(pictures, true, gap),
+          boards: [single.boards[0]!.board, { ...single.boards[0]!.board, x: width + gap }],
+        },
+      ],
+    };
+    const figures: Record<string, Record<string, number[]>> = {};
+    for (const [rule, box] of Object.entries(DISPLAY_RULES)) {
+      figures[rule] = {};
+      for (const [way, shown] of Object.entries(ways)) {
+        const widths: number[] = [];
+        for (const { png, boards } of shown) {
+          const { img, scale } = await fittedInto(png, box);
+          for (const board of boards) widths.push(shownWidth(img, board, scale));
+        }
+        figures[rule][way] = widths;
+      }
     }
+    // The figures of docs/watching.md, per board in displayed pixels.
+    console.info(`bughouse boards as shown (${width}x${height} per picture):`, JSON.stringify(figures));
+    const fit = figures['400x300']!;
+    const wide = figures['400 wide']!;
+    // Each board as a single game's board: ~209 px in 400x300, the whole 400 px at 400 wide.
+    const singleShown = Math.floor(Math.min(400 / width, 300 / height) * single.boards[0]!.board.w);
+    for (const w of fit['two pictures']!) expect(w).toBeGreaterThanOrEqual(singleShown - 2);
+    for (const w of wide['two pictures']!) expect(w).toBeGreaterThanOrEqual(396);
+    // Either joined picture shows each board smaller under the 400x300 rule.
+    for (const way of ['stacked', 'side by side'])
+      for (const w of fit[way]!) expect(w, way).toBeLessThan(Math.min(...fit['two pictures']!) - 10);
+  });
+
+  it('shows the names about twice as tall in two pictures as in the stacked one, at 400x300', async () => {
+    const single = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
+    const stackedLayout = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
+    const nameHeight = async (png: Buffer, bar: Rect): Promise<number> => {
+      const { img, scale } = await fittedInto(png, DISPLAY_RULES['400x300']);
+      return inkHeight(img, scaled({ ...bar, w: single.bar.info.w }, scale));
+    };
+    // Black's bar, away from the side to move's clock (White moves on both boards): at the top of
+    // the game's board, at the bottom of the partner's (turned).
+    const [board] = single.boards;
+    const apart = [
+      await nameHeight(drawn(game), board!.topBar),
+      await nameHeight(drawn(partner), board!.bottomBar),
+    ];
+    const stackedPng = drawn({ ...game, partner });
+    const [top, bottom] = stackedLayout.boards;
+    const stacked = [
+      await nameHeight(stackedPng, top!.topBar),
+      await nameHeight(stackedPng, bottom!.bottomBar),
+    ];
+    console.info('name glyph height at 400x300, px:', JSON.stringify({ 'two pictures': apart, stacked }));
+    for (const [i, h] of apart.entries()) expect(h).toBeGreaterThanOrEqual(1.5 * stacked[i]!);
   });
 });
 

@@ -229,8 +229,10 @@ describe('board PNG from real FICS games', () => {
     // FatICS, one observer on both boards of a bughouse match (games 20 and 21).
     const [main, partner] = transcript('fatics_bughouse/obs_both.raw');
     expect([main!.game, partner!.game]).toEqual([20, 21]);
-    const scene = sceneFromSnapshot(main!, { partner: partner! });
-    expect(scene.partner?.orientation).toBe('black');
+    const scene = {
+      ...sceneFromSnapshot(main!),
+      partner: sceneFromSnapshot(partner!, { orientation: 'black' }),
+    };
     const img = await decodePng(png(scene));
     const layout = computeLayout(480, { partner: true, footer: true, holdings: true });
     expect([img.width, img.height]).toEqual([480, layout.height]);

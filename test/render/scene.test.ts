@@ -52,20 +52,11 @@ describe('scenes from snapshots', () => {
       black: { name: 'GuestIBJV', clockMs: snap.blackClockMs },
       holdings: { white: '', black: 'PPPPPPPPPBBQ' },
       result: { result: '1-0', reason: 'GuestIBJV checkmated' },
-      partner: null,
       theme: 'green',
       size: 600,
     });
     expect(sceneFromSnapshot({ ...snap, flip: true }).orientation).toBe('black');
     expect(sceneFromSnapshot({ ...snap, ended: false }).result).toBeNull();
-  });
-
-  it('flips the partner board against the main board', () => {
-    const [main, partner] = bughouse;
-    expect(sceneFromSnapshot(main!, { partner: partner! }).partner?.orientation).toBe('black');
-    expect(sceneFromSnapshot(main!, { partner: partner!, orientation: 'black' }).partner?.orientation).toBe(
-      'white',
-    );
   });
 
   it('replays a crazyhouse game to the snapshot position, with each ply clock', () => {
