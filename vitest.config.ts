@@ -56,6 +56,11 @@ export default defineConfig({
           include: INTEGRATION,
           // One PostgreSQL server for the whole run (the storage tests run against it and SQLite).
           globalSetup: ['test/support/postgres-setup.ts'],
+          // One module cache per worker, as in the unit project: importing the app, discord.js and
+          // the fake Discord's schema afresh for each file was 5 s a file (394 s of a 515 s run).
+          // Each file starts and closes its own servers, bots and databases; a file that mocks a
+          // module loads what it mocks afresh (test/chesslive/feed.test.ts).
+          isolate: false,
           // A bound on each test, not a speed check: tests that start bot processes take 5-10 s
           // alone and several times that when the whole run shares two cores.
           testTimeout: 60_000,

@@ -2,26 +2,34 @@
 import { EventEmitter } from 'node:events';
 import type * as FsPromises from 'node:fs/promises';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Feed from '../../src/chesslive/feed.js';
 import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
-import { ChessLiveFeed, CombinedFeed } from '../../src/chesslive/feed.js';
 import { makeChessLiveGame } from '../../src/game/game-id.js';
 import type { GameFeed } from '../../src/game/feed.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 import { waitFor } from '../support/wait.js';
 
 // The feed opens a file once per read: counting the opens lets a test wait for a read instead of
-// sleeping.
-const opened = vi.hoisted(() => new Map<string, number>());
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof FsPromises>();
-  const open: typeof fs.open = (path, ...rest) => {
-    opened.set(String(path), (opened.get(String(path)) ?? 0) + 1);
-    return fs.open(path, ...rest);
-  };
-  return { ...fs, open };
+// sleeping. The feed is loaded afresh over the counting `open`: the integration project shares its
+// module cache between files (isolate: false, vitest.config.ts), where a hoisted vi.mock would
+// come too late.
+const opened = new Map<string, number>();
+let ChessLiveFeed: typeof Feed.ChessLiveFeed;
+let CombinedFeed: typeof Feed.CombinedFeed;
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('node:fs/promises', async (importOriginal) => {
+    const fs = await importOriginal<typeof FsPromises>();
+    const open: typeof fs.open = (path, ...rest) => {
+      opened.set(String(path), (opened.get(String(path)) ?? 0) + 1);
+      return fs.open(path, ...rest);
+    };
+    return { ...fs, open };
+  });
+  ({ ChessLiveFeed, CombinedFeed } = await import('../../src/chesslive/feed.js'));
 });
 const opens = (path: string): number => opened.get(path) ?? 0;
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MISSING_TOKEN_HELP, loadConfig } from '../../src/config.js';
 import { startBot } from '../../src/app.js';
@@ -13,7 +13,13 @@ import { BROKEN_COMMANDS, startFake, startTestBot } from './harness.js';
 import type { Harness } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+/**
+ * tsx's loader, by its path (the processes run in a temporary folder, where `--import tsx` would
+ * not resolve): one process per run, the bot's own. tsx's command line starts a second that relays
+ * SIGTERM and, when the bot has not said within 30 ms that it got it (a loaded machine), kills it
+ * and exits 143: the shutdown test then failed at load 8-29.
+ */
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 let h: Harness;
 let stops: (() => Promise<void>)[];
@@ -105,7 +111,7 @@ function run(
   options: { timeoutMs?: number; onStdout?: (text: string, stop: () => void) => void } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, join(ROOT, script)], {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, script)], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

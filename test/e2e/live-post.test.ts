@@ -1,13 +1,14 @@
 // A live game from the fake FICS server to the fake Discord through the real bot: the posted
 // message, its edits as the players move, its end, its buttons, and a game shown in two channels.
 import { parsePgn } from 'chessops/pgn';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chartColours, chartLayout, type ChartScene } from '../../render/chart.js';
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { STOPPED_FOOTER } from '../../src/relay/post-sender.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { bughouseFixture } from '../fake-fics/fixture-games.js';
 import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { START_FEN, expectImageShows } from './images.js';
 import { World, boardPng, buttonIds, embedOf, fixture, linkButtons, scriptOf } from './harness.js';
 
@@ -27,6 +28,7 @@ let w: World | null = null;
 afterEach(async () => {
   await w?.close();
   w = null;
+  vi.useRealTimers();
 });
 
 /** Runs /observe and returns the live post it made in the channel. */
@@ -143,37 +145,92 @@ describe('a live game', () => {
     expect(world.livePosts()).toHaveLength(1);
   });
 
-  it('keeps up with a burst of 30 moves and its end with few edits, ending on the last position', async () => {
+  it('keeps up with a burst of moves in a full edit window with one edit, then its end', async () => {
     // Discord's (and the fake's default) edit limit: 5 per 5 s per channel.
     const world = (w = await World.start());
     const script = fixture('fatics_master_seq#3');
     const game = world.fics.addGame(scriptOf(script));
-    await world.startBot();
+    // The limit's window passes on time the test moves, not waited for: the bot's turns on a
+    // ManualClock, and Date (discord.js's record of the bucket, the fake Discord's window) moved
+    // with it. Date still runs on with real time in between, so it is never behind the clock.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    const clock = new ManualClock();
+    await world.startBot({ editClock: clock });
+    const { fics, relay } = world.running.context;
+    /** Plies the bot must have read before the clock moves, and whether the end too. */
+    let plies = 0;
+    let ended = false;
+    const read = (): boolean => {
+      // A game the bot no longer holds was read to its end.
+      const held = fics.snapshot(game);
+      return held === undefined || (held.san.length >= plies && (!ended || held.result !== '*'));
+    };
+    /**
+     * Moves both clocks on by tenths of a second until `promise` settles (a minute at most), each
+     * time once the bot has read the moves played, its edits given a turn are answered and
+     * something waits on the clock: what happened by then happened before the clock moved, and
+     * the clock does not run ahead of what is still being drawn (a final edit's images).
+     */
+    const advancingUntil = async <T>(promise: Promise<T>, what: string): Promise<T> => {
+      let settled = false;
+      const result = promise.finally(() => (settled = true));
+      for (let waited = 0; waited < 60_000; waited += 100) {
+        await world.fake.waitFor(
+          () => settled || (read() && relay.scheduleFigures().inFlight === 0 && clock.pending > 0),
+          what,
+        );
+        if (settled) break;
+        vi.advanceTimersByTime(100);
+        await clock.advance(100);
+      }
+      return result;
+    };
+    // The post's first turn needs no time (and an interaction's 3 s window is on Date too).
     const post = await observe(world, game);
     const requestsBefore = world.fake.requests.length;
 
-    // The burst at once: no real time between moves for a loaded machine to stretch.
-    world.fics.playMoves(game, 30);
+    // Five moves shown one by one fill the channel's window.
+    for (plies = 1; plies <= 5; plies++) {
+      world.fics.playMove(game);
+      const shown = plies + 1;
+      await advancingUntil(
+        world.waitForMessage(post.id, (m) => m.revisions.length === shown, `edit ${plies}`, 30_000),
+        `edit ${plies}`,
+      );
+    }
+    // The burst at once while the window is full (no time between moves for a loaded machine to
+    // stretch). Latest wins: once the window passed, one edit with the newest position, not also a
+    // position that waited meanwhile.
+    const lastSan = world.fics.playMoves(game, 25).at(-1)!;
+    plies = 30;
     const fen = world.fics.game(game)!.fen;
+    const caughtUp = await advancingUntil(
+      world.waitForMessage(post.id, (m) => m.revisions.length > 6, 'the edit after the window', 30_000),
+      'the burst read and its edits answered',
+    );
+    expect(caughtUp.revisions).toHaveLength(7);
+    expect(embedOf(caughtUp).description.endsWith(lastSan)).toBe(true);
+    await expectImageShows(boardPng(caughtUp), fen);
+    // Then the end: its final edit, then the GIF.
     world.fics.endGame(game, '1/2-1/2', 'Game drawn by mutual agreement');
-    const message = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the end', 8_000);
-
-    const edits = message.revisions.length - 1;
-    // Latest wins: the limit's 5 edits in the first window, then, once it passes, the final
-    // message only (not also a position that waited in a queue meanwhile).
-    expect(edits).toBeGreaterThanOrEqual(2);
-    expect(edits).toBeLessThanOrEqual(6);
+    ended = true;
+    const message = await advancingUntil(
+      world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'the end', 30_000),
+      'the end read and its edits answered',
+    );
+    expect(message.revisions).toHaveLength(8);
     expect(embedOf(message).footer).toBe('½-½ · Game drawn by mutual agreement');
     await expectImageShows(boardPng(message), fen, 'white', true);
-    await world.relayIdle();
-    // Then one more: the GIF.
-    expect(world.fake.message(post.id)!.revisions).toHaveLength(edits + 2);
+    await advancingUntil(world.relayIdle(), 'the GIF');
+    expect(world.fake.message(post.id)!.revisions).toHaveLength(9);
     const during = world.fake.requests.slice(requestsBefore);
     expect(during.filter((r) => r.status === 429)).toEqual([]);
     // No storm: one PATCH per edit and nothing else on the way.
     expect(during.map((r) => `${r.method} ${r.route}`)).toEqual(
-      Array<string>(edits + 1).fill('PATCH /channels/:channel_id/messages/:message_id'),
+      Array<string>(8).fill('PATCH /channels/:channel_id/messages/:message_id'),
     );
+    // The sixth edit waited for the window (by the fake Discord's clock).
+    expect(during[5]!.at - during[0]!.at).toBeGreaterThanOrEqual(5_000);
   });
 
   it('shares one FICS observation and one render between two channels', async () => {

@@ -1,7 +1,9 @@
-// PostgreSQL stopped for ~12 s in the middle of a game, the real bot against the fakes: boards
-// keep moving, the game's end reaches Discord with its result while the database is still down,
-// /healthz's check says the database is failing, and once the server is back the finished game
-// and the post's end are in the database (queued, src/storage/writes.ts).
+// PostgreSQL stopped in the middle of a game, the real bot against the fakes: boards keep moving,
+// the game's end reaches Discord with its result while the database is still down, /healthz's
+// check says the database is failing, and once the server is back the finished game and the
+// post's end are in the database (queued, src/storage/writes.ts). The server stays down until all
+// of that was seen during the outage, and no longer: its length proves nothing more (the issue
+// measured a 12 s one, which was waited out in full).
 import { afterEach, describe, expect, it } from 'vitest';
 import { query } from '../storage/backends.js';
 import { startPostgres, type PostgresServer } from '../support/postgres.js';
@@ -16,9 +18,6 @@ afterEach(async () => {
   world = null;
   server = null;
 });
-
-/** How long the server stays down: the outage the issue measured. */
-const OUTAGE_MS = 12_000;
 
 /** Re-runs an async check every 100 ms until it holds; fails after `timeoutMs`. */
 async function eventually(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
@@ -46,7 +45,6 @@ describe('PostgreSQL stopped and restarted mid-game', () => {
     );
 
     await pg.halt();
-    const haltedAt = Date.now();
     expect(await storage.health()).toMatchObject({ writable: false });
     // A move while it is down: the board is edited (the move is read from memory, not the database).
     const san = w.fics.playMove(game);
@@ -59,14 +57,12 @@ describe('PostgreSQL stopped and restarted mid-game', () => {
       10_000,
     );
     expect(final.attachments.map((a) => a.filename)).toContain(`game-${game}.pgn`);
-    expect(Date.now() - haltedAt).toBeLessThan(OUTAGE_MS);
     const down = await storage.health();
     expect(down.writable).toBe(false);
     expect(down.queued).toBeGreaterThan(0);
     expect(w.logLines.some((l) => l.includes('"what":"save a finished game"'))).toBe(true);
 
-    // The rest of the outage (its length, not a proof of anything).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - haltedAt))));
+    // Back only now: everything above happened while the database was down.
     await pg.restart();
     await eventually(
       async () =>

@@ -9,6 +9,10 @@ export class ManualClock implements ScheduleClock {
   now(): number {
     return this.t;
   }
+  /** Timers waiting for the clock to move. */
+  get pending(): number {
+    return this.timers.length;
+  }
   after(ms: number, run: () => void): () => void {
     const timer = { at: this.t + ms, run };
     this.timers.push(timer);
