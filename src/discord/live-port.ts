@@ -332,7 +332,14 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, makeDiscordMessage(message, postId, this.now()));
+      const edit = makeDiscordMessage(message, postId, this.now());
+      // An edit that keeps the pictures (a game gone while Kibitz was offline) keeps the embeds
+      // showing them past the game's own: a bughouse partner.png would otherwise show loose.
+      if (message.image === null) {
+        const shown = await channel.messages.fetch(messageId);
+        edit.embeds = [...(edit.embeds ?? []), ...shown.embeds.slice(1).map((e) => e.toJSON())];
+      }
+      await channel.messages.edit(messageId, edit);
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;
