@@ -131,8 +131,7 @@ describe('a live game', () => {
     expect(pgn).toEqual({ san: script.san, result: '0-1' });
     const { frames } = decodeGif(attachment(ended, `game-${game}.gif`));
     expect(frames).toHaveLength(script.san.length + 1);
-    const gifBoard = computeLayout(DEFAULT_SIZE, { partner: false, footer: true, holdings: false }).boards[0]!
-      .board;
+    const gifBoard = computeLayout(DEFAULT_SIZE, { footer: true, holdings: false }).panel.board;
     expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
     expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
 
@@ -295,10 +294,10 @@ describe('a bughouse game', () => {
         ['partner.png', 'black'],
       ] as const
     ).entries()) {
-      const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: ended[i]!, holdings: true });
+      const layout = computeLayout(DEFAULT_SIZE, { footer: ended[i]!, holdings: true });
       const img = await decodePng(attachment(message, name));
       expect([img.width, img.height], name).toEqual([layout.width, layout.height]);
-      expectBoard(img, layout.boards[0]!.board, fens[i]!, orientation);
+      expectBoard(img, layout.panel.board, fens[i]!, orientation);
     }
   }
 
