@@ -337,7 +337,9 @@ export class DiscordPostPort implements PostPort {
       // showing them past the game's own: a bughouse partner.png would otherwise show loose.
       if (message.image === null) {
         const shown = await channel.messages.fetch(messageId);
-        edit.embeds = [...(edit.embeds ?? []), ...shown.embeds.slice(1).map((e) => e.toJSON())];
+        const own = edit.embeds as APIEmbed[];
+        const color = own[0]?.color;
+        edit.embeds = [...own, ...shown.embeds.slice(1).map((e) => ({ ...e.toJSON(), color }))];
       }
       await channel.messages.edit(messageId, edit);
       this.failures.delete(messageId);

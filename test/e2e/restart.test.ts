@@ -97,6 +97,9 @@ it('a bughouse game that ended while the bot was stopped keeps both boards in th
   const pictures = (m: FakeMessage) => (m.embeds as { image?: { url: string } }[]).map((e) => e.image?.url);
   expect(pictures(offline)).toEqual(['attachment://board.png', 'attachment://partner.png']);
   expect(offline.attachments.map((f) => f.filename)).toEqual(['board.png', 'partner.png']);
-  expect((offline.embeds[1] as { title?: string }).title).toBe((post.embeds[1] as { title?: string }).title);
+  const [own, partner] = offline.embeds as { title?: string; color?: number }[];
+  expect(partner!.title).toBe((post.embeds[1] as { title?: string }).title);
+  // The pair in the colour of an unknown end, as the game's own embed.
+  expect(partner!.color).toBe(own!.color);
   expect(world.fake.state.loosePictures).toEqual([]);
 });
