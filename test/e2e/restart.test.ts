@@ -1,5 +1,6 @@
 // A bot stopped mid-game and started again on the same database picks up its live posts: it keeps
 // editing the same messages, and marks the games that ended meanwhile as ended offline.
+import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, expect, it } from 'vitest';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { expectImageShows } from './images.js';
@@ -102,4 +103,27 @@ it('a bughouse game that ended while the bot was stopped keeps both boards in th
   // The pair in the colour of an unknown end, as the game's own embed.
   expect(partner!.color).toBe(own!.color);
   expect(world.fake.state.loosePictures).toEqual([]);
+});
+
+it('a game that ended while the bot was stopped is ended in a channel it cannot read the history of', async () => {
+  const world = (w = await World.start({ dbFile: true }));
+  const game = world.fics.addGame(scriptOf(fixture('fatics_master_seq#0')));
+  await world.startBot();
+  const reply = await world.command('observe', { game }).reply();
+  expect(reply.content).toMatch(/is live here/);
+  const post = world.livePosts().at(-1)!;
+  await world.relayIdle();
+
+  await world.stopBot();
+  world.fics.endGame(game, '1-0', 'Black resigns');
+  // Read Message History is asked for, not checked: the end must not need it.
+  world.fake.setOverwrite(world.channelId, {
+    id: world.fake.botRole(world.guildId).id,
+    type: 'role',
+    deny: PermissionFlagsBits.ReadMessageHistory,
+  });
+  await world.startBot();
+  const offline = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'an offline end');
+  expect(embedOf(offline).footer).toBe('ended while offline');
+  expect(boardPng(offline).equals(boardPng(post))).toBe(true);
 });
