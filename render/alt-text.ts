@@ -99,12 +99,11 @@ function bounded(text: string): string {
 }
 
 /**
- * A board picture in words (a bughouse picture: both boards); `label` names the board, `Partner
- * board` for a bughouse partner's picture of its own.
+ * A board picture in words; `label` names the board, `Partner board` for a bughouse partner's
+ * picture of its own.
  */
 export function describeBoard(scene: BoardScene, label = 'Chess board'): string {
-  const main = boardWords(scene, label);
-  return bounded(scene.partner ? `${main} ${boardWords(scene.partner, 'Partner board')}` : main);
+  return bounded(boardWords(scene, label));
 }
 
 /** A whole game's animation in words: how many moves it shows, what it leaves out, where it ends. */

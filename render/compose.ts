@@ -423,30 +423,23 @@ function isSquareOf(region: Region, column: BoardPanel): boolean {
 }
 
 /** What a scene needs room for; a GIF takes the union over all its scenes. */
-export function layoutNeeds(scene: BoardScene, positions: ScenePosition[]): LayoutNeeds {
+export function layoutNeeds(scene: BoardScene, position: ScenePosition): LayoutNeeds {
   return {
-    partner: Boolean(scene.partner),
-    footer: Boolean(scene.result || scene.partner?.result),
-    holdings: positions.some((pos) => pos.holdings !== null),
+    footer: Boolean(scene.result),
+    holdings: position.holdings !== null,
     ...(scene.evaluation ? { evaluation: true } : {}),
   };
 }
 
-/** Reads a scene (and its partner) and checks its options. */
-export function readScene(scene: BoardScene): RenderResult<ScenePosition[]> {
+/** Reads a scene and checks its options. */
+export function readScene(scene: BoardScene): RenderResult<ScenePosition> {
   if (scene.theme !== undefined && !isThemeName(scene.theme)) {
     return { ok: false, error: `unknown theme "${String(scene.theme)}"` };
   }
   if (scene.size !== undefined && !Number.isFinite(scene.size)) {
     return { ok: false, error: 'size must be a number' };
   }
-  const positions: ScenePosition[] = [];
-  for (const s of scene.partner ? [scene, scene.partner] : [scene]) {
-    const read = readPosition(s);
-    if (!read.ok) return read;
-    positions.push(read.value);
-  }
-  return { ok: true, value: positions };
+  return readPosition(scene);
 }
 
 /**
@@ -456,28 +449,17 @@ export function readScene(scene: BoardScene): RenderResult<ScenePosition[]> {
  */
 export function composeScene(
   scene: BoardScene,
-  positions: ScenePosition[],
+  position: ScenePosition,
   needs: LayoutNeeds,
   markTurn = true,
 ): Frame {
   const layout = computeLayout(scene.size ?? DEFAULT_SIZE, needs);
   const sprites = spriteKit(themeByName(scene.theme ?? DEFAULT_THEME), layout);
   const painter: Painter = { layout, sprites, markTurn };
-  const boards = scene.partner ? [scene, scene.partner] : [scene];
-  const regions = boards.flatMap((board, i) =>
-    panelRegions(painter, layout.boards[i]!, board, positions[i]!),
-  );
+  const regions = panelRegions(painter, layout.panel, scene, position);
   if (layout.evaluationBar !== null && scene.evaluation)
-    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.boards[0]!.board, scene));
+    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.panel.board, scene));
   const arrow = scene.evaluation?.bestMove ? arrowOf(scene.evaluation.bestMove) : null;
-  if (arrow !== null) drawArrow(painter, layout.boards[0]!, scene.orientation, arrow, regions);
-  const gap = layout.gap;
-  if (gap !== null) {
-    regions.push({
-      ...gap,
-      key: 'gap',
-      paint: (s) => fillRect(s, gap.x, gap.y, gap.w, gap.h, sprites.kit.index.gap),
-    });
-  }
+  if (arrow !== null) drawArrow(painter, layout.panel, scene.orientation, arrow, regions);
   return { width: layout.width, height: layout.height, palette: sprites.kit.palette, regions };
 }

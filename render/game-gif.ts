@@ -82,16 +82,15 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
   const maxBytes = opts.maxBytes ?? MAX_GIF_BYTES;
   const first = scenes[0];
   if (!first) return { ok: false, error: 'no positions to animate' };
-  const positions: ScenePosition[][] = [];
+  const positions: ScenePosition[] = [];
   for (const [i, scene] of scenes.entries()) {
     const read = readScene(scene);
     if (!read.ok) return { ok: false, error: `position ${i}: ${read.error}` };
     positions.push(read.value);
   }
   const needs: LayoutNeeds = {
-    partner: scenes.some((s) => s.partner),
-    footer: scenes.some((s) => s.result || s.partner?.result),
-    holdings: positions.some((ps) => ps.some((p) => p.holdings !== null)),
+    footer: scenes.some((s) => s.result),
+    holdings: positions.some((p) => p.holdings !== null),
   };
   const look = { theme: first.theme, size: first.size };
   const lastFrameDelayMs = opts.lastFrameDelayMs ?? LAST_FRAME_DELAY_MS;

@@ -40,10 +40,8 @@ export interface Layout {
   height: number;
   square: number;
   barHeight: number;
-  /** One per board: a bughouse pair is stacked, so each board keeps the picture's whole width. */
-  boards: BoardPanel[];
-  /** Between the two boards of a bughouse pair; null for one board. */
-  gap: Rect | null;
+  /** The one board of the picture (a bughouse partner board has a picture of its own). */
+  panel: BoardPanel;
   /** The evaluation bar, the whole height of the image; null when there is none. */
   evaluationBar: Rect | null;
   bar: BarParts;
@@ -62,7 +60,6 @@ export interface Layout {
 }
 
 export interface LayoutNeeds {
-  partner: boolean;
   footer: boolean;
   holdings: boolean;
   /** An evaluation bar left of the board(s); the board keeps its size and moves right. */
@@ -79,7 +76,6 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   const barHeight = Math.round(boardPx / 10);
   // Room for two lines of a long result (it wraps rather than being cut).
   const footerHeight = needs.footer ? barHeight : 0;
-  const gap = needs.partner ? Math.round(square / 2) : 0;
   // Pieces in hand about 30 px tall at Discord's ~400 px display, on a strip of their own.
   const handHeight = needs.holdings ? Math.round(barHeight * 0.9) : 0;
   // File letters about 10 px tall (x-height) at Discord's ~400 px display (test/render/legible).
@@ -90,34 +86,31 @@ export function computeLayout(size: number, needs: LayoutNeeds): Layout {
   const infoWidth = boardPx - clockWidth;
   const evaluationWidth = needs.evaluation ? Math.round(square / 3) : 0;
   const panelHeight = 2 * barHeight + 2 * handHeight + boardPx + filesHeight + footerHeight;
-  const panel = (top: number): BoardPanel => {
-    const x = evaluationWidth;
-    const boardY = top + barHeight + handHeight;
-    const filesY = boardY + boardPx;
-    const bottomHandY = filesY + filesHeight;
-    const bottomBarY = bottomHandY + handHeight;
-    const hand = (y: number): Rect | null => (needs.holdings ? { x, y, w: boardPx, h: handHeight } : null);
-    return {
-      x,
-      y: top,
-      topBar: { x, y: top, w: boardPx, h: barHeight },
-      topHand: hand(top + barHeight),
-      board: { x, y: boardY, w: boardPx, h: boardPx },
-      files: { x, y: filesY, w: boardPx, h: filesHeight },
-      bottomHand: hand(bottomHandY),
-      bottomBar: { x, y: bottomBarY, w: boardPx, h: barHeight },
-      footer: needs.footer ? { x, y: bottomBarY + barHeight, w: boardPx, h: footerHeight } : null,
-    };
+  const x = evaluationWidth;
+  const boardY = barHeight + handHeight;
+  const filesY = boardY + boardPx;
+  const bottomHandY = filesY + filesHeight;
+  const bottomBarY = bottomHandY + handHeight;
+  const hand = (y: number): Rect | null => (needs.holdings ? { x, y, w: boardPx, h: handHeight } : null);
+  const panel: BoardPanel = {
+    x,
+    y: 0,
+    topBar: { x, y: 0, w: boardPx, h: barHeight },
+    topHand: hand(barHeight),
+    board: { x, y: boardY, w: boardPx, h: boardPx },
+    files: { x, y: filesY, w: boardPx, h: filesHeight },
+    bottomHand: hand(bottomHandY),
+    bottomBar: { x, y: bottomBarY, w: boardPx, h: barHeight },
+    footer: needs.footer ? { x, y: bottomBarY + barHeight, w: boardPx, h: footerHeight } : null,
   };
   const width = evaluationWidth + boardPx;
-  const height = needs.partner ? 2 * panelHeight + gap : panelHeight;
+  const height = panelHeight;
   return {
     width,
     height,
     square,
     barHeight,
-    boards: needs.partner ? [panel(0), panel(panelHeight + gap)] : [panel(0)],
-    gap: needs.partner ? { x: 0, y: panelHeight, w: width, h: gap } : null,
+    panel,
     evaluationBar: needs.evaluation ? { x: 0, y: 0, w: evaluationWidth, h: height } : null,
     bar: {
       info: { x: 0, w: infoWidth },

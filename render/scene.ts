@@ -44,11 +44,6 @@ export interface BoardScene {
   holdings?: SceneHoldings | null;
   /** Set once the game is over. */
   result?: SceneResult | null;
-  /**
-   * Bughouse: the other board of the pair, drawn below it (stacked: each keeps the full width).
-   * Live posts no longer use it: they show each board in a picture of its own (src/relay/images.ts).
-   */
-  partner?: BoardScene | null;
   theme?: ThemeName;
   /** Board width in pixels, 240..1024 (clamped). */
   size?: number;

@@ -65,14 +65,8 @@ function boardText(scene: BoardScene, pos: ScenePosition): string {
   return out.join('\n');
 }
 
-/** The scene (and its bughouse partner below it) as plain text. */
+/** The scene as plain text. */
 export function renderText(scene: BoardScene): RenderResult<string> {
-  const boards = scene.partner ? [scene, scene.partner] : [scene];
-  const texts: string[] = [];
-  for (const board of boards) {
-    const pos = readPosition(board);
-    if (!pos.ok) return pos;
-    texts.push(boardText(board, pos.value));
-  }
-  return { ok: true, value: texts.join('\n\n') };
+  const pos = readPosition(scene);
+  return pos.ok ? { ok: true, value: boardText(scene, pos.value) } : pos;
 }

@@ -28,8 +28,6 @@ export interface Theme {
   clockLowText: string;
   footerBg: string;
   footerText: string;
-  /** Space between the two boards of a bughouse pair. */
-  gap: string;
   /** The engine's best move. */
   arrow: string;
 }
@@ -47,7 +45,6 @@ const BARS = {
   clockLowText: '#ffffff',
   footerBg: '#161512',
   footerText: '#ffffff',
-  gap: '#161512',
   check: '#ff0000',
   arrow: '#15781b',
 } as const;

@@ -332,7 +332,21 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      await channel.messages.edit(messageId, makeDiscordMessage(message, postId, this.now()));
+      const edit = makeDiscordMessage(message, postId, this.now());
+      // An edit that keeps the pictures (a game gone while Kibitz was offline) keeps the embeds
+      // showing them past the game's own: a bughouse partner.png would otherwise show loose.
+      if (message.image === null) {
+        // Without Read Message History (asked for, not checked) the end goes out all the same.
+        const shown = await channel.messages.fetch(messageId).catch((error: unknown) => {
+          if (error instanceof DiscordAPIError && error.status === 403) return null;
+          throw error;
+        });
+        const own = edit.embeds as APIEmbed[];
+        const color = own[0]?.color;
+        const kept = shown?.embeds.slice(1) ?? [];
+        edit.embeds = [...own, ...kept.map((e) => ({ ...e.toJSON(), color }))];
+      }
+      await channel.messages.edit(messageId, edit);
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;

@@ -48,7 +48,7 @@ function median(values: number[]): number {
 function plainRenderer(): (scene: BoardScene, pos: ScenePosition) => Buffer {
   registerFonts();
   const theme = themeByName(DEFAULT_THEME);
-  const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
+  const layout = computeLayout(DEFAULT_SIZE, { footer: false, holdings: false });
   const { square: sq, barHeight: bar } = layout;
   const board = createCanvas(sq * 8, sq * 8);
   const bctx = board.getContext('2d');

@@ -41,9 +41,9 @@ describe('render CLI', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const img = await decodePng(readFileSync(out));
-    const layout = computeLayout(320, { partner: false, footer: false, holdings: false });
+    const layout = computeLayout(320, { footer: false, holdings: false });
     expect([img.width, img.height]).toEqual([layout.width, layout.height]);
-    expectBoard(img, layout.boards[0]!.board, fen, 'black');
+    expectBoard(img, layout.panel.board, fen, 'black');
   });
 
   // In-process, and as a separate process (the one real run of the tool).
@@ -62,7 +62,7 @@ describe('render CLI', () => {
       expect(run.stdout).toContain('Last move : e1e2');
       expect(run.stdout).toContain('White Clock : 1:59');
       const img = await decodePng(readFileSync(out));
-      const board = computeLayout(480, { partner: false, footer: false, holdings: false }).boards[0]!.board;
+      const board = computeLayout(480, { footer: false, holdings: false }).panel.board;
       expect(content(img, squareRect(board, 'e2', 'white'))).toBe('white');
       expect(content(img, squareRect(board, 'f6', 'white'))).toBe('black');
     });

@@ -137,8 +137,8 @@ describe('/position', () => {
     const reply = await world.command('position', { style12: line }).reply();
     expect(reply.content).toBe(`\`${drawn}\``);
     const img = await decodePng(reply.files[0]!.bytes);
-    const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
-    expectBoard(img, layout.boards[0]!.board, drawn, 'white');
+    const layout = computeLayout(DEFAULT_SIZE, { footer: false, holdings: false });
+    expectBoard(img, layout.panel.board, drawn, 'white');
   });
 
   it("answers after Discord's 3 seconds when the drawing is late, having deferred first", async () => {

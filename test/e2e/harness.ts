@@ -14,7 +14,7 @@ import { startFake, type Harness } from '../discord/harness.js';
 import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
-import { scriptOf as fixtureScript, type FixtureGame } from '../fake-fics/fixture-games.js';
+import { bughouseFixture, scriptOf as fixtureScript, type FixtureGame } from '../fake-fics/fixture-games.js';
 
 /** FICS timings that keep a test's waits short (the fake answers at once). */
 export const FAST_FICS: Partial<PoolOptions> = {
@@ -188,12 +188,24 @@ export class World {
     const unresolved = this.fake.state.unresolvedPictures;
     if (unresolved.length > 0)
       throw new Error(`embed pictures naming no attachment: ${unresolved.join('; ')}`);
+    const loose = this.fake.state.loosePictures;
+    if (loose.length > 0) throw new Error(`pictures left outside their embed: ${loose.join('; ')}`);
   }
 }
 
 // ---- games ----------------------------------------------------------------------------------------
 
 export { fixture, type FixtureGame } from '../fake-fics/fixture-games.js';
+
+/** A bughouse pair on the fake server, A's White partnering B's Black; its two game numbers. */
+export function addBughousePair(world: World): [number, number] {
+  const [a, b] = bughouseFixture.boards;
+  const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
+  return world.fics.addBughouse(
+    { white: a!.white, black: a!.black, san: a!.san, ...tc },
+    { white: b!.white, black: b!.black, san: b!.san, ...tc },
+  );
+}
 
 /** A fixture game with ratings, so posts show them. */
 export function scriptOf(game: FixtureGame, extra: Partial<GameScript> = {}): GameScript {

@@ -13,8 +13,8 @@ export async function expectImageShows(
   ended = false,
 ): Promise<Decoded> {
   const img = await decodePng(png);
-  const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: ended, holdings: false });
+  const layout = computeLayout(DEFAULT_SIZE, { footer: ended, holdings: false });
   expect([img.width, img.height]).toEqual([layout.width, layout.height]);
-  expectBoard(img, layout.boards[0]!.board, fen, orientation);
+  expectBoard(img, layout.panel.board, fen, orientation);
   return img;
 }

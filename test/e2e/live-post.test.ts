@@ -6,11 +6,19 @@ import { chartColours, chartLayout, type ChartScene } from '../../render/chart.j
 import { DEFAULT_SIZE, computeLayout } from '../../render/layout.js';
 import { STOPPED_FOOTER } from '../../src/relay/post-sender.js';
 import type { FakeMessage } from '../fake-discord/index.js';
-import { bughouseFixture } from '../fake-fics/fixture-games.js';
 import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { START_FEN, expectImageShows } from './images.js';
-import { World, boardPng, buttonIds, embedOf, fixture, linkButtons, scriptOf } from './harness.js';
+import {
+  World,
+  addBughousePair,
+  boardPng,
+  buttonIds,
+  embedOf,
+  fixture,
+  linkButtons,
+  scriptOf,
+} from './harness.js';
 
 /** A chart's layout depends on its size and whether it has an evaluation, not on the players. */
 const CHART_SHAPE: ChartScene = {
@@ -125,8 +133,7 @@ describe('a live game', () => {
     expect(pgn).toEqual({ san: script.san, result: '0-1' });
     const { frames } = decodeGif(attachment(ended, `game-${game}.gif`));
     expect(frames).toHaveLength(script.san.length + 1);
-    const gifBoard = computeLayout(DEFAULT_SIZE, { partner: false, footer: true, holdings: false }).boards[0]!
-      .board;
+    const gifBoard = computeLayout(DEFAULT_SIZE, { footer: true, holdings: false }).panel.board;
     expectBoard(frames[0]!, gifBoard, START_FEN, 'white');
     expectBoard(frames.at(-1)!, gifBoard, script.fenFinal, 'white');
 
@@ -322,16 +329,6 @@ describe('a bughouse game', () => {
   /** The live page on: the game's embed links it. */
   const WEB_ON = { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: PUBLIC_URL };
 
-  /** A bughouse pair on the fake server, A's White partnering B's Black; its two game numbers. */
-  function addPair(world: World): [number, number] {
-    const [a, b] = bughouseFixture.boards;
-    const tc = { initialMinutes: bughouseFixture.initialMinutes, incrementSec: bughouseFixture.incrementSec };
-    return world.fics.addBughouse(
-      { white: a!.white, black: a!.black, san: a!.san, ...tc },
-      { white: b!.white, black: b!.black, san: b!.san, ...tc },
-    );
-  }
-
   /** The two embeds of a bughouse post: the game's, then its partner board's. */
   function pairEmbeds(message: FakeMessage): { title?: string; url?: string; image?: { url: string } }[] {
     return message.embeds as { title?: string; url?: string; image?: { url: string } }[];
@@ -354,17 +351,17 @@ describe('a bughouse game', () => {
         ['partner.png', 'black'],
       ] as const
     ).entries()) {
-      const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: ended[i]!, holdings: true });
+      const layout = computeLayout(DEFAULT_SIZE, { footer: ended[i]!, holdings: true });
       const img = await decodePng(attachment(message, name));
       expect([img.width, img.height], name).toEqual([layout.width, layout.height]);
-      expectBoard(img, layout.boards[0]!.board, fens[i]!, orientation);
+      expectBoard(img, layout.panel.board, fens[i]!, orientation);
     }
   }
 
   for (const dialect of ['lasker', 'fatics'] as const) {
     it(`one /observe posts both boards, each in a picture of its own (${dialect})`, async () => {
       const world = (w = await World.start({ discord: NO_EDIT_LIMIT, fics: { dialect } }));
-      const [ga, gb] = addPair(world);
+      const [ga, gb] = addBughousePair(world);
       await world.startBot({ env: WEB_ON });
       const post = await observe(world, ga);
       const shown = await world.waitForMessage(
@@ -383,7 +380,7 @@ describe('a bughouse game', () => {
 
   it('the final post shows both boards too, the result on the game’s', async () => {
     const world = (w = await World.start({ discord: NO_EDIT_LIMIT }));
-    const [ga, gb] = addPair(world);
+    const [ga, gb] = addBughousePair(world);
     await world.startBot({ env: WEB_ON });
     const post = await observe(world, ga);
     await world.waitForMessage(

@@ -1,9 +1,10 @@
 // A bot stopped mid-game and started again on the same database picks up its live posts: it keeps
 // editing the same messages, and marks the games that ended meanwhile as ended offline.
+import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, expect, it } from 'vitest';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { expectImageShows } from './images.js';
-import { World, boardPng, embedOf, fixture, scriptOf } from './harness.js';
+import { World, addBughousePair, boardPng, embedOf, fixture, scriptOf } from './harness.js';
 
 let w: World | null = null;
 afterEach(async () => {
@@ -69,4 +70,60 @@ it('resumes editing the same message after a restart; a game that ended meanwhil
   expect(world.livePosts().map((m) => m.id)).toEqual([postA.id, postB.id, postD.id]);
   const storage = world.running.context.storage;
   expect((await storage.livePosts.listLive()).map((p) => p.messageId)).toEqual([postA.id]);
+});
+
+it('a bughouse game that ended while the bot was stopped keeps both boards in their embeds', async () => {
+  const world = (w = await World.start({
+    dbFile: true,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const [ga, gb] = addBughousePair(world);
+  await world.startBot();
+  const reply = await world.command('observe', { game: ga }).reply();
+  expect(reply.content).toMatch(/is live here/);
+  const post = await world.waitForMessage(
+    world.livePosts().at(-1)!.id,
+    (m) => m.attachments.some((f) => f.filename === 'partner.png'),
+    'the post with both boards',
+  );
+  await world.relayIdle();
+
+  await world.stopBot();
+  world.fics.endGame(ga, '1-0', 'Black resigns');
+  world.fics.endGame(gb, '0-1', 'White resigns');
+  await world.startBot();
+  const offline = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'an offline end');
+  expect(embedOf(offline).footer).toBe('ended while offline');
+  // Both pictures kept, each still in its embed: none shows as a loose file under the message.
+  const pictures = (m: FakeMessage) => (m.embeds as { image?: { url: string } }[]).map((e) => e.image?.url);
+  expect(pictures(offline)).toEqual(['attachment://board.png', 'attachment://partner.png']);
+  expect(offline.attachments.map((f) => f.filename)).toEqual(['board.png', 'partner.png']);
+  const [own, partner] = offline.embeds as { title?: string; color?: number }[];
+  expect(partner!.title).toBe((post.embeds[1] as { title?: string }).title);
+  // The pair in the colour of an unknown end, as the game's own embed.
+  expect(partner!.color).toBe(own!.color);
+  expect(world.fake.state.loosePictures).toEqual([]);
+});
+
+it('a game that ended while the bot was stopped is ended in a channel it cannot read the history of', async () => {
+  const world = (w = await World.start({ dbFile: true }));
+  const game = world.fics.addGame(scriptOf(fixture('fatics_master_seq#0')));
+  await world.startBot();
+  const reply = await world.command('observe', { game }).reply();
+  expect(reply.content).toMatch(/is live here/);
+  const post = world.livePosts().at(-1)!;
+  await world.relayIdle();
+
+  await world.stopBot();
+  world.fics.endGame(game, '1-0', 'Black resigns');
+  // Read Message History is asked for, not checked: the end must not need it.
+  world.fake.setOverwrite(world.channelId, {
+    id: world.fake.botRole(world.guildId).id,
+    type: 'role',
+    deny: PermissionFlagsBits.ReadMessageHistory,
+  });
+  await world.startBot();
+  const offline = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'an offline end');
+  expect(embedOf(offline).footer).toBe('ended while offline');
+  expect(boardPng(offline).equals(boardPng(post))).toBe(true);
 });

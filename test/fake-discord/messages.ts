@@ -108,6 +108,7 @@ export function editMessage(
     throw new ApiError(400, 50006, 'Cannot send an empty message');
   }
   noteUnresolvedPictures(state, message.id, embeds, attachments);
+  noteLoosePictures(state, message.id, message.embeds, embeds, attachments);
   const now = state.now();
   message.content = content;
   message.embeds = embeds;
@@ -179,6 +180,20 @@ function checkEmbeds(embeds: unknown[]): unknown[] {
 /** The fields of an embed that may name an attachment (`attachment://name`). */
 const PICTURE_FIELDS = ['image', 'thumbnail', 'author', 'footer'] as const;
 
+/** The attachment names an embed's pictures give (`attachment://<name>`), with where each is. */
+function embedPictures(embeds: readonly unknown[]): { at: string; name: string }[] {
+  const pictures: { at: string; name: string }[] = [];
+  for (const [i, raw] of embeds.entries()) {
+    const embed = (raw ?? {}) as Record<string, { url?: unknown; icon_url?: unknown } | undefined>;
+    for (const field of PICTURE_FIELDS) {
+      const url = embed[field]?.url ?? embed[field]?.icon_url;
+      if (typeof url === 'string' && url.startsWith('attachment://'))
+        pictures.push({ at: `embeds.${i}.${field}`, name: url.slice('attachment://'.length) });
+    }
+  }
+  return pictures;
+}
+
 /**
  * An embed picture names an uploaded file of its message by `attachment://<filename>`
  * (reference#uploading-files). Discord takes a message whose name matches none, but shows no
@@ -192,15 +207,26 @@ function noteUnresolvedPictures(
   attachments: readonly FakeAttachment[],
 ): void {
   const names = new Set(attachments.map((a) => a.filename));
-  for (const [i, raw] of embeds.entries()) {
-    const embed = (raw ?? {}) as Record<string, { url?: unknown; icon_url?: unknown } | undefined>;
-    for (const field of PICTURE_FIELDS) {
-      const url = embed[field]?.url ?? embed[field]?.icon_url;
-      if (typeof url !== 'string' || !url.startsWith('attachment://')) continue;
-      if (!names.has(url.slice('attachment://'.length)))
-        state.unresolvedPictures.push(`${where} embeds.${i}.${field}: ${url}`);
-    }
-  }
+  for (const { at, name } of embedPictures(embeds))
+    if (!names.has(name)) state.unresolvedPictures.push(`${where} ${at}: attachment://${name}`);
+}
+
+/**
+ * An attachment an embed showed before an edit, kept by the edit but shown by no embed after it:
+ * Discord shows it as a loose file under the message (a bughouse post's partner.png once its
+ * embed is gone). Noted, not refused, so that a test world can fail on it (test/e2e/harness.ts).
+ */
+function noteLoosePictures(
+  state: FakeState,
+  where: string,
+  before: readonly unknown[],
+  after: readonly unknown[],
+  attachments: readonly FakeAttachment[],
+): void {
+  const shown = new Set(embedPictures(after).map((p) => p.name));
+  const kept = new Set(attachments.map((a) => a.filename));
+  for (const name of new Set(embedPictures(before).map((p) => p.name)))
+    if (kept.has(name) && !shown.has(name)) state.loosePictures.push(`${where}: ${name}`);
 }
 
 function readContent(payload: MessagePayload): string {

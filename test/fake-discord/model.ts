@@ -165,6 +165,11 @@ export class FakeState {
    * attachment://name`): Discord takes the message but shows no picture in the embed (messages.ts).
    */
   readonly unresolvedPictures: string[] = [];
+  /**
+   * Attachments an embed showed, kept by an edit that left no embed showing them (`<message id>:
+   * name`): Discord shows them as loose files under the message (messages.ts).
+   */
+  readonly loosePictures: string[] = [];
 
   requireGuild(id: string): FakeGuild {
     const guild = this.guilds.get(id);

@@ -156,6 +156,26 @@ describe('fake Discord refusals', () => {
     ]);
   });
 
+  it('notes a picture an edit left outside its embed (Discord shows it as a loose file)', async () => {
+    const h = await harness({ rateLimits });
+    const picture = (name: string): APIEmbed => ({ title: name, image: { url: `attachment://${name}` } });
+    const png = Buffer.from('png');
+    const message = await h.textChannel.send({
+      embeds: [picture('board.png'), picture('partner.png')],
+      files: [
+        { attachment: png, name: 'board.png' },
+        { attachment: png, name: 'partner.png' },
+        { attachment: png, name: 'game.pgn' },
+      ],
+    });
+    // Both embeds kept: nothing loose (a file no embed ever showed, the PGN, is not a picture).
+    await h.textChannel.messages.edit(message.id, { embeds: [picture('board.png'), picture('partner.png')] });
+    expect(h.fake.state.loosePictures).toEqual([]);
+    // The partner's embed dropped, its file kept.
+    await h.textChannel.messages.edit(message.id, { embeds: [picture('board.png')] });
+    expect(h.fake.state.loosePictures).toEqual([`${message.id}: partner.png`]);
+  });
+
   it('the bot removed from a guild: GUILD_DELETE, then 50001 on its channels; added back: GUILD_CREATE', async () => {
     const h = await harness();
     const message = await h.textChannel.send('board');

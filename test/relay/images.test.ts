@@ -129,7 +129,7 @@ describe('a bughouse pair', () => {
     expect([post.image!.name, post.partner?.image.name]).toEqual(['board.png', 'partner.png']);
     expect(post.partner?.image.description).toMatch(/^Partner board, Black at the bottom\. /);
     expect(post.partner?.image.description).toContain(`FEN: ${b!.fen}`);
-    const single = computeLayout(480, { partner: false, footer: true, holdings: true });
+    const single = computeLayout(480, { footer: true, holdings: true });
     for (const data of [post.image!.data, post.partner!.image.data]) {
       const img = await decodePng(data);
       expect([img.width, img.height]).toEqual([single.width, single.height]);

@@ -30,7 +30,6 @@ const ARROW = parseHex(theme.arrow);
 
 /** The board picture's layout with an evaluation bar (no partner board, footer or hands). */
 const LAYOUT = computeLayout(DEFAULT_SIZE, {
-  partner: false,
   footer: false,
   holdings: false,
   evaluation: true,
@@ -39,7 +38,7 @@ const LAYOUT = computeLayout(DEFAULT_SIZE, {
 /** Rows of the bar's middle column that are White's colour, over the board's height. */
 function whiteRows(image: Decoded): number {
   const bar = LAYOUT.evaluationBar!;
-  const board = LAYOUT.boards[0]!.board;
+  const board = LAYOUT.panel.board;
   let rows = 0;
   for (let y = board.y; y < board.y + board.h; y++) {
     if (rgbAt(image, Math.floor(bar.w / 2), y).join() === WHITE_PART.join()) rows++;
@@ -84,7 +83,7 @@ describe('evaluation bar', () => {
   });
 
   it("puts White's part at the bottom for White, at the top when Black is at the bottom", async () => {
-    const board = LAYOUT.boards[0]!.board;
+    const board = LAYOUT.panel.board;
     const asWhite = await draw({ ...base, evaluation: { cp: 300 } });
     const asBlack = await draw({ ...base, orientation: 'black', evaluation: { cp: 300 } });
     expect(rgbAt(asWhite, 5, board.y + board.h - 2)).toEqual([...WHITE_PART]);
@@ -93,7 +92,7 @@ describe('evaluation bar', () => {
 });
 
 describe('best-move arrow', () => {
-  const board = LAYOUT.boards[0]!.board;
+  const board = LAYOUT.panel.board;
   const square = LAYOUT.square;
   /** Pixel centre of a square seen from White. */
   const centre = (file: number, rank: number) => ({

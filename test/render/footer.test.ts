@@ -37,8 +37,8 @@ function inkSpan(img: Decoded, box: Rect): number {
 describe('the result line', () => {
   for (const size of [240, 480, 1024]) {
     it(`is whole at ${size} px: long texts wrap on two lines inside the margins`, async () => {
-      const layout = computeLayout(size, { partner: false, footer: true, holdings: false });
-      const box = layout.boards[0]!.footer!;
+      const layout = computeLayout(size, { footer: true, holdings: false });
+      const box = layout.panel.footer!;
       for (const reason of LONG) {
         const text = resultText({ result: '1/2-1/2', reason });
         const { lines, font } = fitResult(text, layout.fontPx.footer, box);
@@ -62,8 +62,8 @@ describe('the result line', () => {
   }
 
   it('keeps a short result on one line at the full size', () => {
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    const fit = fitResult('0-1 · GuestWHITE resigns', layout.fontPx.footer, layout.boards[0]!.footer!);
+    const layout = computeLayout(480, { footer: true, holdings: false });
+    const fit = fitResult('0-1 · GuestWHITE resigns', layout.fontPx.footer, layout.panel.footer!);
     expect(fit).toEqual({
       lines: ['0-1 · GuestWHITE resigns'],
       font: { px: layout.fontPx.footer, bold: true },
@@ -71,8 +71,8 @@ describe('the result line', () => {
   });
 
   it('cuts only a text too long for two lines at the smallest size, with an ellipsis', () => {
-    const layout = computeLayout(240, { partner: false, footer: true, holdings: false });
-    const box = layout.boards[0]!.footer!;
+    const layout = computeLayout(240, { footer: true, holdings: false });
+    const box = layout.panel.footer!;
     const fit = fitResult('word '.repeat(200).trim(), layout.fontPx.footer, box);
     expect(fit.lines).toHaveLength(2);
     expect(fit.lines[1]!.endsWith('…')).toBe(true);

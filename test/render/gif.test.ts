@@ -51,7 +51,7 @@ describe('whole-game GIF', () => {
   });
 
   it('shows each position in its frame', () => {
-    const board = computeLayout(480, { partner: false, footer: true, holdings: false }).boards[0]!.board;
+    const board = computeLayout(480, { footer: true, holdings: false }).panel.board;
     for (const ply of [0, 1, 2, 15, 40, 99, 130]) expectBoard(frames[ply]!, board, scenes[ply]!.fen, 'white');
   });
 
@@ -163,8 +163,8 @@ describe('GIF timing and cuts', () => {
   });
 
   it('says on its first frame what a long game’s GIF leaves out', async () => {
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    const footer = layout.boards[0]!.footer!;
+    const layout = computeLayout(480, { footer: true, holdings: false });
+    const footer = layout.panel.footer!;
     const inked = (frame: Decoded): number => {
       let n = 0;
       for (let y = footer.y; y < footer.y + footer.h; y++)

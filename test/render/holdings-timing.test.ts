@@ -26,8 +26,8 @@ function png(scene: BoardScene): Buffer {
   return out.value;
 }
 
-const layout = computeLayout(480, { partner: false, footer: false, holdings: true });
-const column = layout.boards[0]!;
+const layout = computeLayout(480, { footer: false, holdings: true });
+const column = layout.panel;
 const hands = (bar: Rect): Rect => ({
   x: bar.x + layout.bar.holdings!.x,
   y: bar.y,

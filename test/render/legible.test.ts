@@ -62,10 +62,10 @@ describe('a board at Discord’s display size', () => {
     });
     if (!png.ok) throw new Error(png.error);
     const { img, scale } = await shownAt(png.value, SHOWN_WIDTH);
-    const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
+    const layout = computeLayout(DEFAULT_SIZE, { footer: false, holdings: false });
     // The empty squares of the a-file carry only their rank number, in their top-left corner.
     for (const name of ['a3', 'a4', 'a5', 'a6']) {
-      const square = scaled(squareRect(layout.boards[0]!.board, name, 'white'), scale);
+      const square = scaled(squareRect(layout.panel.board, name, 'white'), scale);
       const corner = { ...square, w: Math.round(square.w / 2), h: Math.round(square.h / 2) };
       expect(inkHeight(img, corner), name).toBeGreaterThanOrEqual(LEGIBLE_PX);
     }
@@ -84,8 +84,8 @@ describe('file letters at Discord’s display size', () => {
       });
       if (!png.ok) throw new Error(png.error);
       const { img, scale } = await shownAt(png.value, SHOWN_WIDTH);
-      const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
-      const board = layout.boards[0]!.board;
+      const layout = computeLayout(DEFAULT_SIZE, { footer: false, holdings: false });
+      const board = layout.panel.board;
       const square = board.w / 8;
       for (let col = 0; col < 8; col++) {
         const file = orientation === 'white' ? 'abcdefgh'[col] : 'hgfedcba'[col];
@@ -124,7 +124,10 @@ async function fittedInto(
   return shownAt(png, Math.round(image.width * scale));
 }
 
-/** The stacked pair as last round posted it (one picture) or the same two boards side by side. */
+/**
+ * Two board pictures joined into one: one below the other (the stacked pair Kibitz posted before
+ * the two embeds, with the same gap) or side by side.
+ */
 async function joined(pictures: Buffer[], across: boolean, gap: number): Promise<Buffer> {
   const images = await Promise.all(pictures.map((p) => loadImage(p)));
   const w = across ? images.reduce((n, i) => n + i.width, gap) : Math.max(...images.map((i) => i.width));
@@ -162,6 +165,8 @@ describe('a bughouse pair at Discord’s display size', () => {
     if (!png.ok) throw new Error(png.error);
     return png.value;
   };
+  // The space between the boards of the stacked pair Kibitz posted before.
+  const gap = Math.round(computeLayout(DEFAULT_SIZE, { footer: false, holdings: true }).square / 2);
   const [light, dark] = [hex(themeByName('brown').light), hex(themeByName('brown').dark)];
   // A square's colour, or a blend of the two (where the scaling mixes neighbouring squares).
   const isSquare = (c: Rgb) => c.every((v, k) => v >= dark[k]! - 12 && v <= light[k]! + 12);
@@ -178,20 +183,23 @@ describe('a bughouse pair at Discord’s display size', () => {
   }
 
   it('shows each board as large as a single game’s, in two pictures, under either display rule', async () => {
-    const single = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
-    const stackedLayout = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
+    const single = computeLayout(DEFAULT_SIZE, { footer: false, holdings: true });
     const pictures = [drawn(game), drawn(partner)];
-    const gap = stackedLayout.gap!.h;
     const { width, height } = single;
     const ways = {
-      'two pictures': pictures.map((png) => ({ png, boards: [single.boards[0]!.board] })),
-      // What last round posted: one picture, the partner board below.
-      stacked: [{ png: drawn({ ...game, partner }), boards: stackedLayout.boards.map((b) => b.board) }],
+      'two pictures': pictures.map((png) => ({ png, boards: [single.panel.board] })),
+      // What Kibitz posted before: one picture, the partner board below.
+      stacked: [
+        {
+          png: await joined(pictures, false, gap),
+          boards: [single.panel.board, { ...single.panel.board, y: single.panel.board.y + height + gap }],
+        },
+      ],
       // The same two pictures side by side, about as wide as the picture before last round's (990 px).
       'side by side': [
         {
           png: await joined(pictures, true, gap),
-          boards: [single.boards[0]!.board, { ...single.boards[0]!.board, x: width + gap }],
+          boards: [single.panel.board, { ...single.panel.board, x: width + gap }],
         },
       ],
     };
@@ -212,7 +220,7 @@ describe('a bughouse pair at Discord’s display size', () => {
     const fit = figures['400x300']!;
     const wide = figures['400 wide']!;
     // Each board as a single game's board: ~209 px in 400x300, the whole 400 px at 400 wide.
-    const singleShown = Math.floor(Math.min(400 / width, 300 / height) * single.boards[0]!.board.w);
+    const singleShown = Math.floor(Math.min(400 / width, 300 / height) * single.panel.board.w);
     for (const w of fit['two pictures']!) expect(w).toBeGreaterThanOrEqual(singleShown - 2);
     for (const w of wide['two pictures']!) expect(w).toBeGreaterThanOrEqual(396);
     // Either joined picture shows each board smaller under the 400x300 rule.
@@ -221,24 +229,19 @@ describe('a bughouse pair at Discord’s display size', () => {
   });
 
   it('shows the names about twice as tall in two pictures as in the stacked one, at 400x300', async () => {
-    const single = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
-    const stackedLayout = computeLayout(DEFAULT_SIZE, { partner: true, footer: false, holdings: true });
+    const single = computeLayout(DEFAULT_SIZE, { footer: false, holdings: true });
     const nameHeight = async (png: Buffer, bar: Rect): Promise<number> => {
       const { img, scale } = await fittedInto(png, DISPLAY_RULES['400x300']);
       return inkHeight(img, scaled({ ...bar, w: single.bar.info.w }, scale));
     };
     // Black's bar, away from the side to move's clock (White moves on both boards): at the top of
     // the game's board, at the bottom of the partner's (turned).
-    const [board] = single.boards;
-    const apart = [
-      await nameHeight(drawn(game), board!.topBar),
-      await nameHeight(drawn(partner), board!.bottomBar),
-    ];
-    const stackedPng = drawn({ ...game, partner });
-    const [top, bottom] = stackedLayout.boards;
+    const { topBar, bottomBar } = single.panel;
+    const apart = [await nameHeight(drawn(game), topBar), await nameHeight(drawn(partner), bottomBar)];
+    const stackedPng = await joined([drawn(game), drawn(partner)], false, gap);
     const stacked = [
-      await nameHeight(stackedPng, top!.topBar),
-      await nameHeight(stackedPng, bottom!.bottomBar),
+      await nameHeight(stackedPng, topBar),
+      await nameHeight(stackedPng, { ...bottomBar, y: bottomBar.y + single.height + gap }),
     ];
     console.info('name glyph height at 400x300, px:', JSON.stringify({ 'two pictures': apart, stacked }));
     for (const [i, h] of apart.entries()) expect(h).toBeGreaterThanOrEqual(1.5 * stacked[i]!);
@@ -255,8 +258,8 @@ describe('pieces in hand at Discord’s display size', () => {
   };
 
   it('leaves the names as much room as a board without them', () => {
-    const plain = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: false });
-    const crazy = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
+    const plain = computeLayout(DEFAULT_SIZE, { footer: false, holdings: false });
+    const crazy = computeLayout(DEFAULT_SIZE, { footer: false, holdings: true });
     expect(crazy.bar.info).toEqual(plain.bar.info);
   });
 
@@ -264,7 +267,7 @@ describe('pieces in hand at Discord’s display size', () => {
     const png = renderPng(scene);
     if (!png.ok) throw new Error(png.error);
     const { img, scale } = await shownAt(png.value, SHOWN_WIDTH);
-    const layout = computeLayout(DEFAULT_SIZE, { partner: false, footer: false, holdings: true });
-    expect(inkHeight(img, scaled(layout.boards[0]!.bottomHand!, scale))).toBeGreaterThanOrEqual(22);
+    const layout = computeLayout(DEFAULT_SIZE, { footer: false, holdings: true });
+    expect(inkHeight(img, scaled(layout.panel.bottomHand!, scale))).toBeGreaterThanOrEqual(22);
   });
 });

@@ -48,8 +48,8 @@ describe('a very long name', () => {
   });
 
   it('is cut to the longest prefix that fits with its ellipsis', () => {
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    const box = layout.boards[0]!.footer!;
+    const layout = computeLayout(480, { footer: true, holdings: false });
+    const box = layout.panel.footer!;
     const fit = fitResult('x'.repeat(LONG), layout.fontPx.footer, box);
     expect(measured.mock.calls.length).toBeLessThan(MAX_MEASUREMENTS);
     const last = fit.lines.at(-1)!;
@@ -59,8 +59,8 @@ describe('a very long name', () => {
   });
 
   it('of many words fits the result strip with a bounded number of measurements', () => {
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    const fit = fitResult('word '.repeat(LONG / 5).trim(), layout.fontPx.footer, layout.boards[0]!.footer!);
+    const layout = computeLayout(480, { footer: true, holdings: false });
+    const fit = fitResult('word '.repeat(LONG / 5).trim(), layout.fontPx.footer, layout.panel.footer!);
     expect(fit.lines).toHaveLength(2);
     expect(fit.lines[1]!.endsWith('…')).toBe(true);
     expect(measured.mock.calls.length).toBeLessThan(MAX_MEASUREMENTS * 4);

@@ -40,7 +40,7 @@ const plain: BoardScene = {
   white: { name: 'GuestWHITE', rating: '1500', clockMs: 180_000 },
   black: { name: 'GuestBLACK', rating: '1650', clockMs: 175_000 },
 };
-const single = computeLayout(480, { partner: false, footer: false, holdings: false });
+const single = computeLayout(480, { footer: false, holdings: false });
 
 /** Pixels of a bar part that are not the bar's background. */
 function ink(img: Decoded, layout: Layout, bar: Rect, part: 'info' | 'holdings' | 'clock'): number {
@@ -67,11 +67,11 @@ describe('board PNG', () => {
   });
 
   it('shows a white piece on each white-occupied square, a black one on each black, none elsewhere', () => {
-    expectBoard(startImage, single.boards[0]!.board, START, 'white');
+    expectBoard(startImage, single.panel.board, START, 'white');
   });
 
   it('shows the squares in the theme colours, light on h1', () => {
-    const board = single.boards[0]!.board;
+    const board = single.panel.board;
     expect(pixel(startImage, ...topRight(squareRect(board, 'e4', 'white')))).toEqual(hex(brown.light));
     expect(pixel(startImage, ...topRight(squareRect(board, 'd4', 'white')))).toEqual(hex(brown.dark));
     expect(pixel(startImage, ...topRight(squareRect(board, 'h1', 'white')))).toEqual(hex(brown.light));
@@ -80,7 +80,7 @@ describe('board PNG', () => {
   it('highlights both squares of the last move and no other', async () => {
     const fen = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
     const img = await decodePng(png({ ...plain, fen, lastMove: 'e2e4' }));
-    const board = single.boards[0]!.board;
+    const board = single.panel.board;
     expect(pixel(img, ...topRight(squareRect(board, 'e2', 'white')))).toEqual(hex(brown.lightLast));
     expect(pixel(img, ...topRight(squareRect(board, 'e4', 'white')))).toEqual(hex(brown.lightLast));
     const lit = [brown.lightLast, brown.darkLast].map(hex);
@@ -94,7 +94,7 @@ describe('board PNG', () => {
   });
 
   it('marks the king in check, and only when in check', async () => {
-    const board = single.boards[0]!.board;
+    const board = single.panel.board;
     // Scholar's mate: the black king on e8 is in check.
     const mate = 'r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4';
     const img = await decodePng(png({ ...plain, fen: mate, lastMove: 'h5f7' }));
@@ -105,7 +105,7 @@ describe('board PNG', () => {
 
   it('puts Black at the bottom when flipped', async () => {
     const img = await decodePng(png({ ...plain, orientation: 'black' }));
-    const board = single.boards[0]!.board;
+    const board = single.panel.board;
     expectBoard(img, board, START, 'black');
     // The screen's bottom-left square now holds Black's h8 rook, the top-left White's h1 rook.
     expect(
@@ -115,16 +115,16 @@ describe('board PNG', () => {
   });
 
   it('writes names and clocks in the bars, and nothing where there is nothing to write', async () => {
-    const column = single.boards[0]!;
+    const column = single.panel;
     expect(ink(startImage, single, column.topBar, 'info')).toBeGreaterThan(300);
     expect(ink(startImage, single, column.bottomBar, 'info')).toBeGreaterThan(300);
     expect(ink(startImage, single, column.bottomBar, 'clock')).toBeGreaterThan(1000);
     const bare = await decodePng(
       png({ ...plain, white: { name: '' }, black: { name: '' }, result: { result: '1-0', reason: null } }),
     );
-    const bareLayout = computeLayout(480, { partner: false, footer: true, holdings: false });
-    expect(ink(bare, bareLayout, bareLayout.boards[0]!.bottomBar, 'info')).toBe(0);
-    expect(ink(bare, bareLayout, bareLayout.boards[0]!.bottomBar, 'clock')).toBe(0);
+    const bareLayout = computeLayout(480, { footer: true, holdings: false });
+    expect(ink(bare, bareLayout, bareLayout.panel.bottomBar, 'info')).toBe(0);
+    expect(ink(bare, bareLayout, bareLayout.panel.bottomBar, 'clock')).toBe(0);
   });
 
   it('draws text with the font it registered from the dejavu-fonts-ttf package', () => {
@@ -139,7 +139,7 @@ describe('board PNG', () => {
   });
 
   it('marks the side to move and a low clock', async () => {
-    const column = single.boards[0]!;
+    const column = single.panel;
     const marker = (img: Decoded, bar: Rect) =>
       count(img, { x: bar.x, y: bar.y, w: single.turnMarkerWidth, h: bar.h }, same(hex(brown.turn)));
     // White to move at the start: White's bar (bottom) is marked, Black's is not.
@@ -152,11 +152,11 @@ describe('board PNG', () => {
   });
 
   it('writes the result and reason under a finished game', async () => {
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: false });
+    const layout = computeLayout(480, { footer: true, holdings: false });
     const img = await decodePng(png({ ...plain, result: { result: '0-1', reason: 'GuestWHITE resigns' } }));
     expect(img.height).toBe(layout.height);
     expect(img.height).toBeGreaterThan(576);
-    const footer = layout.boards[0]!.footer!;
+    const footer = layout.panel.footer!;
     expect(count(img, footer, differs(hex(brown.footerBg)))).toBeGreaterThan(500);
   });
 
@@ -164,11 +164,9 @@ describe('board PNG', () => {
     const blue = themeByName('blue');
     const img = await decodePng(png({ ...plain, theme: 'blue', size: 240 }));
     expect(img.width).toBe(240);
-    const small = computeLayout(240, { partner: false, footer: false, holdings: false });
-    expect(pixel(img, ...topRight(squareRect(small.boards[0]!.board, 'e4', 'white')))).toEqual(
-      hex(blue.light),
-    );
-    expectBoard(img, small.boards[0]!.board, START, 'white');
+    const small = computeLayout(240, { footer: false, holdings: false });
+    expect(pixel(img, ...topRight(squareRect(small.panel.board, 'e4', 'white')))).toEqual(hex(blue.light));
+    expectBoard(img, small.panel.board, START, 'white');
     const large = await decodePng(png({ ...plain, size: 1024 }));
     expect(large.width).toBe(1024);
   });
@@ -209,8 +207,8 @@ describe('board PNG from real FICS games', () => {
     expect(game.holdings).toEqual({ white: '', black: 'PPPPPPPPPBBQ' });
     const scene = sceneFromSnapshot(game);
     const img = await decodePng(png(scene));
-    const layout = computeLayout(480, { partner: false, footer: true, holdings: true });
-    const column = layout.boards[0]!;
+    const layout = computeLayout(480, { footer: true, holdings: true });
+    const column = layout.panel;
     expectBoard(img, column.board, game.fen, 'white');
     const holdings = (bar: Rect) => ({
       x: bar.x + layout.bar.holdings!.x,
@@ -225,26 +223,24 @@ describe('board PNG from real FICS games', () => {
     expect(count(img, squareRect(column.board, 'h7', 'white'), isRed)).toBeGreaterThan(100);
   });
 
-  it('draws both bughouse boards, the partner board flipped, with four clocks and holdings', async () => {
+  it('draws each bughouse board in a picture of its own, the partner board flipped, with clocks and holdings', async () => {
     // FatICS, one observer on both boards of a bughouse match (games 20 and 21).
     const [main, partner] = transcript('fatics_bughouse/obs_both.raw');
     expect([main!.game, partner!.game]).toEqual([20, 21]);
-    const scene = {
-      ...sceneFromSnapshot(main!),
-      partner: sceneFromSnapshot(partner!, { orientation: 'black' }),
-    };
-    const img = await decodePng(png(scene));
-    const layout = computeLayout(480, { partner: true, footer: true, holdings: true });
-    expect([img.width, img.height]).toEqual([480, layout.height]);
-    const [left, right] = layout.boards;
-    expectBoard(img, left!.board, main!.fen, 'white');
-    expectBoard(img, right!.board, partner!.fen, 'black');
-    for (const column of [left!, right!]) {
-      for (const bar of [column.topBar, column.bottomBar])
+    const drawn = async (scene: BoardScene) => {
+      const img = await decodePng(png(scene));
+      const layout = computeLayout(480, { footer: Boolean(scene.result), holdings: true });
+      expect([img.width, img.height]).toEqual([480, layout.height]);
+      for (const bar of [layout.panel.topBar, layout.panel.bottomBar])
         expect(ink(img, layout, bar, 'clock')).toBeGreaterThan(500);
-      for (const hand of [column.topHand!, column.bottomHand!])
+      for (const hand of [layout.panel.topHand!, layout.panel.bottomHand!])
         expect(ink(img, layout, hand, 'holdings')).toBeGreaterThan(100);
-    }
+      return { img, layout };
+    };
+    const left = await drawn(sceneFromSnapshot(main!));
+    expectBoard(left.img, left.layout.panel.board, main!.fen, 'white');
+    const { img, layout } = await drawn(sceneFromSnapshot(partner!, { orientation: 'black' }));
+    expectBoard(img, layout.panel.board, partner!.fen, 'black');
     // Partner board: White (at the top) holds PP, Black (at the bottom) holds PQ.
     const holdings = (bar: Rect) => ({
       x: bar.x + layout.bar.holdings!.x,
@@ -252,8 +248,8 @@ describe('board PNG from real FICS games', () => {
       w: layout.bar.holdings!.w,
       h: bar.h,
     });
-    expect(count(img, holdings(right!.topHand!), isBlackish)).toBeLessThan(
-      count(img, holdings(right!.bottomHand!), isBlackish),
+    expect(count(img, holdings(layout.panel.topHand!), isBlackish)).toBeLessThan(
+      count(img, holdings(layout.panel.bottomHand!), isBlackish),
     );
   });
 });

@@ -71,13 +71,6 @@ describe('text board', () => {
     expect(out).not.toContain('Clock');
   });
 
-  it('writes both boards of a bughouse pair', () => {
-    const out = text({ ...scene, partner: { ...scene, orientation: 'black', white: { name: 'Partner' } } });
-    expect(out.split('\n\n').length).toBe(4); // two boards, each a header and a board
-    expect(out).toContain('Partner vs. GuestBLACK');
-    expect(out.match(/---------------------------------/g)).toHaveLength(4);
-  });
-
   it('reports a bad FEN as an error value', () => {
     expect(renderText({ ...scene, fen: 'rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1' }).ok).toBe(
       false,

@@ -8,7 +8,7 @@ import { decodePng, hex, pixel, squareRect, type Rgb } from './pixels.js';
 
 // After 1. Nf3: g1 (dark) and f3 (light) are last-move squares; a3 is dark, b3 light, both empty.
 const AFTER_NF3 = 'rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1';
-const layout = computeLayout(480, { partner: false, footer: false, holdings: false });
+const layout = computeLayout(480, { footer: false, holdings: false });
 
 async function squareColours(theme: string): Promise<Record<string, Rgb>> {
   const scene = {
@@ -24,7 +24,7 @@ async function squareColours(theme: string): Promise<Record<string, Rgb>> {
   const img = await decodePng(png.value);
   // Near a square's top right corner: clear of pieces and of the coordinate labels.
   const at = (name: string): Rgb => {
-    const r = squareRect(layout.boards[0]!.board, name, 'white');
+    const r = squareRect(layout.panel.board, name, 'white');
     return pixel(img, r.x + r.w - 6, r.y + 4);
   };
   return { light: at('b3'), dark: at('a3'), lightLast: at('f3'), darkLast: at('g1') };
