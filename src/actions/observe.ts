@@ -8,6 +8,7 @@ import type { LivePost } from '../storage/index.js';
 import { err, ok, type Result } from '../result.js';
 import { ficsDown, type FicsDown, type FicsServices } from './fics.js';
 import type { Services } from './services.js';
+import type { GameId } from '../game/game-id.js';
 
 export type ObserveTarget = { readonly game: GameNumber } | { readonly player: Handle };
 
@@ -39,7 +40,7 @@ export type ObserveError =
 
 /** The game now live. */
 export interface Observed {
-  readonly game: number;
+  readonly game: GameId;
   readonly white: string;
   readonly black: string;
 }
@@ -124,7 +125,7 @@ export async function stop(
   post: LivePost,
   actor: Actor,
   services: { readonly relay: Pick<Services['relay'], 'stop'> },
-): Promise<Result<{ readonly game: number }, PostError>> {
+): Promise<Result<{ readonly game: GameId }, PostError>> {
   if (!mayChange(actor, post)) return err({ kind: 'not-allowed' });
   await services.relay.stop(post.id);
   return ok({ game: post.game });

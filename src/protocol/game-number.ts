@@ -17,3 +17,8 @@ export type GameNumber = number & { readonly [checked]: 'GameNumber' };
 export function isGameNumber(n: number): n is GameNumber {
   return Number.isInteger(n) && n >= 1 && n <= LARGEST_GAME_NUMBER;
 }
+
+/** The game number a GAME_NUMBER group matched: 1 to 9 digits, no leading 0, so one by construction. */
+export function matchedGameNumber(digits: string): GameNumber {
+  return Number(digits) as GameNumber;
+}

@@ -7,6 +7,7 @@ import type { LivePost, Storage } from '../storage/index.js';
 import type { LivePostOptions } from '../storage/live-posts.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { WatchResult } from './open-post.js';
+import type { GameId } from '../game/game-id.js';
 
 /** A channel that wants a game posted without anyone asking (follows, clubs). */
 export interface AutoPostTarget {
@@ -42,7 +43,7 @@ export interface AutoPosterOptions {
   logger: Logger;
   /** Follows by default; more are added with add(). */
   sources?: AutoPostSource[];
-  watch(target: AutoPostTarget, game: number): Promise<WatchResult>;
+  watch(target: AutoPostTarget, game: GameId): Promise<WatchResult>;
   /** The guilds this process relays. */
   owns(guildId: string): boolean;
   /** The relay has stopped (and closed storage). */

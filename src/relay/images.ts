@@ -24,12 +24,13 @@ import type { FinishedGame, LivePostOptions } from '../storage/index.js';
 import type { EngineView } from './evaluations.js';
 import { gameKeyOf } from '../game/game-key.js';
 import { BOARD_IMAGE, liveMessage, type LiveAttachment, type LiveMessage } from './message.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface BoardImagesOptions {
   /** Where boards and GIFs are drawn; inline by default. */
   renderer?: Renderer;
   /** The partner board of a bughouse game, drawn below it. */
-  snapshot(game: number): GameSnapshot | undefined;
+  snapshot(game: GameId): GameSnapshot | undefined;
   logger: Logger;
   /** The live web page of a game, linked from its live post; none when null or absent. */
   watchUrl?: (snapshot: GameSnapshot) => string | null;
@@ -180,6 +181,6 @@ export function themedUrl(url: string, theme: ThemeName | undefined): string {
 }
 
 /** The clock chart's file name on a final post. */
-export function chartFileName(game: number): string {
+export function chartFileName(game: GameId): string {
   return `game-${game}-clocks.png`;
 }

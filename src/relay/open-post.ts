@@ -19,11 +19,12 @@ import type { Quotas } from './quotas.js';
 import { logWriteFailed, type Recorded } from './recorded.js';
 import type { EditScheduler } from './schedule.js';
 import type { ThreadTalk } from './thread-talk.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface WatchRequest {
   guildId: string;
   channelId: string;
-  game: number;
+  game: GameId;
   options: LivePostOptions;
   requestedBy: string;
   /** Engine evaluation asked for with the post (`/observe eval:`). */
@@ -55,7 +56,7 @@ export interface PostOpenerOptions {
   talk: ThreadTalk;
   recorded: Recorded;
   /** The game's first board after `observe` (first-board.ts). */
-  firstBoard: (game: number) => Promise<GameSnapshot>;
+  firstBoard: (game: GameId) => Promise<GameSnapshot>;
   closed: () => boolean;
 }
 
@@ -76,7 +77,7 @@ function postOptions(request: WatchRequest, settings: GuildSettings): LivePostOp
 export class PostOpener {
   constructor(private readonly options: PostOpenerOptions) {}
 
-  async admit(request: Omit<WatchRequest, 'game'>, observe: () => Promise<number>): Promise<WatchResult> {
+  async admit(request: Omit<WatchRequest, 'game'>, observe: () => Promise<GameId>): Promise<WatchResult> {
     const { guildId } = request;
     // A game waiting for room (clubs) may come up after the bot was removed from its guild.
     if (!(await this.options.storage.guildSettings.isActive(guildId)))
@@ -90,7 +91,7 @@ export class PostOpener {
       admitting = false;
     };
     try {
-      let game: number;
+      let game: GameId;
       try {
         game = await observe();
       } catch (error) {

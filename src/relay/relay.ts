@@ -32,6 +32,7 @@ import { resumeLivePosts } from './resume.js';
 import { EditScheduler, type ScheduleFigures } from './schedule.js';
 import { Serial } from '../serial.js';
 import { ThreadTalk, type SaidSource } from './thread-talk.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface RelayOptions {
   feed: GameFeed;
@@ -224,7 +225,7 @@ export class Relay {
   }
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
-  async releaseIfUnwanted(game: number): Promise<void> {
+  async releaseIfUnwanted(game: GameId): Promise<void> {
     if (this.quotas.isWatching(game)) return;
     const live = await this.options.storage.livePosts.listLiveByGame(game);
     // A watch() may have started while the posts were read.
@@ -302,7 +303,7 @@ export class Relay {
   }
 
   /** The latest state of a game the relay's feed has (FICS or ChessLive!). */
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return this.options.feed.snapshot(game);
   }
 
@@ -336,12 +337,12 @@ export class Relay {
   }
 
   /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
-  private async observe(game: number, guildId: string, kept: boolean): Promise<GameSnapshot> {
+  private async observe(game: GameId, guildId: string, kept: boolean): Promise<GameSnapshot> {
     await this.options.feed.observeGame(game, guildId, kept);
     return this.firstBoard(game);
   }
 
-  private firstBoard(game: number): Promise<GameSnapshot> {
+  private firstBoard(game: GameId): Promise<GameSnapshot> {
     return awaitFirstBoard(this.options.feed, game, this.options.firstBoardTimeoutMs);
   }
 

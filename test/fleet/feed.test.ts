@@ -8,7 +8,8 @@ import { FleetFeed, type FleetPool } from '../../src/fleet/feed.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
 import { FleetStore } from '../../src/fleet/store.js';
 import type { GameNumber } from '../../src/protocol/game-number.js';
-import type { GameSnapshot } from '../../src/game/snapshot.js';
+import type { FicsSnapshot } from '../../src/game/snapshot.js';
+import type { GameId } from '../../src/game/game-id.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
@@ -35,15 +36,15 @@ afterAll(async () => {
 const SERVER = '127.0.0.1:5000';
 const LEASE_MS = 600;
 
-function snapshotOf(game: number, san: string[], ended = false): GameSnapshot {
-  return { game, key: `${game}:1`, white: 'Alpha', black: 'Beta', san, ended } as unknown as GameSnapshot;
+function snapshotOf(game: GameNumber, san: string[], ended = false): FicsSnapshot {
+  return { game, key: `${game}:1`, white: 'Alpha', black: 'Beta', san, ended } as unknown as FicsSnapshot;
 }
 
 /** A FICS pool stand-in: records observes, answers with a board, has room or not. */
-class StandInPool extends EventEmitter<{ update: [TrackerUpdate] }> implements FleetPool {
+class StandInPool extends EventEmitter<{ update: [TrackerUpdate<FicsSnapshot>] }> implements FleetPool {
   readonly observed: { game: number; holder?: string; kept?: boolean }[] = [];
   readonly roomAsked: number[] = [];
-  private readonly boards = new Map<number, GameSnapshot>();
+  private readonly boards = new Map<number, FicsSnapshot>();
 
   constructor(private readonly room: boolean) {
     super();
@@ -54,7 +55,7 @@ class StandInPool extends EventEmitter<{ update: [TrackerUpdate] }> implements F
     return this.room;
   }
 
-  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number> {
+  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<GameNumber> {
     this.observed.push({ game, holder, kept });
     return Promise.resolve(game);
   }
@@ -63,12 +64,12 @@ class StandInPool extends EventEmitter<{ update: [TrackerUpdate] }> implements F
     return Promise.resolve();
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): FicsSnapshot | undefined {
     return this.boards.get(game);
   }
 
   /** A board from FICS for a game this pool observes. */
-  board(snapshot: GameSnapshot): void {
+  board(snapshot: FicsSnapshot): void {
     this.boards.set(snapshot.game, snapshot);
     this.emit('update', { type: 'moved', snapshot });
   }

@@ -16,6 +16,8 @@ import { ManualClock } from '../support/manual-clock.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 import { postgresBackend } from '../storage/backends.js';
+import { gameId } from '../support/fics-values.js';
+import type { GameId } from '../../src/game/game-id.js';
 
 class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   readonly tracker = new GameTracker();
@@ -25,20 +27,19 @@ class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
     super();
   }
   /** Plays the transcript up to and including the first board of `game`. */
-  async observeGame(game: unknown): Promise<number> {
-    const n = game as number;
+  async observeGame(game: GameId): Promise<GameId> {
     // Observed already (another channel or server asks): one observation for all, like the pool.
-    const known = this.tracker.snapshot(n);
-    if (known !== undefined && !known.ended) return n;
-    this.observed.set(n, (this.observed.get(n) ?? 0) + 1);
-    while (this.tracker.snapshot(n) === undefined && this.events.length > 0) this.step();
-    if (this.tracker.snapshot(n) === undefined) throw new Error(`There is no such game.`);
-    return n;
+    const known = this.tracker.snapshot(game);
+    if (known !== undefined && !known.ended) return game;
+    this.observed.set(game, (this.observed.get(game) ?? 0) + 1);
+    while (this.tracker.snapshot(game) === undefined && this.events.length > 0) this.step();
+    if (this.tracker.snapshot(game) === undefined) throw new Error(`There is no such game.`);
+    return game;
   }
-  async unobserve(game: unknown): Promise<void> {
-    this.unobserved.push(game as number);
+  async unobserve(game: GameId): Promise<void> {
+    this.unobserved.push(game);
   }
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return this.tracker.snapshot(game);
   }
   step(): void {
@@ -116,7 +117,7 @@ async function setup(
 const request = (channelId: string, game = 16) => ({
   guildId: 'g1',
   channelId,
-  game,
+  game: gameId(game),
   options: { flip: false, thread: false },
   requestedBy: 'u1',
 });
@@ -147,7 +148,7 @@ describe('Relay', () => {
     expect(last.files[1]!.data.subarray(1, 4).toString()).toBe('PNG');
     expect(last.files[2]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(await storage.livePosts.listLive()).toEqual([]);
-    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
+    expect((await storage.finishedGames.recent({ game: gameId(16) }))[0]!.result).toBe('0-1');
     // The final edit, then the same with the GIF; nothing after.
     const finals = edits.filter((e) => !e.message.live);
     expect(finals.map((e) => e.message.files.length)).toEqual([2, 3]);
@@ -250,7 +251,7 @@ describe('Relay', () => {
     await vi.waitFor(() => expect(port.sent).toHaveLength(2));
     // One render for the one edit, of the newest position.
     expect(renders).toBe(2);
-    expect(port.sent[1]!.message.lines.join('\n')).toContain(feed.snapshot(16)!.san.at(-1)!);
+    expect(port.sent[1]!.message.lines.join('\n')).toContain(feed.snapshot(gameId(16))!.san.at(-1)!);
     expect(scheduler.figures()).toMatchObject({ turns: 2, waiting: 0 });
     relay.close();
   });
@@ -319,7 +320,7 @@ describe('Relay', () => {
   it('gives the game back when its first board never comes', async () => {
     await setup();
     const silent = new FakeFeed([]);
-    silent.observeGame = async (game: unknown) => game as number;
+    silent.observeGame = async (game: GameId) => game;
     const relay = new Relay({
       feed: silent,
       port: new RecordingPort(),
@@ -385,7 +386,7 @@ describe('Relay', () => {
   it("posts a followed player's new game in the following channel, Black at the bottom for Black", async () => {
     const { feed, port } = await setup();
     await storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
-    await feed.observeGame(16);
+    await feed.observeGame(gameId(16));
     // The game is posted at its first board, which follows the header (the pool delivers both).
     for (let i = 0; i < 5 && (await storage.livePosts.listLive()).length === 0; i++) feed.step();
     await new Promise((r) => setImmediate(r));
@@ -407,9 +408,11 @@ describe('Relay', () => {
     const single = height(port.sent[0]!.message.image!.data);
     const moves = { 20: 0, 21: 0 };
     feed.on('update', (u) => {
-      if (u.type === 'moved' && (u.snapshot.game === 20 || u.snapshot.game === 21)) moves[u.snapshot.game]++;
+      const board =
+        u.type !== 'moved' ? null : u.snapshot.game === 20 ? 20 : u.snapshot.game === 21 ? 21 : null;
+      if (board !== null) moves[board]++;
     });
-    while (feed.snapshot(20)?.partnerGame !== 21) feed.step();
+    while (feed.snapshot(gameId(20))?.partnerGame !== 21) feed.step();
     await relay.idle();
     const edits = () => port.sent.filter((s) => s.kind === 'edit');
     // Play on until a move on the partner board alone: it must redraw the post of game 20.
@@ -466,6 +469,6 @@ describe('Relay on PostgreSQL', () => {
     expect(await storage.livePosts.listLive()).toEqual([]);
     // Queued (src/storage/writes.ts): stored once PostgreSQL has taken it.
     await storage.writes.idle();
-    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
+    expect((await storage.finishedGames.recent({ game: gameId(16) }))[0]!.result).toBe('0-1');
   });
 });
