@@ -76,8 +76,8 @@ export async function observe(
     'game' in input.target
       ? await services.relay.watch({ ...request, game: input.target.game })
       : await services.relay.watchPlayer({ ...request, player: input.target.player });
-  if (!result.ok) return err({ kind: 'refused', message: result.error });
-  const { game, white, black } = result.snapshot;
+  if (!result.ok) return err({ kind: 'refused', message: result.error.message });
+  const { game, white, black } = result.value.snapshot;
   return ok({ game, white, black });
 }
 

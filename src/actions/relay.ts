@@ -69,8 +69,8 @@ export async function relayChessLive(
   if (!result.ok) {
     // Read for nothing (the server's limit, say): stop reading unless another channel shows it.
     await services.relay.releaseIfUnwanted(game);
-    return err({ kind: 'refused', message: result.error });
+    return err({ kind: 'refused', message: result.error.message });
   }
-  const { white, black } = result.snapshot;
+  const { white, black } = result.value.snapshot;
   return ok({ white, black });
 }

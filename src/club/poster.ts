@@ -342,14 +342,14 @@ export class ClubPoster {
           continue;
         const target = clubTarget({ ...club, channelId: club.channelId }, snapshot);
         const result = await relay.watch({ ...target, game: snapshot.game });
-        if (result.ok) await this.record(result.post);
-        else if (result.full === true) {
+        if (result.ok) await this.record(result.value.post);
+        else if (result.error.kind === 'full') {
           // No room in the server's share of FICS after all: it waits for the next free place.
           entry.guilds.add(guildId);
           await this.noticeFull(guildId, club.channelId);
         } else
           this.options.logger.warn(
-            { guildId, game: snapshot.game, error: result.error },
+            { guildId, game: snapshot.game, error: result.error.message },
             'club game not posted',
           );
       }

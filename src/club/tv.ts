@@ -207,12 +207,12 @@ export class TvPoster {
         requestedBy: tv.createdBy,
       });
       if (result.ok) {
-        await storage.tv.setPost(tv.guildId, result.post.id);
+        await storage.tv.setPost(tv.guildId, result.value.post.id);
         this.waiting.delete(tv.guildId);
         await relay.notice(tv.channelId, nowShowing(game));
-        return { kind: 'showing', game, post: result.post };
+        return { kind: 'showing', game, post: result.value.post };
       }
-      if (result.full === true) return this.wait(tv, wait, 'full', result.error);
+      if (result.error.kind === 'full') return this.wait(tv, wait, 'full', result.error.message);
       // Over or gone since the list was made: the next best.
       this.options.logger.info(
         { guildId: tv.guildId, game: game.game, error: result.error },

@@ -53,7 +53,7 @@ export function cannotPostHere(interaction: RepliableInteraction, thread: boolea
   // Discord sends the bot's permissions in this channel with every interaction.
   const granted = interaction.appPermissions?.bitfield ?? 0n;
   const check = checkPostingPermissions(granted, `<#${interaction.channelId}>`, { thread });
-  return check.ok ? null : check.message;
+  return check.ok ? null : check.error.message;
 }
 
 /** The member as the rules of a live post see them: who, and whether they may manage messages. */

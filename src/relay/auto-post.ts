@@ -87,15 +87,20 @@ export class AutoPoster {
         if ((await storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot))) !== null) continue;
         const result = await this.options.watch(target, snapshot.game);
         if (result.ok)
-          await this.options.recorded('record a posted game', async () => target.onPosted?.(result.post));
-        else if (result.full === true) {
-          target.onCapReached?.(result.error);
+          await this.options.recorded('record a posted game', async () =>
+            target.onPosted?.(result.value.post),
+          );
+        else if (result.error.kind === 'full') {
+          target.onCapReached?.(result.error.message);
           this.options.logger.info(
             { guildId: target.guildId, game: snapshot.game },
             'game not posted: no room',
           );
         } else
-          this.options.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
+          this.options.logger.warn(
+            { channelId: target.channelId, error: result.error.message },
+            'game not posted',
+          );
       }
     }
   }

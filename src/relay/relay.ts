@@ -8,7 +8,7 @@ import type { Renderer, ThemeName } from '../../render/index.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage } from '../result.js';
 import type { Storage } from '../storage/index.js';
 import type { LivePost } from '../storage/live-posts.js';
 import type { Handle } from '../protocol/handle.js';
@@ -215,7 +215,8 @@ export class Relay {
   /** watch() for the game a player is playing now. */
   async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
     const { feed } = this.options;
-    if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
+    if (feed.observePlayer === undefined)
+      return err({ kind: 'refused', message: 'This feed has no players.' });
     return this.opener.admit(request, () => feed.observePlayer!(request.player, request.guildId));
   }
 

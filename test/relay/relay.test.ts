@@ -297,12 +297,12 @@ describe('Relay', () => {
     expect((await relay.watch(request('c1', 2))).ok).toBe(true);
     expect(await relay.watch(request('c1', 2))).toMatchObject({
       ok: false,
-      error: expect.stringContaining('already live'),
+      error: { kind: 'refused', message: expect.stringContaining('already live') },
     });
     expect((await relay.watch(request('c2', 2))).ok).toBe(true);
     expect(await relay.watch(request('c3', 2))).toMatchObject({
       ok: false,
-      error: expect.stringContaining('limit'),
+      error: { kind: 'full', message: expect.stringContaining('limit') },
     });
   });
 
@@ -311,9 +311,9 @@ describe('Relay', () => {
     const a = await relay.watch(request('c1'));
     const b = await relay.watch(request('c2'));
     if (!a.ok || !b.ok) throw new Error('watch failed');
-    await relay.stop(a.post.id);
+    await relay.stop(a.value.post.id);
     expect(feed.unobserved).toEqual([]);
-    await relay.stop(b.post.id);
+    await relay.stop(b.value.post.id);
     expect(feed.unobserved).toEqual([16]);
   });
 
@@ -329,7 +329,10 @@ describe('Relay', () => {
       maxLivePerGuild: 2,
       firstBoardTimeoutMs: 20,
     });
-    expect(await relay.watch(request('c1'))).toEqual({ ok: false, error: 'Game 16 sent no board.' });
+    expect(await relay.watch(request('c1'))).toEqual({
+      ok: false,
+      error: { kind: 'refused', message: 'Game 16 sent no board.' },
+    });
     expect(silent.unobserved).toEqual([16]);
     relay.close();
   });
@@ -342,8 +345,11 @@ describe('Relay', () => {
     const watched = await relay.watch(request('c1'));
     expect(watched).toEqual({
       ok: false,
-      error:
-        'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+      error: {
+        kind: 'refused',
+        message:
+          'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+      },
     });
     expect(port.sent.map((s) => s.kind)).toEqual(['post', 'edit']);
     expect(port.sent[1]!.message).toMatchObject({
@@ -357,7 +363,7 @@ describe('Relay', () => {
   it('after a restart keeps editing the same message', async () => {
     const { feed, port, relay } = await setup();
     const watched = await relay.watch(request('c1'));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     relay.close();
     // A new process: same storage, a feed that sees the game further on.
     const feed2 = new FakeFeed(eventsOf('fatics_takeback', 'obs_start.raw'));
@@ -366,7 +372,9 @@ describe('Relay', () => {
     await relay2.resume();
     feed2.playAll();
     await relay2.idle();
-    expect(port2.sent.every((s) => s.kind === 'edit' && s.messageId === watched.post.messageId)).toBe(true);
+    expect(port2.sent.every((s) => s.kind === 'edit' && s.messageId === watched.value.post.messageId)).toBe(
+      true,
+    );
     expect(port2.sent.at(-1)!.message.live).toBe(false);
     expect(feed.observed.get(16)).toBe(1);
     expect(port.sent).toHaveLength(1);
@@ -375,11 +383,11 @@ describe('Relay', () => {
   it('marks a post whose game vanished while offline', async () => {
     const { relay } = await setup();
     const watched = await relay.watch(request('c1'));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     const port2 = new RecordingPort();
     const relay2 = new Relay({ feed: new FakeFeed([]), port: port2, storage, logger, maxLivePerGuild: 2 });
     await relay2.resume();
-    expect((await storage.livePosts.get(watched.post.id))!.state).toBe('ended_offline');
+    expect((await storage.livePosts.get(watched.value.post.id))!.state).toBe('ended_offline');
     expect(port2.sent[0]!.message.footer).toBe('ended while offline');
   });
 
@@ -402,7 +410,7 @@ describe('Relay', () => {
   it('shows both bughouse boards in one image and redraws it when the partner board moves', async () => {
     const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
     const watched = await relay.watch(request('c1', 20));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     // The pair is stacked: the picture with both boards is taller.
     const height = (png: Buffer) => png.readUInt32BE(20);
     const single = height(port.sent[0]!.message.image!.data);
@@ -443,7 +451,7 @@ describe('Relay on PostgreSQL', () => {
     );
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => relay.watch(request(`c${i}`, 2))));
     expect(results.filter((r) => r.ok)).toHaveLength(2);
-    expect(results.filter((r) => !r.ok && r.error.includes('limit'))).toHaveLength(10);
+    expect(results.filter((r) => !r.ok && r.error.message.includes('limit'))).toHaveLength(10);
     expect(await storage.livePosts.countLiveInGuild('g1')).toBe(2);
   });
 
