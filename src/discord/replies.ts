@@ -13,7 +13,7 @@ import {
   FicsShareError,
 } from '../fics/errors.js';
 import { parseHandle } from '../fics/validate.js';
-import { LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
+import { LARGEST_GAME_NUMBER } from '../game/game-id.js';
 import type { Handle } from '../protocol/handle.js';
 import type { FicsDown } from '../actions/fics.js';
 import type { Actor, PostError } from '../actions/observe.js';

@@ -19,6 +19,9 @@ export type ChessLiveGame = number & { readonly [chessLive]: 'ChessLiveGame' };
  */
 export type GameId = GameNumber | ChessLiveGame;
 
+/** The largest FICS game number, for those that only need the bound (Discord's game options). */
+export { LARGEST_GAME_NUMBER };
+
 /** Game number of the first configured ChessLive! source: one more than the largest FICS number. */
 const FIRST_CHESSLIVE_GAME = LARGEST_GAME_NUMBER + 1;
 /** As many ChessLive! numbers as FICS ones: 10 digits at most, far below any configuration. */
