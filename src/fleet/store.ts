@@ -59,7 +59,12 @@ export class FleetStore {
       [this.server, this.holder, ms, games, takeover],
     );
     // Numbers read back are checked again: only a game number reaches the pool.
-    return new Set(result.rows.flatMap((row) => gameNumberOf(row.game)));
+    return new Set(
+      result.rows.flatMap((row) => {
+        const game = parseGameNumber(row.game);
+        return game.ok ? [game.value] : [];
+      }),
+    );
   }
 
   /** Gives a lease back at once (the game is no longer wanted here, or is over). */
@@ -184,13 +189,7 @@ export class FleetStore {
 /** Reads a notice's payload; null for anything else on the channel. */
 export function parseNotice(payload: string | undefined): FleetNotice | null {
   const match = /^(\d{1,10}) (\d{1,18}) (\S{1,300})$/.exec(payload ?? '');
-  const game = match === null ? [] : gameNumberOf(Number(match[1]));
-  if (match === null || game.length === 0) return null;
-  return { game: game[0]!, seq: Number(match[2]), server: match[3]! };
-}
-
-/** A number read from the database as a game number: none when it is not one. */
-function gameNumberOf(value: number): GameNumber[] {
-  const game = parseGameNumber(value);
-  return game.ok ? [game.value] : [];
+  const game = match === null ? null : parseGameNumber(match[1]);
+  if (match === null || game === null || !game.ok) return null;
+  return { game: game.value, seq: Number(match[2]), server: match[3]! };
 }
