@@ -14,6 +14,7 @@ import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { gameNumber } from '../support/fics-values.js';
 
 let server: { url: string };
 let db: pg.Pool;
@@ -90,7 +91,7 @@ async function feedOf(pool: StandInPool, holder: string): Promise<FleetFeed> {
 
 describe('fleet feed', () => {
   it('follows a game held elsewhere, and only a process with room takes it over', async () => {
-    const game = 7 as GameNumber;
+    const game = gameNumber(7);
     // A holder that dies after its first board: it never renews.
     const dead = new FleetStore(db, SERVER, 'dead-machine');
     expect(await dead.lease([game], LEASE_MS)).toEqual(new Set([game]));
@@ -148,7 +149,7 @@ describe('fleet feed', () => {
   it('observes a followed player’s new game on one machine only: the lease holder', async () => {
     const pools = [new StandInPool(true), new StandInPool(true)];
     const [first, second] = await Promise.all(pools.map((pool, i) => feedOf(pool, `follower-${i}`)));
-    const game = 8 as GameNumber;
+    const game = gameNumber(8);
     // Both machines hear of the game (both follow the player); the first to ask takes the lease.
     await first!.observeFollowed(game, ['guild-a', 'guild-b']);
     await second!.observeFollowed(game, ['guild-c']);
