@@ -115,6 +115,42 @@ export default defineConfig(
       ],
     },
   },
+  // Discord code knows nothing of the wire format: from below the games it takes only the brands'
+  // types (a Handle, a GameNumber: no code comes with them) and, in src/discord/, the edge's
+  // parsers and the FICS errors its replies word (src/fics/validate.ts, errors.ts). commands/ goes
+  // through src/actions/ and src/discord/ for the rest.
+  ...[
+    ['src/discord/**', ['!**/fics/validate.js', '!**/fics/errors.js']],
+    ['commands/**', []],
+  ].map(([files, allowed]) => ({
+    files: [files],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/protocol/**'],
+              allowTypeImports: true,
+              message: `${files}: no wire format here; the brands' types only (import type).`,
+            },
+            {
+              group: ['**/fics/**', ...allowed],
+              message: `${files}: FICS is reached through src/actions/ and the relay, not directly.`,
+            },
+            {
+              group: ['**/web/**', '**/fleet/**'],
+              message: `${files}: Discord and the web page (and the fleet) know nothing of each other.`,
+            },
+            {
+              group: ['**/app.js', '**/main.js'],
+              message: 'Only the composition root (src/app.ts) joins the layers.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // The live page's script runs in the browser as plain JavaScript (no types, no bundler).
     files: ['src/web/client/**/*.js'],

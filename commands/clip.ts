@@ -20,8 +20,10 @@ import {
 } from '../src/actions/clip.js';
 import type { BotContext } from '../src/discord/context.js';
 import { CLIP_BUTTON } from '../src/discord/live-port.js';
+import { gameArg, required } from '../src/discord/args.js';
 import { answer, gameOption } from '../src/discord/replies.js';
 import { autocomplete as suggestPgnGames } from './pgn.js';
+import type { GameId } from '../src/game/game-id.js';
 
 export const data = new SlashCommandBuilder()
   .setName('clip')
@@ -53,7 +55,7 @@ function services(ctx: BotContext): ClipServices {
   };
 }
 
-function problem(error: ClipError, game: number): string {
+function problem(error: ClipError, game: GameId): string {
   switch (error.kind) {
     case 'unknown-game':
       return `Kibitz has no game ${game}: it keeps the games it observes and those that ended recently. Observe it first with /observe.`;
@@ -112,11 +114,16 @@ async function sendClip(
 }
 
 export async function execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void> {
+  const game = required(gameArg(interaction.options), 'game');
+  if (!game.ok) {
+    await answer(interaction, game.error);
+    return;
+  }
   await sendClip(
     interaction,
     ctx,
     {
-      game: interaction.options.getInteger('game', true),
+      game: game.value,
       from: interaction.options.getInteger('from'),
       to: interaction.options.getInteger('to'),
     },

@@ -259,7 +259,7 @@ async function channel(
     }
     const check = checkPostingPermissions(granted, `<#${picked.id}>`, { thread });
     if (!check.ok) {
-      await answer(interaction, check.message);
+      await answer(interaction, check.error.message);
       return;
     }
     channelId = picked.id;

@@ -12,11 +12,9 @@ import type { AnySelectMenuInteraction, ChatInputCommandInteraction } from 'disc
 import { cleanText, truncate } from '../src/text.js';
 import type { BotContext } from '../src/discord/context.js';
 import { customId } from '../src/discord/custom-id.js';
-import { listGames, type GamesError } from '../src/actions/games.js';
-import { handleArg, type ArgsResult, type CommandOptions } from '../src/discord/args.js';
+import { GAMES_LIST_TYPES, listGames, type GamesError, type GamesListType } from '../src/actions/games.js';
+import { gameValue, handleArg, type ArgsResult, type CommandOptions } from '../src/discord/args.js';
 import { answer, ficsDownText, ficsProblem } from '../src/discord/replies.js';
-import { GAMES_LIST_TYPES, type GamesListType } from '../src/fics/games-list.js';
-import { parseGameNumber } from '../src/fics/validate.js';
 import type { Handle } from '../src/protocol/handle.js';
 import { err, ok } from '../src/result.js';
 import { observeHere } from './observe.js';
@@ -112,13 +110,13 @@ function gamesErrorText(error: GamesError): string {
 export const selectMenus = {
   [OBSERVE_MENU]: async (interaction: AnySelectMenuInteraction, _args: string, ctx: BotContext) => {
     // The menu's values are the numbers this bot listed; checked again, as any input.
-    const game = parseGameNumber(interaction.values[0] ?? '');
-    if (!game.ok) {
+    const game = gameValue(interaction.values[0] ?? '');
+    if (game === null) {
       await answer(interaction, 'That is not a game number.');
       return;
     }
     await observeHere(interaction, ctx, {
-      target: { game: game.value },
+      target: { game },
       flip: false,
       thread: false,
       kibitz: false,

@@ -80,7 +80,7 @@ function parseRequest(interaction: ChatInputCommandInteraction, guildId: string)
     if (granted === null)
       return `I cannot see <#${picked.id}>: give my role access to it, or run /tv start there.`;
     const check = checkPostingPermissions(granted, `<#${picked.id}>`, { thread: false });
-    if (!check.ok) return check.message;
+    if (!check.ok) return check.error.message;
     channelId = picked.id;
   } else {
     const blocked = cannotPostHere(interaction, false);

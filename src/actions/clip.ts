@@ -10,6 +10,7 @@ import { gameKeyOf } from '../game/game-key.js';
 import { plyOfFen } from '../relay/message.js';
 import type { Result } from '../result.js';
 import type { FinishedGame } from '../storage/index.js';
+import type { GameId } from '../game/game-id.js';
 
 /** A clip shows at most this many moves (two half-moves each): 121 frames, well under 10 MiB. */
 export const MAX_CLIP_MOVES = 60;
@@ -47,20 +48,20 @@ export interface ClipRange {
 }
 
 export interface ClipRequest extends ClipRange {
-  game: number;
+  game: GameId;
   /** The one game meant (a final post's button): FICS reuses numbers. */
   gameKey?: string;
 }
 
 export interface ClipServices {
   /** A game Kibitz is relaying now. */
-  snapshot(game: number): GameSnapshot | undefined;
+  snapshot(game: GameId): GameSnapshot | undefined;
   /** The latest finished game of that number, or the one game of that key. */
-  finished(which: { game: number } | { gameKey: string }): Promise<FinishedGame | null>;
+  finished(which: { game: GameId } | { gameKey: string }): Promise<FinishedGame | null>;
 }
 
 export interface Clip {
-  game: number;
+  game: GameId;
   white: string;
   black: string;
   /** The moves shown, as numbered in the game (inclusive). */
@@ -75,7 +76,7 @@ export interface Clip {
 }
 
 export type ClipError =
-  | { kind: 'unknown-game'; game: number }
+  | { kind: 'unknown-game'; game: GameId }
   | { kind: 'range'; message: string }
   /** The game's moves cannot be replayed (a stored PGN that does not read). */
   | { kind: 'unreadable'; message: string }
@@ -131,7 +132,7 @@ export function clipSpan(range: ClipRange, firstPly: number, lastPly: number): R
 }
 
 interface ClipSource {
-  game: number;
+  game: GameId;
   white: string;
   black: string;
   live: boolean;
@@ -185,7 +186,7 @@ async function clipSource(request: ClipRequest, services: ClipServices): Promise
 
 /** What a clip will show, found and checked but not drawn yet: quick, so errors are told at once. */
 export interface ClipPlan {
-  game: number;
+  game: GameId;
   white: string;
   black: string;
   live: boolean;

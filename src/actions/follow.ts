@@ -3,6 +3,7 @@ import type { Handle } from '../protocol/handle.js';
 import { err, ok, type Result } from '../result.js';
 import { ficsDown, type FicsDown, type FicsServices } from './fics.js';
 import type { Acknowledge, Services } from './services.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface FollowInput {
   readonly guildId: string;
@@ -16,7 +17,7 @@ export interface FollowInput {
 export type FollowNow =
   /** FICS is out of reach: the pool follows once a connection is back. */
   | FicsDown
-  | { readonly kind: 'playing'; readonly game: number }
+  | { readonly kind: 'playing'; readonly game: GameId }
   | { readonly kind: 'online' }
   | { readonly kind: 'offline' }
   /** FICS refused or failed; the follow is stored all the same. */

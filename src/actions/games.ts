@@ -1,5 +1,8 @@
 // /games: the server's current games matching a filter, highest-rated player first.
 import type { GamesListRow, GamesListType } from '../fics/games-list.js';
+
+/** The `games` list's types, what `/games type:` filters by. */
+export { GAMES_LIST_TYPES, type GamesListType } from '../fics/games-list.js';
 import type { Handle } from '../protocol/handle.js';
 import { err, ok, type Result } from '../result.js';
 import { ficsDown, type FicsDown, type FicsFailed, type FicsServices } from './fics.js';

@@ -8,6 +8,7 @@ import type { LivePost } from '../storage/index.js';
 import { err, ok, type Result } from '../result.js';
 import { ficsDown, type FicsDown, type FicsServices } from './fics.js';
 import type { Services } from './services.js';
+import type { GameId } from '../game/game-id.js';
 
 export type ObserveTarget = { readonly game: GameNumber } | { readonly player: Handle };
 
@@ -39,7 +40,7 @@ export type ObserveError =
 
 /** The game now live. */
 export interface Observed {
-  readonly game: number;
+  readonly game: GameId;
   readonly white: string;
   readonly black: string;
 }
@@ -75,8 +76,8 @@ export async function observe(
     'game' in input.target
       ? await services.relay.watch({ ...request, game: input.target.game })
       : await services.relay.watchPlayer({ ...request, player: input.target.player });
-  if (!result.ok) return err({ kind: 'refused', message: result.error });
-  const { game, white, black } = result.snapshot;
+  if (!result.ok) return err({ kind: 'refused', message: result.error.message });
+  const { game, white, black } = result.value.snapshot;
   return ok({ game, white, black });
 }
 
@@ -124,7 +125,7 @@ export async function stop(
   post: LivePost,
   actor: Actor,
   services: { readonly relay: Pick<Services['relay'], 'stop'> },
-): Promise<Result<{ readonly game: number }, PostError>> {
+): Promise<Result<{ readonly game: GameId }, PostError>> {
   if (!mayChange(actor, post)) return err({ kind: 'not-allowed' });
   await services.relay.stop(post.id);
   return ok({ game: post.game });

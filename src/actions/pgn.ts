@@ -4,12 +4,13 @@ import { makeChessLive } from '../chesslive/index.js';
 import { makeSnapshotPgn, parsePgn } from '../game/pgn.js';
 import { err, ok, type Result } from '../result.js';
 import type { Services } from './services.js';
+import type { GameId } from '../game/game-id.js';
 
 export const GAME_FILE_FORMATS = ['pgn', 'chesslive'] as const;
 export type GameFileFormat = (typeof GAME_FILE_FORMATS)[number];
 
 export interface PgnInput {
-  readonly game: number;
+  readonly game: GameId;
   readonly format: GameFileFormat;
 }
 
@@ -21,9 +22,9 @@ export interface GameFile {
 
 export type PgnError =
   /** Neither observed now nor among the finished games kept. */
-  | { readonly kind: 'unknown-game'; readonly game: number }
+  | { readonly kind: 'unknown-game'; readonly game: GameId }
   /** The game has no ChessLive! form; `reason` when the writer said why. */
-  | { readonly kind: 'no-chesslive'; readonly game: number; readonly reason?: string };
+  | { readonly kind: 'no-chesslive'; readonly game: GameId; readonly reason?: string };
 
 export interface PgnServices {
   readonly relay: Pick<Services['relay'], 'snapshot'>;

@@ -1,6 +1,7 @@
 // /relay chesslive: a ChessLive! move file the operator configured, relayed live like a FICS game.
 import { err, ok, type Result } from '../result.js';
 import type { Services } from './services.js';
+import type { ChessLiveGame } from '../game/game-id.js';
 
 export interface RelayInput {
   /** The source's name as typed (case and surrounding spaces ignored). */
@@ -36,7 +37,7 @@ export function sourceName(typed: string): string {
 export function chessLiveSource(
   name: string,
   services: Pick<RelayServices, 'chesslive'>,
-): Result<number, RelayError> {
+): Result<ChessLiveGame, RelayError> {
   const game = services.chesslive.gameOf(name);
   return game === null ? err({ kind: 'unknown-source', name, names: services.chesslive.names() }) : ok(game);
 }
@@ -68,8 +69,8 @@ export async function relayChessLive(
   if (!result.ok) {
     // Read for nothing (the server's limit, say): stop reading unless another channel shows it.
     await services.relay.releaseIfUnwanted(game);
-    return err({ kind: 'refused', message: result.error });
+    return err({ kind: 'refused', message: result.error.message });
   }
-  const { white, black } = result.snapshot;
+  const { white, black } = result.value.snapshot;
   return ok({ white, black });
 }

@@ -13,9 +13,9 @@ import {
   type ChessLiveSource,
   type ReadSourceOptions,
 } from './source.js';
-import { makeChessLiveGame, parseChessLiveGame } from '../game/game-id.js';
+import { makeChessLiveGame, parseChessLiveGame, type ChessLiveGame, type GameId } from '../game/game-id.js';
 import { DEFAULT_MAX_PLIES } from '../game/snapshot.js';
-import type { GameSnapshot } from '../game/snapshot.js';
+import type { FicsSnapshot, GameSnapshot } from '../game/snapshot.js';
 import { cleanText } from '../text.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import { shortened, type Logger } from '../log.js';
@@ -64,9 +64,9 @@ interface Watched extends Reading {
 type FeedEvents = { update: [TrackerUpdate] };
 
 export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed {
-  private readonly watched = new Map<number, Watched>();
+  private readonly watched = new Map<GameId, Watched>();
   /** Games that ended or stopped: their last snapshot stays for the PGN until observed again. */
-  private readonly finished = new Map<number, GameSnapshot>();
+  private readonly finished = new Map<GameId, GameSnapshot>();
   private serial = 0;
   private closed = false;
 
@@ -83,23 +83,23 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 
   /** The game number of a source, or null when no source has that name. */
-  gameOf(name: string): number | null {
+  gameOf(name: string): ChessLiveGame | null {
     const index = this.options.sources.findIndex((s) => s.name === name.trim().toLowerCase());
     return index < 0 ? null : makeChessLiveGame(index);
   }
 
   /** True when the number is one of the configured sources' games (never a FICS game number). */
-  hasGame(game: number): boolean {
+  hasGame(game: GameId): boolean {
     return this.sourceOf(game) !== undefined;
   }
 
-  private sourceOf(game: number): ChessLiveSource | undefined {
+  private sourceOf(game: GameId): ChessLiveSource | undefined {
     const index = parseChessLiveGame(game);
     return index === null ? undefined : this.options.sources[index];
   }
 
   /** Reads the source now and keeps reading it; rejects when it cannot be read or parsed. */
-  async observeGame(game: number): Promise<number> {
+  async observeGame(game: GameId): Promise<GameId> {
     const source = this.sourceOf(game);
     if (source === undefined) throw new Error(`No ChessLive! source has game number ${game}.`);
     if (this.watched.has(game)) return game;
@@ -138,12 +138,12 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     return game;
   }
 
-  async unobserve(game: number): Promise<void> {
+  async unobserve(game: GameId): Promise<void> {
     const entry = this.watched.get(game);
     if (entry !== undefined) this.stopWatching(game, entry);
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return this.watched.get(game)?.snapshot ?? this.finished.get(game);
   }
 
@@ -152,19 +152,19 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
     for (const [game, entry] of this.watched) this.stopWatching(game, entry);
   }
 
-  private schedule(game: number, entry: Watched): void {
+  private schedule(game: GameId, entry: Watched): void {
     if (this.closed) return;
     entry.timer = setTimeout(() => void this.poll(game, entry), this.options.pollMs);
   }
 
-  private stopWatching(game: number, entry: Watched): void {
+  private stopWatching(game: GameId, entry: Watched): void {
     if (entry.timer !== null) clearTimeout(entry.timer);
     entry.timer = null;
     if (this.watched.get(game) === entry) this.watched.delete(game);
     this.finished.set(game, entry.snapshot);
   }
 
-  private async poll(game: number, entry: Watched): Promise<void> {
+  private async poll(game: GameId, entry: Watched): Promise<void> {
     entry.timer = null;
     let change: 'same' | 'shorter' | 'grew';
     try {
@@ -256,7 +256,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 
   /** The source grew past what Kibitz reads: said once, and the game ends there. */
-  private outgrown(game: number, entry: Watched, error: SourceTooLargeError): void {
+  private outgrown(game: GameId, entry: Watched, error: SourceTooLargeError): void {
     const limit = this.options.read?.maxBytes ?? DEFAULT_READ.maxBytes;
     this.options.logger.warn(
       { source: entry.source.name, error: error.message },
@@ -270,13 +270,13 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
   }
 
   /** The final update: the relay writes the result, the PGN and the GIF. */
-  private end(game: number, entry: Watched): void {
+  private end(game: GameId, entry: Watched): void {
     entry.snapshot = { ...entry.snapshot, ended: true };
     this.stopWatching(game, entry);
     this.emit('update', { type: 'ended', snapshot: entry.snapshot });
   }
 
-  private next(game: number, entry: Watched): void {
+  private next(game: GameId, entry: Watched): void {
     if (this.watched.get(game) === entry) this.schedule(game, entry);
   }
 
@@ -291,11 +291,7 @@ export class ChessLiveFeed extends EventEmitter<FeedEvents> implements GameFeed 
 }
 
 /** The FICS side of a combined feed: it takes checked game numbers and handles only. */
-export interface FicsFeed extends Omit<GameFeed, 'observeGame' | 'observePlayer' | 'unobserve'> {
-  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number>;
-  observePlayer?(handle: Handle, holder?: string): Promise<number>;
-  unobserve(game: GameNumber, holder?: string): Promise<void>;
-}
+export type FicsFeed = GameFeed<GameNumber, FicsSnapshot>;
 
 /**
  * FICS games and ChessLive! games behind one feed for one relay: a number is a ChessLive! game
@@ -316,22 +312,22 @@ export class CombinedFeed extends EventEmitter<FeedEvents> implements GameFeed {
   }
 
   /** A number that is not a ChessLive! game's is a FICS game number, checked here. */
-  async observeGame(game: number, holder?: string, kept?: boolean): Promise<number> {
+  async observeGame(game: GameId, holder?: string, kept?: boolean): Promise<GameId> {
     if (this.chesslive.hasGame(game)) return this.chesslive.observeGame(game);
     return this.fics.observeGame(orThrow(parseGameNumber(game)), holder, kept);
   }
 
-  async unobserve(game: number, holder?: string): Promise<void> {
+  async unobserve(game: GameId, holder?: string): Promise<void> {
     if (this.chesslive.hasGame(game)) return this.chesslive.unobserve(game);
     return this.fics.unobserve(orThrow(parseGameNumber(game)), holder);
   }
 
   /** Players are FICS handles: ChessLive! names are not observed by name. */
-  observePlayer(handle: Handle, holder?: string): Promise<number> {
+  observePlayer(handle: Handle, holder?: string): Promise<GameId> {
     return this.fics.observePlayer?.(handle, holder) ?? Promise.reject(new Error('FICS is not connected.'));
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return (this.chesslive.hasGame(game) ? this.chesslive : this.fics).snapshot(game);
   }
 

@@ -4,6 +4,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { parseFen } from 'chessops/fen';
 import { setupPosition } from 'chessops/variant';
+import type { GameId } from '../game/game-id.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { rulesFor } from '../game/variants.js';
 import { cleanText } from '../text.js';
@@ -263,7 +264,7 @@ function inCheck(game: GameRecord, fen: string): boolean {
  */
 export function snapshotOfRead(
   read: ChessLiveRead,
-  id: { key: string; game: number; source: string },
+  id: { key: string; game: GameId; source: string },
 ): GameSnapshot {
   const { game } = read;
   const startFen = recordStartFen(game);

@@ -14,6 +14,7 @@ import type { LivePost, Storage } from '../storage/index.js';
 import { decide } from '../game/club-rules.js';
 import { clubTarget, clubTargets } from './targets.js';
 import { errorMessage } from '../result.js';
+import type { GameId } from '../game/game-id.js';
 
 /**
  * New handles looked up on FICS (one `observe` each, paced with the connection's other commands)
@@ -23,7 +24,7 @@ export const MAX_LOOKUPS = 25;
 
 /** What the poster needs of the FICS pool. */
 export interface ClubFeed {
-  snapshot(game: number): GameSnapshot | undefined;
+  snapshot(game: GameId): GameSnapshot | undefined;
   games(): GameSnapshot[];
   follow(handle: Handle): Promise<number | null>;
   /** Follows for the next game only: no `observe` to find a game played now. */
@@ -58,7 +59,7 @@ export interface ClubPosterOptions {
 
 /** A game some clubs want and do not show yet. */
 interface Waiting {
-  game: number;
+  game: GameId;
   /** Guilds waiting for it. */
   guilds: Set<string>;
 }
@@ -341,14 +342,14 @@ export class ClubPoster {
           continue;
         const target = clubTarget({ ...club, channelId: club.channelId }, snapshot);
         const result = await relay.watch({ ...target, game: snapshot.game });
-        if (result.ok) await this.record(result.post);
-        else if (result.full === true) {
+        if (result.ok) await this.record(result.value.post);
+        else if (result.error.kind === 'full') {
           // No room in the server's share of FICS after all: it waits for the next free place.
           entry.guilds.add(guildId);
           await this.noticeFull(guildId, club.channelId);
         } else
           this.options.logger.warn(
-            { guildId, game: snapshot.game, error: result.error },
+            { guildId, game: snapshot.game, error: result.error.message },
             'club game not posted',
           );
       }

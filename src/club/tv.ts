@@ -12,6 +12,7 @@ import type { Relay } from '../relay/relay.js';
 import { errorMessage } from '../result.js';
 import { Serial } from '../serial.js';
 import type { LivePost, Storage, TvChannel } from '../storage/index.js';
+import type { GameId } from '../game/game-id.js';
 
 /** How long a TV that found nothing (or no room) waits before it looks again. */
 export const TV_RETRY_MS = 60_000;
@@ -44,7 +45,7 @@ interface Waiting {
   retryAt: number | null;
   said: 'nothing' | 'full' | null;
   /** The game that just ended: the games list may still show it for a few seconds. */
-  ended: number | null;
+  ended: GameId | null;
 }
 
 export class TvPoster {
@@ -206,12 +207,12 @@ export class TvPoster {
         requestedBy: tv.createdBy,
       });
       if (result.ok) {
-        await storage.tv.setPost(tv.guildId, result.post.id);
+        await storage.tv.setPost(tv.guildId, result.value.post.id);
         this.waiting.delete(tv.guildId);
         await relay.notice(tv.channelId, nowShowing(game));
-        return { kind: 'showing', game, post: result.post };
+        return { kind: 'showing', game, post: result.value.post };
       }
-      if (result.full === true) return this.wait(tv, wait, 'full', result.error);
+      if (result.error.kind === 'full') return this.wait(tv, wait, 'full', result.error.message);
       // Over or gone since the list was made: the next best.
       this.options.logger.info(
         { guildId: tv.guildId, game: game.game, error: result.error },

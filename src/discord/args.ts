@@ -21,6 +21,12 @@ export function gameArg(options: CommandOptions, name = 'game'): ArgsResult<Game
   return parsed.ok ? parsed : err(parsed.error.message);
 }
 
+/** A game number the bot wrote itself (a menu value), checked again as any input; null if it is none. */
+export function gameValue(text: string): GameNumber | null {
+  const parsed = parseGameNumber(text);
+  return parsed.ok ? parsed.value : null;
+}
+
 /** A FICS handle option, or null when it was not given. */
 export function handleArg(options: CommandOptions, name: string): ArgsResult<Handle | null> {
   const value = options.getString(name);

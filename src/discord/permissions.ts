@@ -2,6 +2,7 @@
 // missing instead of a bare "Missing Permissions" later.
 import { PermissionFlagsBits } from 'discord.js';
 import type { GuildBasedChannel, PermissionsBitField } from 'discord.js';
+import { err, ok, type Result } from '../result.js';
 
 export interface PostingNeeds {
   /** A discussion thread will be created for the game. */
@@ -50,7 +51,13 @@ export function missingPostingPermissions(granted: bigint, needs: PostingNeeds):
   return required.filter((p) => (granted & p.bit) === 0n).map((p) => p.name);
 }
 
-export type PostingCheck = { ok: true } | { ok: false; missing: string[]; message: string };
+/** The permissions the bot lacks in a channel, and the message that tells the user. */
+export interface MissingPermissions {
+  readonly missing: string[];
+  readonly message: string;
+}
+
+export type PostingCheck = Result<void, MissingPermissions>;
 
 /** `channelLabel` is how to name the channel to the user, e.g. a `<#id>` mention. */
 export function checkPostingPermissions(
@@ -59,14 +66,13 @@ export function checkPostingPermissions(
   needs: PostingNeeds,
 ): PostingCheck {
   const missing = missingPostingPermissions(granted, needs);
-  if (missing.length === 0) return { ok: true };
-  return {
-    ok: false,
+  if (missing.length === 0) return ok(undefined);
+  return err({
     missing,
     message:
       `I can't post there: in ${channelLabel} I'm missing ${listInEnglish(missing.map((m) => `**${m}**`))}. ` +
       `A server admin can grant ${missing.length === 1 ? 'it' : 'them'} to my role in the channel's Permissions settings.`,
-  };
+  });
 }
 
 /** The bot's own permissions in a cached guild channel, or null when its member is not cached. */

@@ -13,7 +13,7 @@ import {
   FicsShareError,
 } from '../fics/errors.js';
 import { parseHandle } from '../fics/validate.js';
-import { LARGEST_GAME_NUMBER } from '../protocol/game-number.js';
+import { LARGEST_GAME_NUMBER } from '../game/game-id.js';
 import type { Handle } from '../protocol/handle.js';
 import type { FicsDown } from '../actions/fics.js';
 import type { Actor, PostError } from '../actions/observe.js';
@@ -53,7 +53,7 @@ export function cannotPostHere(interaction: RepliableInteraction, thread: boolea
   // Discord sends the bot's permissions in this channel with every interaction.
   const granted = interaction.appPermissions?.bitfield ?? 0n;
   const check = checkPostingPermissions(granted, `<#${interaction.channelId}>`, { thread });
-  return check.ok ? null : check.message;
+  return check.ok ? null : check.error.message;
 }
 
 /** The member as the rules of a live post see them: who, and whether they may manage messages. */

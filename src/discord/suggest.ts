@@ -3,12 +3,13 @@
 // most 25 choices, each name and string value of 1 to 100 characters.
 import type { AutocompleteInteraction } from 'discord.js';
 import { truncate } from '../text.js';
+import type { GameId } from '../game/game-id.js';
 
 export const MAX_CHOICES = 25;
 
 /** A game as suggested: its number, named by its players. */
 export interface SuggestedGame {
-  game: number;
+  game: GameId;
   white: string;
   black: string;
 }

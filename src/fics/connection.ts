@@ -29,7 +29,7 @@ export interface ConnectionOptions extends Omit<SessionOptions, 'onEvent' | 'onC
    * Which game a number shows (its players), where known: a number restored after a reconnect
    * that shows other players than before is reported lost, not restored.
    */
-  identify?(game: number): string | undefined;
+  identify?(game: GameNumber): string | undefined;
 }
 
 export type ConnectionState = 'connecting' | 'online' | 'reconnecting' | 'failed' | 'closed';
@@ -43,9 +43,9 @@ export interface ReconnectReport {
   reconciledMs: number;
   /** Login attempts it took. */
   attempts: number;
-  games: number[];
+  games: GameNumber[];
   /** Games that ended while the connection was down. */
-  lost: number[];
+  lost: GameNumber[];
 }
 
 export interface ConnectionEvents {
@@ -62,7 +62,7 @@ export interface ConnectionEvents {
 }
 
 interface Entry {
-  game: number;
+  game: GameNumber;
   /** Observed on the current session. */
   observing: boolean;
   /** Observed at some time (so a later "no such game" means it ended meanwhile). */
@@ -73,7 +73,7 @@ interface Entry {
 export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   state: ConnectionState = 'connecting';
   private session: FicsSession | null = null;
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new Map<GameNumber, Entry>();
   /** Observe-by-handle requests in flight: they count against the limit until answered. */
   private reserved = 0;
   private maxGames: number;
@@ -84,7 +84,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
    * oldest. Kept by hand, not read off movesInFlight, whose entries leave a tick late: two lists
    * in one read would both go to the first game.
    */
-  private readonly listsAwaited: number[] = [];
+  private readonly listsAwaited: GameNumber[] = [];
   private retryTimer: Timer | null = null;
   private attempts = 0;
   private wasOnline = false;
@@ -119,11 +119,11 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   }
 
   /** Game numbers this connection observes (or will again after a reconnect). */
-  games(): number[] {
+  games(): GameNumber[] {
     return [...this.entries.keys()];
   }
 
-  has(game: number): boolean {
+  has(game: GameNumber): boolean {
     return this.entries.has(game);
   }
 
@@ -199,7 +199,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   }
 
   /** Takes a game off the lists awaited (its list came, or its `moves` failed). */
-  private listArrived(game: number): void {
+  private listArrived(game: GameNumber): void {
     const at = this.listsAwaited.indexOf(game);
     if (at >= 0) this.listsAwaited.splice(at, 1);
   }
@@ -295,7 +295,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   }
 
   /** After a login: notices on again, every wanted game observed again and its history merged. */
-  private async restore(session: FicsSession): Promise<{ games: number[]; lost: number[] }> {
+  private async restore(session: FicsSession): Promise<{ games: GameNumber[]; lost: GameNumber[] }> {
     if (this.notices) await session.run(requests.gameNotices(true)).catch(() => undefined);
     const wanted = [...this.entries.values()];
     const before = wanted.map((entry) => this.options.identify?.(entry.game));
@@ -316,7 +316,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     session: FicsSession,
     entry: Entry,
   ): Promise<'observed' | 'lost' | 'refused' | 'retry'> {
-    const game = entry.game as GameNumber;
+    const { game } = entry;
     const command = requests.observeGame(game);
     const observing = session.run(command);
     // The move list is asked in the same breath, not after the board: the server answers both at
@@ -348,7 +348,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
     }
   }
 
-  private observed(game: number): void {
+  private observed(game: GameNumber): void {
     const entry = this.entries.get(game) ?? { game, observing: false, seen: false, waiters: [] };
     this.entries.set(game, entry);
     entry.observing = true;
@@ -487,7 +487,7 @@ export class ObserverConnection extends EventEmitter<ConnectionEvents> {
   }
 }
 
-function endedWhileAway(game: number): GameEnd {
+function endedWhileAway(game: GameNumber): GameEnd {
   return {
     kind: 'gameEnd',
     game,

@@ -2,6 +2,7 @@
 // "%2d %4s %-11.11s %4s %-10.10s [%c%c%c%3d %3d] %s - %s (%2d-%2d) %c: %2d"), then
 // "N games displayed." Handles are cut to 11 (White) and 10 (Black) characters.
 import type { FicsGameType } from '../game/variants.js';
+import { GAME_NUMBER, matchedGameNumber, type GameNumber } from '../protocol/game-number.js';
 import type { Handle } from '../protocol/handle.js';
 
 /** The types a games list row shows: FICS's game types, and two of its own. */
@@ -27,7 +28,7 @@ const TYPE_CODES: Readonly<Record<string, GamesListType>> = {
 export const GAMES_LIST_TYPES: readonly GamesListType[] = Object.values(TYPE_CODES);
 
 export interface GamesListRow {
-  game: number;
+  game: GameNumber;
   /** `examined` and `setup` rows carry no clocks. */
   kind: 'played' | 'examined' | 'setup';
   white: string;
@@ -65,10 +66,10 @@ const RATING = String.raw`(\+{4}|-{4}|\d{1,4}[A-Z]?)`;
 const SPEC = String.raw`\[([ p])(\S)([ru])\s*(\d+)\s+(\d+)\]`;
 const CLOCK = String.raw`(-?(?:\d+:)?\d+:\d\d)`;
 const PLAYED = new RegExp(
-  String.raw`^\s*(\d+)\s+${RATING}\s+([A-Za-z]+)\s+${RATING}\s+([A-Za-z]+)\s+${SPEC}\s+${CLOCK}\s*-\s*${CLOCK}\s+\(\s*(-?\d+)\s*-\s*(-?\d+)\)\s+([WB]):\s*(\d+)\s*$`,
+  String.raw`^\s*${GAME_NUMBER}\s+${RATING}\s+([A-Za-z]+)\s+${RATING}\s+([A-Za-z]+)\s+${SPEC}\s+${CLOCK}\s*-\s*${CLOCK}\s+\(\s*(-?\d+)\s*-\s*(-?\d+)\)\s+([WB]):\s*(\d+)\s*$`,
 );
 const EXAMINED = new RegExp(
-  String.raw`^\s*(\d+)\s+\((Exam\.|Setup)\s+${RATING}\s+([A-Za-z]+)\s+${RATING}\s+([A-Za-z]+)\s*\)\s+${SPEC}\s+([WB]):\s*(\d+)\s*$`,
+  String.raw`^\s*${GAME_NUMBER}\s+\((Exam\.|Setup)\s+${RATING}\s+([A-Za-z]+)\s+${RATING}\s+([A-Za-z]+)\s*\)\s+${SPEC}\s+([WB]):\s*(\d+)\s*$`,
 );
 const FOOTER = /^\s*(\d+) games? displayed\b/;
 /** The whole reply when nothing is being played (lasker and FatICS alike). */
@@ -109,7 +110,7 @@ export function parseGamesRow(line: string): GamesListRow | null {
   const p = PLAYED.exec(line);
   if (p !== null) {
     return {
-      game: Number(p[1]),
+      game: matchedGameNumber(p[1]!),
       kind: 'played',
       ...players(p[2]!, p[3]!, p[4]!, p[5]!),
       ...spec(p[6]!, p[7]!, p[8]!, p[9]!, p[10]!),
@@ -124,7 +125,7 @@ export function parseGamesRow(line: string): GamesListRow | null {
   const e = EXAMINED.exec(line);
   if (e !== null) {
     return {
-      game: Number(e[1]),
+      game: matchedGameNumber(e[1]!),
       kind: e[2] === 'Setup' ? 'setup' : 'examined',
       ...players(e[3]!, e[4]!, e[5]!, e[6]!),
       ...spec(e[7]!, e[8]!, e[9]!, e[10]!, e[11]!),
@@ -207,7 +208,7 @@ export function filterGames(rows: readonly GamesListRow[], filter: GamesFilter):
  * (lasker, FatICS): the one other bughouse game with the same time control and rating. Null when
  * the list does not show the board, or shows no such game or several (the moves pair them then).
  */
-export function bughousePartner(rows: readonly GamesListRow[], game: number): number | null {
+export function bughousePartner(rows: readonly GamesListRow[], game: GameNumber): GameNumber | null {
   const board = rows.find((row) => row.game === game);
   if (board === undefined || board.type !== 'bughouse') return null;
   const others = rows.filter(

@@ -4,7 +4,8 @@
 // bughouse partner boards, and watches followed players for their next games.
 import { EventEmitter } from 'node:events';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { GameSnapshot } from '../game/snapshot.js';
+import type { FicsSnapshot, GameSnapshot } from '../game/snapshot.js';
+import type { GameId } from '../game/game-id.js';
 import { GameTracker, type SaidInGame, type TrackerUpdate } from '../game/tracker.js';
 import type { GameCreated, MoveList, ServerEvent } from '../protocol/events.js';
 import type { FramingLimits } from '../protocol/framer.js';
@@ -74,7 +75,7 @@ export interface PoolOptions {
 
 export interface PoolEvents {
   /** Every change of every observed game, in order. */
-  update: [TrackerUpdate];
+  update: [TrackerUpdate<FicsSnapshot>];
   /** A kibitz or whisper in an observed game (`set kibitz 1`). */
   said: [SaidInGame];
   state: [{ connection: string; state: ConnectionState }];
@@ -100,7 +101,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private readonly connections: ObserverConnection[] = [];
   private readonly tracker: GameTracker;
   /** The connection whose events count for each game (a game observed twice is reported once). */
-  private readonly owners = new Map<number, ObserverConnection>();
+  private readonly owners = new Map<GameNumber, ObserverConnection>();
   private readonly followed = new Map<string, Handle>();
   /** Games (by snapshot key) whose partner board was asked for, so each is asked once. */
   private readonly partnersAsked = new Set<string>();
@@ -115,7 +116,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * that wants them at its share), oldest first: a freed place goes to the one whose holder holds
    * least, so a busy hour does not lose a follow's game and no server takes every place.
    */
-  private readonly waitingForRoom = new Map<number, Waiting>();
+  private readonly waitingForRoom = new Map<GameNumber, Waiting>();
   private readonly shares: Shares;
   /** Observes by handle on their way, each with the place its holder reserved. */
   private readonly byHandle = new Set<{ holder: string; handle: string; place: Reservation }>();
@@ -200,7 +201,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * FICS is asked) and the claim is given back if the observe fails. `kept`: the holder had the
    * game before a restart, and takes it again whatever its share now.
    */
-  async observeGame(input: GameNumber, holder?: string, kept = false): Promise<number> {
+  async observeGame(input: GameNumber, holder?: string, kept = false): Promise<GameNumber> {
     const game = checkedGame(input);
     if (holder === undefined || this.shares.holds(holder, game)) return this.observeNumber(game);
     // The game of an observe by handle still on its way: its first board came before the answer.
@@ -222,7 +223,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  private async observeNumber(game: GameNumber): Promise<number> {
+  private async observeNumber(game: GameNumber): Promise<GameNumber> {
     const holder = this.connections.find((c) => c.has(game));
     if (holder !== undefined) {
       // Observed or on its way: the same answer for every caller.
@@ -242,7 +243,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   /** Observes the game a player is playing now; resolves with its number. A holder as above. */
-  async observePlayer(input: Handle, holder?: string): Promise<number> {
+  async observePlayer(input: Handle, holder?: string): Promise<GameNumber> {
     const handle = checkedHandle(input);
     if (holder === undefined) return this.observeHandle(handle);
     const known = this.currentGameOf(handle);
@@ -262,7 +263,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     }
   }
 
-  private async observeHandle(handle: Handle): Promise<number> {
+  private async observeHandle(handle: Handle): Promise<GameNumber> {
     // Asking again for a game observed already would stop it on lasker (observe toggles there).
     const known = this.currentGameOf(handle);
     if (known !== null) return known;
@@ -319,7 +320,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * `follow`, telling also whether the player is logged in now: an offline player is followed
    * all the same, and their next game is posted.
    */
-  async followPlayer(input: Handle, holder?: string): Promise<{ game: number | null; online: boolean }> {
+  async followPlayer(input: Handle, holder?: string): Promise<{ game: GameNumber | null; online: boolean }> {
     const handle = checkedHandle(input);
     await this.followLater(handle);
     return this.observeFollowed(handle, holder);
@@ -383,7 +384,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     await this.ownerOf(game).refresh(game);
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): FicsSnapshot | undefined {
     return this.tracker.snapshot(game);
   }
 
@@ -392,7 +393,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   /** Connections and the games each holds, for status displays and tests. */
-  status(): { name: string; state: ConnectionState; handle: string | null; games: number[] }[] {
+  status(): { name: string; state: ConnectionState; handle: string | null; games: GameNumber[] }[] {
     return this.connections.map((c) => ({
       name: c.name,
       state: c.state,
@@ -531,7 +532,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
       else if (owner !== connection) {
         // Observed twice (a player's game found again elsewhere): keep one.
         if (event.kind === 'observing') {
-          connection.unobserve(event.game as GameNumber).catch(() => undefined);
+          connection.unobserve(event.game).catch(() => undefined);
         }
         return;
       }
@@ -545,12 +546,12 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     for (const update of this.tracker.apply(event)) this.updated(update);
   }
 
-  private updated(update: TrackerUpdate): void {
+  private updated(update: TrackerUpdate<FicsSnapshot>): void {
     this.emit('update', update);
     if (update.type === 'needs') {
       const owner = this.owners.get(update.game);
       if (owner === undefined) return;
-      const game = update.game as GameNumber;
+      const { game } = update;
       const request = update.need === 'moves' ? owner.moves(game) : owner.refresh(game);
       request.catch((error: Error) => this.background(`${update.need} ${game}`, error));
       return;
@@ -600,11 +601,11 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * Stops the server sending a game Kibitz ended itself (past KIBITZ_MAX_PLIES) and frees its
    * place; its snapshot and claims stay until its posts let it go, as after any end.
    */
-  private letGo(game: number): void {
+  private letGo(game: GameNumber): void {
     const owner = this.owners.get(game);
     if (owner === undefined) return;
     owner
-      .unobserve(game as GameNumber)
+      .unobserve(game)
       .then(() => this.placeFreed())
       .catch((error: Error) => this.background(`unobserve game ${game} ended for its length`, error));
   }
@@ -614,8 +615,8 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * Kibitz was not connected): nobody asked for that game, so it is let go like any unobserved
    * game (its claims, place and state; its partner board too when nobody holds it).
    */
-  private dropReused(game: number): void {
-    this.unobserve(game as GameNumber).catch((error: Error) =>
+  private dropReused(game: GameNumber): void {
+    this.unobserve(game).catch((error: Error) =>
       this.background(`unobserve game ${game} reused by other players`, error),
     );
   }
@@ -625,7 +626,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
    * `pobserve <white>` (which observes it too), else the `games` list. Failing both, the tracker
    * still pairs the boards from their captures and passed pieces.
    */
-  private async findPartner(game: number, white: string): Promise<void> {
+  private async findPartner(game: GameNumber, white: string): Promise<void> {
     const owner = this.owners.get(game);
     const handle = parseHandle(white);
     if (owner === undefined || !handle.ok || this.tracker.snapshot(game)?.partnerGame !== null) return;
@@ -644,7 +645,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     if (partner !== null && this.tracker.snapshot(game)?.partnerGame === null) this.pairBoards(game, partner);
   }
 
-  private pairBoards(a: number, b: number): void {
+  private pairBoards(a: GameNumber, b: GameNumber): void {
     for (const update of this.tracker.pair(a, b)) this.updated(update);
   }
 
@@ -706,7 +707,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
     const { game } = entry.created;
     for (const holder of holders) this.shares.claim(holder, game);
     const observe = this.settings.observeFollowed ?? ((number: GameNumber) => this.observeNumber(number));
-    observe(game as GameNumber, holders).then(
+    observe(game, holders).then(
       () => {
         // Observed by another machine of the fleet: nothing of it is held here.
         if (!this.connections.some((c) => c.has(game)))
@@ -737,7 +738,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   }
 
   /** The observed, unfinished game of a player, if any. */
-  private currentGameOf(handle: Handle): number | null {
+  private currentGameOf(handle: Handle): GameNumber | null {
     const name = handle.toLowerCase();
     const playing = this.tracker
       .games()
@@ -757,7 +758,7 @@ export class FicsPool extends EventEmitter<PoolEvents> {
   private async observeFollowed(
     handle: Handle,
     holder?: string,
-  ): Promise<{ game: number | null; online: boolean }> {
+  ): Promise<{ game: GameNumber | null; online: boolean }> {
     try {
       if (holder !== undefined || this.settings.wantedBy === undefined) {
         return { game: await this.observePlayer(handle, holder), online: true };

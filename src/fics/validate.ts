@@ -33,7 +33,7 @@ export function parseGameNumber(input: unknown): Result<GameNumber, FicsInputErr
       ),
     );
   }
-  return ok(value as GameNumber);
+  return ok(value);
 }
 
 export function parseHandle(input: unknown): Result<Handle, FicsInputError> {

@@ -13,8 +13,9 @@ import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
 import type { FicsFeed } from '../chesslive/feed.js';
 import { FicsCommandError } from '../fics/errors.js';
 import type { GameNumber } from '../protocol/game-number.js';
+import { isFicsGame, type GameId } from '../game/game-id.js';
 import type { Handle } from '../protocol/handle.js';
-import { MAX_SAID_PER_GAME, type GameSnapshot, type Said } from '../game/snapshot.js';
+import { MAX_SAID_PER_GAME, type FicsSnapshot, type GameSnapshot, type Said } from '../game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
 import { HANDLE_MAX_LENGTH } from '../protocol/handle.js';
 import { KIBITZ_TEXT_MAX } from '../protocol/kibitz.js';
@@ -27,10 +28,10 @@ import { FLEET_CHANNEL, parseNotice, type FleetNotice, type FleetStore } from '.
 export interface FleetPool extends FicsFeed {
   /** True when the holder may take one more game on this machine's FICS logins. */
   hasRoom(holder: string): boolean;
-  on(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  on(event: 'update', listener: (update: TrackerUpdate<FicsSnapshot>) => void): unknown;
   /** A kibitz or whisper kept in a game this machine observes. */
   on(event: 'said', listener: (said: SaidInGame) => void): unknown;
-  off(event: 'update', listener: (update: TrackerUpdate) => void): unknown;
+  off(event: 'update', listener: (update: TrackerUpdate<FicsSnapshot>) => void): unknown;
   off(event: 'said', listener: (said: SaidInGame) => void): unknown;
 }
 
@@ -47,7 +48,7 @@ export interface FleetFeedOptions {
 /** A game another process observes: the latest state read. */
 interface Remote {
   seq: number;
-  snapshot: GameSnapshot | undefined;
+  snapshot: FicsSnapshot | undefined;
   /** The newest sequence number a notice announced. */
   wanted: number;
   reading: boolean;
@@ -71,7 +72,7 @@ const UNREAD: Remote = {
 
 /** Snapshots of one held game on their way to PostgreSQL: only the latest waits. */
 interface Outbox {
-  next: GameSnapshot | null;
+  next: FicsSnapshot | null;
   busy: boolean;
 }
 
@@ -79,21 +80,21 @@ interface Outbox {
 const KEEP_ENDED_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
 
-type FleetEvents = { update: [TrackerUpdate]; said: [SaidInGame] };
+type FleetEvents = { update: [TrackerUpdate<FicsSnapshot>]; said: [SaidInGame] };
 
 export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   /** Games wanted here and by which holders (Discord servers). */
-  private readonly wanted = new Map<number, Set<string>>();
+  private readonly wanted = new Map<GameNumber, Set<string>>();
   /** Games this process holds the lease of: observed on this machine's FICS logins. */
-  private readonly held = new Set<number>();
+  private readonly held = new Set<GameNumber>();
   /** Games another process holds: their state comes from PostgreSQL. */
-  private readonly remote = new Map<number, Remote>();
+  private readonly remote = new Map<GameNumber, Remote>();
   /** The first decision (lease or subscribe) for a game, shared by concurrent callers. */
-  private readonly joining = new Map<number, Promise<void>>();
-  private readonly outbox = new Map<number, Outbox>();
+  private readonly joining = new Map<GameNumber, Promise<void>>();
+  private readonly outbox = new Map<GameNumber, Outbox>();
   /** The game key (number and players) each game was announced under, and whether it ended. */
-  private readonly announced = new Map<number, { key: string; ended: boolean }>();
-  private readonly forward = (update: TrackerUpdate): void => this.fromPool(update);
+  private readonly announced = new Map<GameNumber, { key: string; ended: boolean }>();
+  private readonly forward = (update: TrackerUpdate<FicsSnapshot>): void => this.fromPool(update);
   private readonly forwardSaid = (said: SaidInGame): void => this.saidInPool(said);
   private timer: NodeJS.Timeout | null = null;
   private pruner: NodeJS.Timeout | null = null;
@@ -120,11 +121,11 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   /** Games held here (observed on this machine's FICS logins for the fleet). */
-  heldGames(): number[] {
+  heldGames(): GameNumber[] {
     return [...this.held];
   }
 
-  async observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number> {
+  async observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<GameNumber> {
     return this.want(game, holder, kept, kept === true);
   }
 
@@ -158,11 +159,11 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     }
   }
 
-  async observePlayer(handle: Handle, holder?: string): Promise<number> {
+  async observePlayer(handle: Handle, holder?: string): Promise<GameNumber> {
     const { pool } = this.options;
     if (pool.observePlayer === undefined) throw new Error('FICS is not connected.');
     // The game's number comes with the observe: the lease is taken just after it.
-    const game = (await pool.observePlayer(handle, holder)) as GameNumber;
+    const game = await pool.observePlayer(handle, holder);
     if (holder === undefined) return game;
     this.wantedBy(game).add(holder);
     try {
@@ -201,8 +202,8 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     await store.release(game).catch((error: unknown) => this.warn('release a lease', game, error));
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
-    const remote = this.remote.get(game);
+  snapshot(game: GameId): FicsSnapshot | undefined {
+    const remote = isFicsGame(game) ? this.remote.get(game) : undefined;
     return remote === undefined ? this.options.pool.snapshot(game) : remote.snapshot;
   }
 
@@ -225,13 +226,13 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
 
   // ---- leases --------------------------------------------------------------------------------------
 
-  private wantedBy(game: number): Set<string> {
+  private wantedBy(game: GameNumber): Set<string> {
     let holders = this.wanted.get(game);
     if (holders === undefined) this.wanted.set(game, (holders = new Set()));
     return holders;
   }
 
-  private unwant(game: number, holder: string): void {
+  private unwant(game: GameNumber, holder: string): void {
     const holders = this.wanted.get(game);
     holders?.delete(holder);
     if (holders?.size !== 0) return;
@@ -240,7 +241,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   /** Runs `decide` for a game neither held nor followed yet; true when this call decided. */
-  private async join(game: number, decide: () => Promise<void>): Promise<boolean> {
+  private async join(game: GameNumber, decide: () => Promise<void>): Promise<boolean> {
     const pending = this.joining.get(game);
     if (pending !== undefined) {
       await pending;
@@ -283,12 +284,12 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   /** Another process observes the game: from now on its state comes from PostgreSQL. */
-  private async subscribe(game: number, resuming = false): Promise<void> {
+  private async subscribe(game: GameNumber, resuming = false): Promise<void> {
     const { pool } = this.options;
     // Observed here already for a follow or a club (every machine sees a followed player's new
     // game): the lease holder observes it for the fleet, this machine lets it go.
     if (pool.snapshot(game) !== undefined)
-      await pool.unobserve(game as GameNumber).catch((error: unknown) => this.warn('unobserve', game, error));
+      await pool.unobserve(game).catch((error: unknown) => this.warn('unobserve', game, error));
     this.remote.set(game, { ...UNREAD, resuming });
     await this.read(game);
   }
@@ -317,7 +318,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
         .map(([game]) => game);
       if (orphans.length > 0) {
         const taken = await store.lease(orphans, leaseMs, true);
-        for (const game of taken) void this.takeOver(game as GameNumber);
+        for (const game of taken) void this.takeOver(game);
       }
     } catch (error) {
       this.warn('renew leases', null, error);
@@ -330,7 +331,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       this.options.logger.warn({ tookMs, leaseMs }, 'fleet: renewing leases was slow');
   }
 
-  private holderWithRoom(game: number): string | null {
+  private holderWithRoom(game: GameNumber): string | null {
     for (const holder of this.wanted.get(game) ?? []) if (this.options.pool.hasRoom(holder)) return holder;
     return null;
   }
@@ -360,17 +361,17 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   /** Another process took the lease (this one was too late to renew): it observes the game now. */
-  private async lost(game: number, when: 'renewing' | 'publishing'): Promise<void> {
+  private async lost(game: GameNumber, when: 'renewing' | 'publishing'): Promise<void> {
     this.options.logger.warn({ game, when }, 'fleet: lease lost to another process; following its state');
     this.held.delete(game);
     this.outbox.delete(game);
-    await this.options.pool.unobserve(game as GameNumber).catch(() => undefined);
+    await this.options.pool.unobserve(game).catch(() => undefined);
     if (this.wanted.has(game)) await this.subscribe(game);
   }
 
   // ---- state: out (held games) and in (games held elsewhere) ---------------------------------------
 
-  private fromPool(update: TrackerUpdate): void {
+  private fromPool(update: TrackerUpdate<FicsSnapshot>): void {
     if (update.type === 'needs' || update.type === 'undecoded') {
       this.emit('update', update);
       return;
@@ -389,23 +390,24 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
    * elsewhere is not observed here; its lines come from its holder.
    */
   private saidInPool(said: SaidInGame): void {
-    if (this.remote.has(said.game)) return;
-    if (this.held.has(said.game)) {
-      const now = this.options.pool.snapshot(said.game);
+    const game = said.game;
+    if (!isFicsGame(game) || this.remote.has(game)) return;
+    if (this.held.has(game)) {
+      const now = this.options.pool.snapshot(game);
       if (now?.key === said.key) this.send(now);
     }
     this.emit('said', said);
   }
 
   /** Publishes a held game's snapshot; while one is on its way, only the latest waits. */
-  private send(snapshot: GameSnapshot): void {
+  private send(snapshot: FicsSnapshot): void {
     let box = this.outbox.get(snapshot.game);
     if (box === undefined) this.outbox.set(snapshot.game, (box = { next: null, busy: false }));
     box.next = snapshot;
     if (!box.busy) void this.drain(snapshot.game, box);
   }
 
-  private async drain(game: number, box: Outbox): Promise<void> {
+  private async drain(game: GameNumber, box: Outbox): Promise<void> {
     box.busy = true;
     let failures = 0;
     while (box.next !== null && !this.closed) {
@@ -437,7 +439,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
    * An end this pool saw after the game's lease went elsewhere: stored all the same, as the new
    * holder will find the game gone on FICS (publishEnd keeps it only for the same players).
    */
-  private async keepEnd(snapshot: GameSnapshot): Promise<void> {
+  private async keepEnd(snapshot: FicsSnapshot): Promise<void> {
     await this.options.store
       .publishEnd(snapshot)
       .catch((error: unknown) => this.warn('keep the end of a game', snapshot.game, error));
@@ -453,7 +455,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   }
 
   /** Reads a game's state until it is as new as the newest notice (one read in flight per game). */
-  private async read(game: number): Promise<void> {
+  private async read(game: GameNumber): Promise<void> {
     const remote = this.remote.get(game);
     if (remote === undefined || remote.reading) return;
     remote.reading = true;
@@ -488,7 +490,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
    * Tells the relay, as the pool would: a game first seen here is 'started', a game seen already
    * (observed again after a takeover, or read from another process) 'moved', an end once.
    */
-  private announce(type: 'started' | 'moved' | 'ended', snapshot: GameSnapshot): void {
+  private announce(type: 'started' | 'moved' | 'ended', snapshot: FicsSnapshot): void {
     // Not the fleet's (a partner board, a followed game not posted): as the pool said.
     if (!this.wanted.has(snapshot.game)) {
       this.emit('update', { type, snapshot });
@@ -542,7 +544,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     setTimeout(retry, backoffDelay(DEFAULT_BACKOFF, this.listenFailures++));
   }
 
-  private warn(what: string, game: number | null, error: unknown): void {
+  private warn(what: string, game: GameNumber | null, error: unknown): void {
     this.options.logger.warn({ game, error: errorMessage(error) }, `fleet: ${what} failed`);
   }
 }

@@ -2,14 +2,16 @@
 // game (its latest snapshot), and the notices that tell the other machines a game moved. Every
 // method is one statement, one round trip.
 import type pg from 'pg';
-import type { GameSnapshot } from '../game/snapshot.js';
+import type { FicsSnapshot, GameSnapshot } from '../game/snapshot.js';
+import { parseGameNumber } from '../fics/validate.js';
+import type { GameNumber } from '../protocol/game-number.js';
 
 /** The channel of every notice; a payload is `<game> <seq> <server>`, far under the 8,000-byte limit. */
 export const FLEET_CHANNEL = 'kibitz_fleet';
 
 export interface FleetNotice {
   server: string;
-  game: number;
+  game: GameNumber;
   seq: number;
 }
 
@@ -29,7 +31,7 @@ const RATE_SHARE_LOCK = 0x72617465;
 
 export interface GameRow {
   seq: number;
-  snapshot: GameSnapshot;
+  snapshot: FicsSnapshot;
 }
 
 export class FleetStore {
@@ -52,7 +54,7 @@ export class FleetStore {
    * both win). `takeover`: only games whose stored state has not ended (a holder gives an ended
    * game's lease back; nobody must observe the number again for it). Resolves with the games held now.
    */
-  async lease(games: readonly number[], ms: number, takeover = false): Promise<Set<number>> {
+  async lease(games: readonly GameNumber[], ms: number, takeover = false): Promise<Set<GameNumber>> {
     if (games.length === 0) return new Set();
     const result = await this.query<{ game: number }>(
       this.leasePool,
@@ -64,11 +66,17 @@ export class FleetStore {
        RETURNING game`,
       [this.server, this.holder, ms, games, takeover],
     );
-    return new Set(result.rows.map((row) => row.game));
+    // Numbers read back are checked again: only a game number reaches the pool.
+    return new Set(
+      result.rows.flatMap((row) => {
+        const game = parseGameNumber(row.game);
+        return game.ok ? [game.value] : [];
+      }),
+    );
   }
 
   /** Gives a lease back at once (the game is no longer wanted here, or is over). */
-  async release(game: number): Promise<void> {
+  async release(game: GameNumber): Promise<void> {
     await this.query(
       this.leasePool,
       'DELETE FROM fleet_leases WHERE server = $1 AND game = $2 AND holder = $3',
@@ -188,8 +196,8 @@ export class FleetStore {
   }
 
   /** A game's latest state, as published by whoever observed it last. */
-  async read(game: number): Promise<GameRow | null> {
-    const result = await this.query<{ seq: string; snapshot: GameSnapshot }>(
+  async read(game: GameNumber): Promise<GameRow | null> {
+    const result = await this.query<{ seq: string; snapshot: FicsSnapshot }>(
       this.pool,
       'SELECT seq, snapshot FROM fleet_games WHERE server = $1 AND game = $2',
       [this.server, game],
@@ -219,6 +227,7 @@ export class FleetStore {
 /** Reads a notice's payload; null for anything else on the channel. */
 export function parseNotice(payload: string | undefined): FleetNotice | null {
   const match = /^(\d{1,10}) (\d{1,18}) (\S{1,300})$/.exec(payload ?? '');
-  if (match === null) return null;
-  return { game: Number(match[1]), seq: Number(match[2]), server: match[3]! };
+  const game = match === null ? null : parseGameNumber(match[1]);
+  if (match === null || game === null || !game.ok) return null;
+  return { game: game.value, seq: Number(match[2]), server: match[3]! };
 }

@@ -1,6 +1,8 @@
 // A plain-data view of one game at one moment: what the relay, the renderer and the CLIs read.
 // Game state produces it; nothing here knows about the wire format or Discord. A snapshot is a
 // game record with what a game being watched adds (ratings, clocks, hands, sync state).
+import type { GameNumber } from '../protocol/game-number.js';
+import type { GameId } from './game-id.js';
 import type { Holdings } from '../protocol/events.js';
 import type { GameRecord } from './record.js';
 import type { Opening } from './openings.js';
@@ -26,10 +28,13 @@ export interface Said {
 /** What the state needs from the server to be exact again. */
 export type SyncNeed = 'moves' | 'refresh';
 
+/** A FICS game's snapshot: its number is one FICS gave. */
+export type FicsSnapshot = GameSnapshot & { game: GameNumber };
+
 export interface GameSnapshot extends GameRecord {
   /** Unique for this process: server game numbers are reused, so `<number>:<serial>`. */
   key: string;
-  game: number;
+  game: GameId;
   whiteRating: string | null;
   blackRating: string | null;
   rated: boolean | null;
@@ -57,7 +62,7 @@ export interface GameSnapshot extends GameRecord {
   blackClockMs: number;
   clockTicking: boolean;
   holdings: Holdings | null;
-  partnerGame: number | null;
+  partnerGame: GameNumber | null;
   /** True when the side to move is in check. */
   check: boolean;
   /** Server's orientation hint: true when Black is at the bottom. */

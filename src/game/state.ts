@@ -1,6 +1,7 @@
 // One game as an observer sees it, rebuilt from decoded events. Rules come from chessops: every
 // move is replayed and checked against the server's board, so where a server field is wrong
 // (castling flags, double-push file, holdings, halfmove clock) the state follows the moves.
+import type { GameNumber } from '../protocol/game-number.js';
 import type { Move, Piece, Role } from 'chessops';
 import type { Position } from 'chessops/chess';
 import { Material } from 'chessops/setup';
@@ -33,7 +34,13 @@ import {
 } from './position.js';
 import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
 import { OpeningTrail } from './openings.js';
-import { MAX_SAID_PER_GAME, type GameSnapshot, type Said, type SyncNeed } from './snapshot.js';
+import {
+  MAX_SAID_PER_GAME,
+  type FicsSnapshot,
+  type GameSnapshot,
+  type Said,
+  type SyncNeed,
+} from './snapshot.js';
 import { clocksWithFlags, flaggedSides } from './flag.js';
 import { gameTypeLabel, rulesFor, variantFromType, type Variant } from './variants.js';
 
@@ -72,7 +79,7 @@ export class GameState {
   type: string | null = null;
   initialMinutes: number | null = null;
   incrementSec: number | null = null;
-  partnerGame: number | null = null;
+  partnerGame: GameNumber | null = null;
   mode: GameSnapshot['mode'] = 'played';
   flip = false;
   whiteClockMs = 0;
@@ -110,7 +117,7 @@ export class GameState {
 
   constructor(
     readonly key: string,
-    readonly game: number,
+    readonly game: GameNumber,
     white: string,
     black: string,
     /** The FICS server it is observed on, for the PGN's Site. */
@@ -176,7 +183,7 @@ export class GameState {
   }
 
   /** Marks this board as one of a bughouse pair. */
-  pairWith(partner: number): void {
+  pairWith(partner: GameNumber): void {
     this.partnerGame = partner;
     this.setVariant('bughouse');
   }
@@ -445,7 +452,7 @@ export class GameState {
     return 'position';
   }
 
-  snapshot(): GameSnapshot {
+  snapshot(): FicsSnapshot {
     const pos = this.pos;
     const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
     const startFen = this.base === null ? fen : this.fen(this.base);

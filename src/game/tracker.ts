@@ -1,19 +1,28 @@
 // Routes decoded events to per-game state. Server game numbers are reused once a game ends,
 // so an entry is a number plus players plus order, and a new game under an old number is a new
 // entry with its own key.
+import type { GameNumber } from '../protocol/game-number.js';
+import type { GameId } from './game-id.js';
 import type { Kibitz, ServerEvent, Style12, Undecoded } from '../protocol/events.js';
 import { handRole } from './position.js';
 import { GameState, type Change } from './state.js';
-import { DEFAULT_MAX_PLIES, type GameSnapshot, type Said, type SyncNeed } from './snapshot.js';
+import {
+  DEFAULT_MAX_PLIES,
+  type FicsSnapshot,
+  type GameSnapshot,
+  type Said,
+  type SyncNeed,
+} from './snapshot.js';
 
-export type TrackerUpdate =
-  | { type: 'started' | 'moved' | 'ended'; snapshot: GameSnapshot }
-  | { type: 'needs'; game: number; need: SyncNeed }
+/** What a feed tells of its games; the FICS tracker's snapshots are FicsSnapshots. */
+export type TrackerUpdate<S extends GameSnapshot = GameSnapshot> =
+  | { type: 'started' | 'moved' | 'ended'; snapshot: S }
+  | { type: 'needs'; game: GameNumber; need: SyncNeed }
   | { type: 'undecoded'; event: Undecoded };
 
 /** A kibitz or whisper kept in a live game's state (`key` as in its snapshots). */
 export interface SaidInGame {
-  game: number;
+  game: GameId;
   key: string;
   said: Said;
 }
@@ -28,10 +37,10 @@ export class GameTracker {
   private serial = 0;
 
   /** The last bughouse capture or piece pass seen, to pair boards the server left unpaired. */
-  private lastBughouse: { game: number; kind: 'capture' | 'pass' } | null = null;
+  private lastBughouse: { game: GameNumber; kind: 'capture' | 'pass' } | null = null;
   private readonly pairSightings = new Map<string, number>();
   /** Partners told by the server for boards not seen yet (the pool observes them next). */
-  private readonly partnersToCome = new Map<number, number>();
+  private readonly partnersToCome = new Map<number, GameNumber>();
   /** Adjourned games, newest last, until they resume (bounded: most never do). */
   private readonly adjourned: GameState[] = [];
   /** A piece-passing notice not yet followed by a board: lasker sends it before the move. */
@@ -59,17 +68,17 @@ export class GameTracker {
   }
 
   /** The latest game under a server number, once it has a board (a header alone shows nothing). */
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): FicsSnapshot | undefined {
     const state = this.current.get(game);
     return state?.hasBoard ? state.snapshot() : undefined;
   }
 
-  games(): GameSnapshot[] {
+  games(): FicsSnapshot[] {
     return [...this.current.values()].filter((g) => g.hasBoard).map((g) => g.snapshot());
   }
 
   /** Drops a finished or unwanted game so a long-running process does not keep it. */
-  forget(game: number): void {
+  forget(game: GameId): void {
     this.current.delete(game);
     this.reused.delete(game);
     this.partnersToCome.delete(game);
@@ -79,8 +88,8 @@ export class GameTracker {
    * Pairs two bughouse boards the server named as partners (`pobserve`, the `games` list): a
    * board not seen yet is paired when its first board comes.
    */
-  pair(a: number, b: number): TrackerUpdate[] {
-    const updates: TrackerUpdate[] = [];
+  pair(a: GameNumber, b: GameNumber): TrackerUpdate<FicsSnapshot>[] {
+    const updates: TrackerUpdate<FicsSnapshot>[] = [];
     for (const [game, partner] of [
       [a, b],
       [b, a],
@@ -100,7 +109,7 @@ export class GameTracker {
     return updates;
   }
 
-  apply(event: ServerEvent): TrackerUpdate[] {
+  apply(event: ServerEvent): TrackerUpdate<FicsSnapshot>[] {
     if (this.ofTooLong(event)) return [];
     switch (event.kind) {
       case 'undecoded':
@@ -178,7 +187,7 @@ export class GameTracker {
     if (said !== null) this.onSaid({ game: state.game, key: state.key, said });
   }
 
-  private board(board: Style12): TrackerUpdate[] {
+  private board(board: Style12): TrackerUpdate<FicsSnapshot>[] {
     const known = this.current.get(board.game);
     const same =
       known !== undefined &&
@@ -240,7 +249,11 @@ export class GameTracker {
    * under it has not ended (a server restart, a reconnect after the end) means that game is over,
    * its result unknown. It ends now rather than stay live forever.
    */
-  private endReplaced(now: { game: number; white: string; black: string }): TrackerUpdate[] {
+  private endReplaced(now: {
+    game: GameNumber;
+    white: string;
+    black: string;
+  }): TrackerUpdate<FicsSnapshot>[] {
     const known = this.current.get(now.game);
     if (known === undefined || known.ended || samePlayers(known, now.white, now.black)) return [];
     return this.after(
@@ -256,7 +269,7 @@ export class GameTracker {
     );
   }
 
-  private create(first: { game: number; white: string; black: string }): GameState {
+  private create(first: { game: GameNumber; white: string; black: string }): GameState {
     this.reused.delete(first.game);
     const state = new GameState(
       `${first.game}:${++this.serial}`,
@@ -274,7 +287,7 @@ export class GameTracker {
     return state;
   }
 
-  private moveListTarget(game: number | null, white: string, black: string): GameState | undefined {
+  private moveListTarget(game: GameNumber | null, white: string, black: string): GameState | undefined {
     if (game !== null) {
       const state = this.current.get(game);
       // Another pair's list is not this game's history (its number was reused meanwhile).
@@ -298,7 +311,7 @@ export class GameTracker {
   }
 
   /** Whether Kibitz ended the game under this number for its length: the server plays on. */
-  cutShort(game: number): boolean {
+  cutShort(game: GameId): boolean {
     const state = this.current.get(game);
     return state !== undefined && this.tooLong.has(state);
   }
@@ -311,7 +324,7 @@ export class GameTracker {
     return !('white' in event && event.white !== null && !samePlayers(state, event.white, event.black!));
   }
 
-  private after(state: GameState, change: Change): TrackerUpdate[] {
+  private after(state: GameState, change: Change): TrackerUpdate<FicsSnapshot>[] {
     if (change === 'position' && state.ply > this.maxPlies && !state.ended) {
       this.tooLong.add(state);
       const reason = `more than ${this.maxPlies} moves (plies): Kibitz does not follow games that long`;
@@ -324,7 +337,7 @@ export class GameTracker {
         reason,
       });
     }
-    const updates: TrackerUpdate[] = [];
+    const updates: TrackerUpdate<FicsSnapshot>[] = [];
     // A game is announced at its first board: a header before it has nothing to show yet.
     if (state.hasBoard && !this.announced.has(state)) {
       this.announced.add(state);

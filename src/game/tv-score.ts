@@ -3,10 +3,11 @@
 // stronger the weaker player, the better (a 2400 against a 1200 is a mismatch, not a top game);
 // blitz and standard above lightning, untimed last; rated above unrated; private and examined
 // games never.
+import type { GameNumber } from '../protocol/game-number.js';
 
 /** What the rules read of one `games` row. */
 export interface TvCandidate {
-  game: number;
+  game: GameNumber;
   kind: 'played' | 'examined' | 'setup';
   white: string;
   black: string;

@@ -1,5 +1,6 @@
 // Typed events decoded from what a FICS observer connection receives.
 // Decoders are pure: one text line (or one block reply) in, one event out.
+import type { GameNumber } from './game-number.js';
 
 /** Piece letters as FICS writes them: upper case White, lower case Black. */
 export type PieceLetter = 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'p' | 'n' | 'b' | 'r' | 'q' | 'k';
@@ -23,7 +24,7 @@ export interface Style12 {
   castling: { whiteShort: boolean; whiteLong: boolean; blackShort: boolean; blackLong: boolean };
   /** Half moves since the last irreversible move, as the server says (not always right). */
   halfmoveClock: number;
-  game: number;
+  game: GameNumber;
   white: string;
   black: string;
   relation: Relation;
@@ -59,7 +60,7 @@ export interface Style12 {
 /** A `<d1>` delta board (`iset compressmove 1`). */
 export interface DeltaBoard {
   kind: 'delta';
-  game: number;
+  game: GameNumber;
   /** Half moves played after this move. */
   ply: number;
   san: string;
@@ -87,7 +88,7 @@ export interface Holdings {
 /** A `<b1>` line: holdings after a board, or a standalone piece-passing notice. */
 export interface HoldingsLine {
   kind: 'holdings';
-  game: number;
+  game: GameNumber;
   holdings: Holdings;
   /** Set on a `<- WP` notice: which side received which piece. */
   passed: { to: Color; piece: string } | null;
@@ -96,10 +97,10 @@ export interface HoldingsLine {
 /** A `<g1>` game-info line: every key kept, the common ones typed. */
 export interface GameInfo {
   kind: 'gameinfo';
-  game: number;
+  game: GameNumber;
   fields: Record<string, string>;
   /** Partner game number for bughouse (`pt=`), 0/absent when none. */
-  partnerGame: number | null;
+  partnerGame: GameNumber | null;
   rated: boolean | null;
   type: string | null;
 }
@@ -107,7 +108,7 @@ export interface GameInfo {
 /** `Game N: White (1500) Black (1600) rated blitz 5 0` */
 export interface GameHeader {
   kind: 'gameHeader';
-  game: number;
+  game: GameNumber;
   white: string;
   whiteRating: string;
   black: string;
@@ -121,7 +122,7 @@ export interface GameHeader {
 /** `{Game N (A vs. B) Creating unrated blitz match.}` and the like: a game began. */
 export interface GameCreated {
   kind: 'gameCreated';
-  game: number;
+  game: GameNumber;
   white: string;
   black: string;
   rated: boolean | null;
@@ -134,7 +135,7 @@ export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
 /** `{Game N (A vs. B) reason} result` or an examine result `Game N: reason result`. */
 export interface GameEnd {
   kind: 'gameEnd';
-  game: number;
+  game: GameNumber;
   white: string | null;
   black: string | null;
   reason: string;
@@ -143,12 +144,12 @@ export interface GameEnd {
 
 export interface Observing {
   kind: 'observing';
-  game: number;
+  game: GameNumber;
 }
 
 export interface StoppedObserving {
   kind: 'stoppedObserving';
-  game: number;
+  game: GameNumber;
   /** The line as sent: removal after a game end, an unobserve, or the server dropping it. */
   text: string;
 }
@@ -163,7 +164,7 @@ export interface MoveListEntry {
 export interface MoveList {
   kind: 'moveList';
   /** Null where the server gave no `Movelist for game N:` line (lasker). */
-  game: number | null;
+  game: GameNumber | null;
   white: string;
   whiteRating: string;
   black: string;
@@ -182,7 +183,7 @@ export interface MoveList {
 /** `Handle(titles)(rating)[game] kibitzes: text` (or `whispers:`): talk heard in a game. */
 export interface Kibitz {
   kind: 'kibitz';
-  game: number;
+  game: GameNumber;
   handle: string;
   /** `TD`, `C`, `GM`... as the server shows them; empty for most people. */
   titles: string[];

@@ -8,9 +8,17 @@ export const GAME_NUMBER = String.raw`([1-9]\d{0,8})`;
 export const LARGEST_GAME_NUMBER = 999_999_999;
 
 declare const checked: unique symbol;
-/** A positive whole number that FICS can take as a game number: made only by parseGameNumber (src/fics/validate.ts). */
+/**
+ * A positive whole number that FICS can take as a game number: made only through isGameNumber, by
+ * the decoders (server lines) and parseGameNumber (src/fics/validate.ts, user text and stored rows).
+ */
 export type GameNumber = number & { readonly [checked]: 'GameNumber' };
 
-export function isGameNumber(n: number): boolean {
+export function isGameNumber(n: number): n is GameNumber {
   return Number.isInteger(n) && n >= 1 && n <= LARGEST_GAME_NUMBER;
+}
+
+/** The game number a GAME_NUMBER group matched: 1 to 9 digits, no leading 0, so one by construction. */
+export function matchedGameNumber(digits: string): GameNumber {
+  return Number(digits) as GameNumber;
 }

@@ -1,6 +1,6 @@
 // `<g1>` game-info lines (`iset gameinfo 1`): key=value pairs; servers add keys the help lacks.
 import type { GameInfo, Undecoded } from './events.js';
-import { GAME_NUMBER } from './game-number.js';
+import { GAME_NUMBER, isGameNumber, matchedGameNumber } from './game-number.js';
 import { undecoded } from './undecoded.js';
 
 const WHOLE_GAME_NUMBER = new RegExp(`^${GAME_NUMBER}$`);
@@ -19,9 +19,9 @@ export function decodeGameInfo(line: string): GameInfo | Undecoded {
   const partner = fields.pt === undefined ? null : Number(fields.pt);
   return {
     kind: 'gameinfo',
-    game: Number(t[1]),
+    game: matchedGameNumber(t[1]),
     fields,
-    partnerGame: partner !== null && Number.isSafeInteger(partner) && partner > 0 ? partner : null,
+    partnerGame: partner !== null && isGameNumber(partner) ? partner : null,
     rated: fields.r === undefined ? null : fields.r === '1',
     type: fields.t ?? null,
   };

@@ -1,6 +1,6 @@
 // `<b1>` holdings lines of crazyhouse and bughouse games (FICS `help style12`; lasker capitalises colours).
 import type { HoldingsLine, Undecoded } from './events.js';
-import { GAME_NUMBER } from './game-number.js';
+import { GAME_NUMBER, matchedGameNumber } from './game-number.js';
 import { undecoded } from './undecoded.js';
 
 const HOLDINGS = new RegExp(
@@ -13,7 +13,7 @@ export function decodeHoldings(line: string): HoldingsLine | Undecoded {
   if (m === null) return undecoded('holdings', 'not of the form <b1> game N white [..] black [..]', line);
   return {
     kind: 'holdings',
-    game: Number(m[1]),
+    game: matchedGameNumber(m[1]!),
     holdings: { white: m[2]!.toUpperCase(), black: m[3]!.toUpperCase() },
     passed:
       m[4] === undefined

@@ -2,7 +2,7 @@
 // with `whispers:` (freechess.org; `help kibitz`, `help whisper`). A kibitz reaches players and
 // observers, a whisper observers only; for a relay both are the game's talk.
 import type { Kibitz, Undecoded } from './events.js';
-import { GAME_NUMBER } from './game-number.js';
+import { GAME_NUMBER, matchedGameNumber } from './game-number.js';
 import { handleProblem } from './handle.js';
 import { undecoded } from './undecoded.js';
 
@@ -28,7 +28,7 @@ export function parseKibitz(line: string): Kibitz | Undecoded | null {
   const text = m[5]!.trimEnd();
   return {
     kind: 'kibitz',
-    game: Number(m[3]),
+    game: matchedGameNumber(m[3]!),
     handle,
     titles: groups,
     rating,

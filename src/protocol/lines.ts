@@ -1,7 +1,7 @@
 // One-line game life-cycle messages an observer receives: `You are now observing game N.`, the
 // game header, `{Game N (White vs. Black) reason} result`, `Removing game N from observation list.`
 import type { GameCreated, GameEnd, GameHeader, GameResult, Observing, StoppedObserving } from './events.js';
-import { GAME_NUMBER } from './game-number.js';
+import { GAME_NUMBER, matchedGameNumber } from './game-number.js';
 import { HANDLE } from './handle.js';
 
 const RESULT = String.raw`(1-0|0-1|1\/2-1\/2|\*)`;
@@ -26,7 +26,7 @@ export function decodeGameHeader(line: string): GameHeader | null {
   if (m === null) return null;
   return {
     kind: 'gameHeader',
-    game: Number(m[1]),
+    game: matchedGameNumber(m[1]!),
     white: m[2]!,
     whiteRating: m[3]!,
     black: m[4]!,
@@ -43,7 +43,7 @@ export function decodeGameCreated(line: string): GameCreated | null {
   if (m === null) return null;
   return {
     kind: 'gameCreated',
-    game: Number(m[1]),
+    game: matchedGameNumber(m[1]!),
     white: m[2]!,
     black: m[3]!,
     rated: m[5] === 'rated',
@@ -70,7 +70,7 @@ export function decodeGameEnd(line: string): GameEnd | null {
   if (m !== null) {
     return {
       kind: 'gameEnd',
-      game: Number(m[1]),
+      game: matchedGameNumber(m[1]!),
       white: m[2]!,
       black: m[3]!,
       reason: spelledOut(m[4]!.trim()),
@@ -81,7 +81,7 @@ export function decodeGameEnd(line: string): GameEnd | null {
   if (e === null) return null;
   return {
     kind: 'gameEnd',
-    game: Number(e[1]),
+    game: matchedGameNumber(e[1]!),
     white: null,
     black: null,
     reason: e[2]!,
@@ -91,10 +91,12 @@ export function decodeGameEnd(line: string): GameEnd | null {
 
 export function decodeObserving(line: string): Observing | null {
   const m = OBSERVING.exec(line);
-  return m === null ? null : { kind: 'observing', game: Number(m[1]) };
+  return m === null ? null : { kind: 'observing', game: matchedGameNumber(m[1]!) };
 }
 
 export function decodeStoppedObserving(line: string): StoppedObserving | null {
   const m = REMOVING.exec(line);
-  return m === null ? null : { kind: 'stoppedObserving', game: Number(m[1] ?? m[2]), text: line };
+  return m === null
+    ? null
+    : { kind: 'stoppedObserving', game: matchedGameNumber((m[1] ?? m[2])!), text: line };
 }

@@ -1,7 +1,7 @@
 // The reply to `moves N` (`Movelist for game N:` ... `{Still in progress} *`), assembled line by line because it
 // spans many lines and other games' boards may arrive around it.
 import type { GameResult, MoveList, MoveListEntry } from './events.js';
-import { GAME_NUMBER } from './game-number.js';
+import { GAME_NUMBER, matchedGameNumber, type GameNumber } from './game-number.js';
 import { HANDLE } from './handle.js';
 import { parseMoveTime } from './style12.js';
 
@@ -35,7 +35,7 @@ export class MoveListAssembler {
   offer(line: string): { consumed: boolean; list?: MoveList; error?: string } {
     const title = TITLE.exec(line);
     if (title !== null) {
-      this.start(Number(title[1]));
+      this.start(matchedGameNumber(title[1]!));
       return { consumed: true };
     }
     const players = PLAYERS.exec(line);
@@ -97,7 +97,7 @@ export class MoveListAssembler {
     }
   }
 
-  private start(game: number | null): void {
+  private start(game: GameNumber | null): void {
     this.phase = game === null ? 'players' : 'title';
     this.list = {
       kind: 'moveList',

@@ -7,6 +7,7 @@ import type { LivePost, Storage } from '../storage/index.js';
 import type { LivePostOptions } from '../storage/live-posts.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { WatchResult } from './open-post.js';
+import type { GameId } from '../game/game-id.js';
 
 /** A channel that wants a game posted without anyone asking (follows, clubs). */
 export interface AutoPostTarget {
@@ -42,7 +43,7 @@ export interface AutoPosterOptions {
   logger: Logger;
   /** Follows by default; more are added with add(). */
   sources?: AutoPostSource[];
-  watch(target: AutoPostTarget, game: number): Promise<WatchResult>;
+  watch(target: AutoPostTarget, game: GameId): Promise<WatchResult>;
   /** The guilds this process relays. */
   owns(guildId: string): boolean;
   /** The relay has stopped (and closed storage). */
@@ -86,15 +87,20 @@ export class AutoPoster {
         if ((await storage.livePosts.findLive(target.channelId, gameKeyOf(snapshot))) !== null) continue;
         const result = await this.options.watch(target, snapshot.game);
         if (result.ok)
-          await this.options.recorded('record a posted game', async () => target.onPosted?.(result.post));
-        else if (result.full === true) {
-          target.onCapReached?.(result.error);
+          await this.options.recorded('record a posted game', async () =>
+            target.onPosted?.(result.value.post),
+          );
+        else if (result.error.kind === 'full') {
+          target.onCapReached?.(result.error.message);
           this.options.logger.info(
             { guildId: target.guildId, game: snapshot.game },
             'game not posted: no room',
           );
         } else
-          this.options.logger.warn({ channelId: target.channelId, error: result.error }, 'game not posted');
+          this.options.logger.warn(
+            { channelId: target.channelId, error: result.error.message },
+            'game not posted',
+          );
       }
     }
   }

@@ -19,6 +19,7 @@ import type { LiveAttachment } from './message.js';
 import type { Refused } from './latest-wins.js';
 import type { Edit, PostSenders } from './post-sender.js';
 import type { Quotas } from './quotas.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface PostEndingsOptions {
   storage: Storage;
@@ -255,7 +256,7 @@ export class PostEndings {
    * The one way a guild gives a game back: once none of its posts shows the game, its claim on
    * the observation goes, and the game is unobserved when no guild holds it any more.
    */
-  async release(game: number, guildId: string, except?: number): Promise<void> {
+  async release(game: GameId, guildId: string, except?: number): Promise<void> {
     let live: LivePost[] = [];
     try {
       // `except`: a post that is over but could not be recorded as such.
@@ -271,7 +272,7 @@ export class PostEndings {
     await this.unobserve(game, guildId);
   }
 
-  async unobserve(game: number, guildId?: string): Promise<void> {
+  async unobserve(game: GameId, guildId?: string): Promise<void> {
     try {
       await this.options.feed.unobserve(game, guildId);
     } catch (error) {

@@ -7,11 +7,12 @@ import type { Logger } from '../log.js';
 import type { LivePostRepository } from '../storage/live-posts.js';
 import { EditRoom, type LiveEvaluations, type PostEngineChoice } from './evaluations.js';
 import type { Edit } from './post-sender.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface EvaluationEditsOptions {
   engine: LiveEvaluations;
   livePosts: Pick<LivePostRepository, 'get' | 'listLiveByGame'>;
-  snapshot: (game: number) => GameSnapshot | undefined;
+  snapshot: (game: GameId) => GameSnapshot | undefined;
   logger: Logger;
   /** A post whose final edit is on its way: no evaluation edit goes to it. */
   finishing: (postId: number) => boolean;
@@ -60,7 +61,7 @@ export class EvaluationEdits {
   }
 
   /** A game's newest position has its evaluation: the posts that show it are edited. */
-  private async evaluated(game: number, fen: string): Promise<void> {
+  private async evaluated(game: GameId, fen: string): Promise<void> {
     try {
       for (const post of await this.options.livePosts.listLiveByGame(game)) await this.show(post.id, fen);
     } catch (error) {

@@ -10,6 +10,7 @@ import { parseUciMove, sanOf, startReplay, uciOf } from '../game/moves.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import { gameKeyOf } from '../game/game-key.js';
 import { plyOfFen } from './message.js';
+import type { GameId } from '../game/game-id.js';
 
 /** What a post asked for. */
 export interface PostEngineChoice {
@@ -38,7 +39,7 @@ export const ENGINE_NOT_INSTALLED =
 const KEPT_GAMES = 256;
 
 interface GameEvaluations {
-  game: number;
+  game: GameId;
   /** Evaluations by ply (0: the start position), as far as the engine got to them. */
   byPly: Map<number, Evaluation>;
   /** The position last asked for and its evaluation once known. */
@@ -54,7 +55,7 @@ export interface LiveEvaluationsOptions {
 export class LiveEvaluations {
   private readonly choices = new Map<number, PostEngineChoice>();
   private readonly games = new Map<string, GameEvaluations>();
-  private readonly listeners: ((game: number, fen: string) => void)[] = [];
+  private readonly listeners: ((game: GameId, fen: string) => void)[] = [];
 
   constructor(private readonly options: LiveEvaluationsOptions) {}
 
@@ -63,7 +64,7 @@ export class LiveEvaluations {
   }
 
   /** Told when a game's newest position has its evaluation. */
-  onEvaluated(listener: (game: number, fen: string) => void): void {
+  onEvaluated(listener: (game: GameId, fen: string) => void): void {
     this.listeners.push(listener);
   }
 

@@ -3,6 +3,7 @@
 import type { GameFeed } from '../game/feed.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
+import type { GameId } from '../game/game-id.js';
 
 /** How long to wait for the first board after `observe` unless told. */
 const FIRST_BOARD_TIMEOUT_MS = 10_000;
@@ -10,7 +11,7 @@ const FIRST_BOARD_TIMEOUT_MS = 10_000;
 /** The game's board as the feed has it now, or the first one it sends within `timeoutMs`. */
 export function awaitFirstBoard(
   feed: Pick<GameFeed, 'snapshot' | 'on' | 'off'>,
-  game: number,
+  game: GameId,
   timeoutMs = FIRST_BOARD_TIMEOUT_MS,
 ): Promise<GameSnapshot> {
   const now = feed.snapshot(game);

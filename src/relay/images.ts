@@ -32,12 +32,13 @@ import {
   type LiveMessage,
   type LivePartner,
 } from './message.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface BoardImagesOptions {
   /** Where boards and GIFs are drawn; inline by default. */
   renderer?: Renderer;
   /** The partner board of a bughouse game, drawn in a picture of its own. */
-  snapshot(game: number): GameSnapshot | undefined;
+  snapshot(game: GameId): GameSnapshot | undefined;
   logger: Logger;
   /** The live web page of a game, linked from its live post; none when null or absent. */
   watchUrl?: (snapshot: GameSnapshot) => string | null;
@@ -204,6 +205,6 @@ export function themedUrl(url: string, theme: ThemeName | undefined): string {
 }
 
 /** The clock chart's file name on a final post. */
-export function chartFileName(game: number): string {
+export function chartFileName(game: GameId): string {
   return `game-${game}-clocks.png`;
 }

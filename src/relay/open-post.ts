@@ -6,7 +6,7 @@ import type { GameFeed } from '../game/feed.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage, ok, type Result } from '../result.js';
 import type { GuildSettings, Storage } from '../storage/index.js';
 import type { CreateLivePostResult, LivePost, LivePostOptions } from '../storage/live-posts.js';
 import type { PostEndings } from './endings.js';
@@ -19,11 +19,12 @@ import type { Quotas } from './quotas.js';
 import { logWriteFailed, type Recorded } from './recorded.js';
 import type { EditScheduler } from './schedule.js';
 import type { ThreadTalk } from './thread-talk.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface WatchRequest {
   guildId: string;
   channelId: string;
-  game: number;
+  game: GameId;
   options: LivePostOptions;
   requestedBy: string;
   /** Engine evaluation asked for with the post (`/observe eval:`). */
@@ -32,9 +33,16 @@ export interface WatchRequest {
   kibitz?: boolean;
 }
 
-/** `full`: refused because the guild or Kibitz has no room now (a game may wait and try again). */
-export type WatchResult =
-  { ok: true; post: LivePost; snapshot: GameSnapshot } | { ok: false; error: string; full?: boolean };
+/** A watch refused: `full` because the guild or Kibitz has no room now (a game may wait and try again). */
+export interface WatchRefusal {
+  readonly kind: 'full' | 'refused';
+  readonly message: string;
+}
+
+export type WatchResult = Result<{ post: LivePost; snapshot: GameSnapshot }, WatchRefusal>;
+
+const refused = (message: string, full = false): { ok: false; error: WatchRefusal } =>
+  err({ kind: full ? 'full' : 'refused', message });
 
 /** A post the database refused to record is not relayed. */
 const UNRECORDED =
@@ -55,7 +63,7 @@ export interface PostOpenerOptions {
   talk: ThreadTalk;
   recorded: Recorded;
   /** The game's first board after `observe` (first-board.ts). */
-  firstBoard: (game: number) => Promise<GameSnapshot>;
+  firstBoard: (game: GameId) => Promise<GameSnapshot>;
   closed: () => boolean;
 }
 
@@ -76,13 +84,13 @@ function postOptions(request: WatchRequest, settings: GuildSettings): LivePostOp
 export class PostOpener {
   constructor(private readonly options: PostOpenerOptions) {}
 
-  async admit(request: Omit<WatchRequest, 'game'>, observe: () => Promise<number>): Promise<WatchResult> {
+  async admit(request: Omit<WatchRequest, 'game'>, observe: () => Promise<GameId>): Promise<WatchResult> {
     const { guildId } = request;
     // A game waiting for room (clubs) may come up after the bot was removed from its guild.
     if (!(await this.options.storage.guildSettings.isActive(guildId)))
-      return { ok: false, error: 'Kibitz is no longer in this server.' };
+      return refused('Kibitz is no longer in this server.');
     const full = await this.options.quotas.admit(guildId);
-    if (full !== null) return { ok: false, error: full, full: true };
+    if (full !== null) return refused(full, true);
     let admitting = true;
     // Once its post is recorded, the post counts against the cap instead.
     const recorded = (): void => {
@@ -90,23 +98,23 @@ export class PostOpener {
       admitting = false;
     };
     try {
-      let game: number;
+      let game: GameId;
       try {
         game = await observe();
       } catch (error) {
         // Refused or failed: the feed gave the guild's claim back already.
-        return { ok: false, error: errorMessage(error), full: error instanceof FicsCapacityError };
+        return refused(errorMessage(error), error instanceof FicsCapacityError);
       }
       let snapshot: GameSnapshot;
       try {
         snapshot = await this.options.firstBoard(game);
       } catch (error) {
         await this.options.endings.release(game, guildId);
-        return { ok: false, error: errorMessage(error) };
+        return refused(errorMessage(error));
       }
       if (snapshot.ended) {
         await this.options.endings.release(snapshot.game, guildId);
-        return { ok: false, error: `Game ${snapshot.game} is over (${snapshot.result}).` };
+        return refused(`Game ${snapshot.game} is over (${snapshot.result}).`);
       }
       return await this.open({ ...request, game: snapshot.game }, snapshot, recorded);
     } finally {
@@ -136,10 +144,10 @@ export class PostOpener {
     } catch (error) {
       logWriteFailed(this.options.logger, 'record a live post', error);
       await this.options.endings.release(snapshot.game, request.guildId);
-      return { ok: false, error: UNRECORDED };
+      return refused(UNRECORDED);
     }
     recorded();
-    if (!created.ok) return { ok: false, error: `Game ${snapshot.game} is already live in this channel.` };
+    if (!created.ok) return refused(`Game ${snapshot.game} is already live in this channel.`);
     const post = created.value;
     if (request.engine !== undefined) this.options.engine?.setChoice(post.id, request.engine);
     const threadName = request.options.thread
@@ -160,13 +168,13 @@ export class PostOpener {
       where = posted!;
     } catch (error) {
       // The bot stopped while the message was on its way: its storage is closed already.
-      if (this.options.closed()) return { ok: false, error: 'Kibitz is shutting down.' };
+      if (this.options.closed()) return refused('Kibitz is shutting down.');
       await this.options.recorded('drop a post that was not sent', () => storage.livePosts.delete(post.id));
       await this.options.endings.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: `Could not post the board: ${errorMessage(error)}` };
+      return refused(`Could not post the board: ${errorMessage(error)}`);
     }
     // Stopped meanwhile: storage is closed.
-    if (this.options.closed()) return { ok: false, error: 'Kibitz is shutting down.' };
+    if (this.options.closed()) return refused('Kibitz is shutting down.');
     if (
       !(await this.options.recorded('record a posted message', () =>
         storage.livePosts.setMessage(post.id, where),
@@ -179,16 +187,16 @@ export class PostOpener {
         .catch(() => undefined);
       await this.options.recorded('drop a post that cannot be kept', () => storage.livePosts.delete(post.id));
       await this.options.endings.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: UNRECORDED };
+      return refused(UNRECORDED);
     }
     const shown = await storage.livePosts.get(post.id);
     if (shown === null) {
       await this.options.endings.release(snapshot.game, request.guildId, post.id);
-      return { ok: false, error: UNRECORDED };
+      return refused(UNRECORDED);
     }
     this.catchUp(shown, snapshot);
     this.options.engine?.request(this.options.feed.snapshot(snapshot.game) ?? snapshot, [post.id]);
-    return { ok: true, post: shown, snapshot };
+    return ok({ post: shown, snapshot });
   }
 
   /** Updates that came while a post's first message was on its way had no message to edit. */

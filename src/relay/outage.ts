@@ -7,6 +7,7 @@ import type { GameSnapshot } from '../game/snapshot.js';
 import type { Logger } from '../log.js';
 import type { LivePost, LivePostRepository } from '../storage/live-posts.js';
 import type { LiveMessage } from './message.js';
+import type { GameId } from '../game/game-id.js';
 
 /** What the watch needs of the FICS pool. */
 export interface OutageSource {
@@ -54,7 +55,7 @@ export const WAITING_FOOTER = 'Waiting for FICS… this board may be behind.';
 
 export interface OutageFooterOptions {
   livePosts: Pick<LivePostRepository, 'listLive'>;
-  snapshot: (game: number) => GameSnapshot | undefined;
+  snapshot: (game: GameId) => GameSnapshot | undefined;
   logger: Logger;
   /** A post a redraw may go to (live, shown, this process's). */
   shows: (post: LivePost) => boolean;

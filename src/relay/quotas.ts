@@ -5,6 +5,7 @@
 // gives its place back (its post recorded) only between checks.
 import { Serial } from '../serial.js';
 import type { Storage } from '../storage/index.js';
+import type { GameId } from '../game/game-id.js';
 
 export class Quotas {
   /** Games with a watch in progress: observed, but their post does not exist yet. */
@@ -48,16 +49,16 @@ export class Quotas {
     });
   }
 
-  watchStarted(game: number): void {
+  watchStarted(game: GameId): void {
     count(this.watching, game, 1);
   }
 
-  watchDone(game: number): void {
+  watchDone(game: GameId): void {
     count(this.watching, game, -1);
   }
 
   /** A watch() of this game is in progress. */
-  isWatching(game: number): boolean {
+  isWatching(game: GameId): boolean {
     return this.watching.has(game);
   }
 

@@ -8,7 +8,7 @@ import type { Renderer, ThemeName } from '../../render/index.js';
 import type { GameSnapshot } from '../game/snapshot.js';
 import type { TrackerUpdate } from '../game/tracker.js';
 import type { Logger } from '../log.js';
-import { errorMessage } from '../result.js';
+import { err, errorMessage } from '../result.js';
 import type { Storage } from '../storage/index.js';
 import type { LivePost } from '../storage/live-posts.js';
 import type { Handle } from '../protocol/handle.js';
@@ -32,6 +32,7 @@ import { resumeLivePosts } from './resume.js';
 import { EditScheduler, type ScheduleFigures } from './schedule.js';
 import { Serial } from '../serial.js';
 import { ThreadTalk, type SaidSource } from './thread-talk.js';
+import type { GameId } from '../game/game-id.js';
 
 export interface RelayOptions {
   feed: GameFeed;
@@ -214,7 +215,8 @@ export class Relay {
   /** watch() for the game a player is playing now. */
   async watchPlayer(request: Omit<WatchRequest, 'game'> & { player: Handle }): Promise<WatchResult> {
     const { feed } = this.options;
-    if (feed.observePlayer === undefined) return { ok: false, error: 'This feed has no players.' };
+    if (feed.observePlayer === undefined)
+      return err({ kind: 'refused', message: 'This feed has no players.' });
     return this.opener.admit(request, () => feed.observePlayer!(request.player, request.guildId));
   }
 
@@ -224,7 +226,7 @@ export class Relay {
   }
 
   /** Unobserves a game that no post shows and no watch() is about to (clubs drop games they filter out). */
-  async releaseIfUnwanted(game: number): Promise<void> {
+  async releaseIfUnwanted(game: GameId): Promise<void> {
     if (this.quotas.isWatching(game)) return;
     const live = await this.options.storage.livePosts.listLiveByGame(game);
     // A watch() may have started while the posts were read.
@@ -302,7 +304,7 @@ export class Relay {
   }
 
   /** The latest state of a game the relay's feed has (FICS or ChessLive!). */
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return this.options.feed.snapshot(game);
   }
 
@@ -336,12 +338,12 @@ export class Relay {
   }
 
   /** Observes a game for a guild (`kept`: held before a restart, so taken whatever its share). */
-  private async observe(game: number, guildId: string, kept: boolean): Promise<GameSnapshot> {
+  private async observe(game: GameId, guildId: string, kept: boolean): Promise<GameSnapshot> {
     await this.options.feed.observeGame(game, guildId, kept);
     return this.firstBoard(game);
   }
 
-  private firstBoard(game: number): Promise<GameSnapshot> {
+  private firstBoard(game: GameId): Promise<GameSnapshot> {
     return awaitFirstBoard(this.options.feed, game, this.options.firstBoardTimeoutMs);
   }
 

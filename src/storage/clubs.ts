@@ -2,6 +2,7 @@
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
 import { storedHandles } from '../fics/validate.js';
 import type { Handle } from '../protocol/handle.js';
+import { storedGameId, type GameId } from '../game/game-id.js';
 import { ACTIVE, type Sql, type SqlValue } from './sql.js';
 import {
   watchedHandles,
@@ -36,7 +37,7 @@ export interface ClubGame {
   guildId: string;
   channelId: string;
   gameKey: string;
-  game: number;
+  game: GameId;
   white: string;
   black: string;
   postId: number | null;
@@ -90,13 +91,16 @@ function toSettings(guildId: string, row: ClubRow | undefined): ClubSettings {
   };
 }
 
-function toClubGame(row: ClubGameRow): ClubGame {
+/** Null for a row whose game number is not a game id (see storedGameId). */
+function toClubGame(row: ClubGameRow): ClubGame | null {
+  const game = storedGameId(row.game_number);
+  if (game === null) return null;
   return {
     id: row.id,
     guildId: row.guild_id,
     channelId: row.channel_id,
     gameKey: row.game_key,
-    game: row.game_number,
+    game,
     white: row.white,
     black: row.black,
     postId: row.post_id,
@@ -329,7 +333,7 @@ export class ClubRepository {
       since,
       limit,
     );
-    return rows.map(toClubGame);
+    return rows.flatMap((row) => toClubGame(row) ?? []);
   }
 
   async #game(sql: string, ...params: SqlValue[]): Promise<ClubGame | null> {

@@ -1,11 +1,12 @@
 // Finished games kept as PGN so /pgn can hand out a game that just ended.
+import { storedGameId, type GameId } from '../game/game-id.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { Writes } from './writes.js';
 import type { GameResult } from '../protocol/events.js';
 
 export interface FinishedGame {
   gameKey: string;
-  game: number;
+  game: GameId;
   white: string;
   black: string;
   pgn: string;
@@ -16,7 +17,7 @@ export interface FinishedGame {
 }
 
 export interface FinishedGameQuery {
-  game?: number;
+  game?: GameId;
   /** Either player; case does not matter. */
   player?: string;
   limit?: number;
@@ -33,10 +34,13 @@ interface FinishedGameRow {
   ended_at: number;
 }
 
-function toFinishedGame(row: FinishedGameRow): FinishedGame {
+/** Null for a row whose game number is not a game id (see storedGameId). */
+function toFinishedGame(row: FinishedGameRow): FinishedGame | null {
+  const game = storedGameId(row.game_number);
+  if (game === null) return null;
   return {
     gameKey: row.game_key,
-    game: row.game_number,
+    game,
     white: row.white,
     black: row.black,
     pgn: row.pgn,
@@ -104,7 +108,7 @@ export class FinishedGameRepository {
     const sql = `SELECT * FROM finished_games ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ended_at DESC, rowid DESC LIMIT ?`;
     const rows = await this.#sql.all<FinishedGameRow>(sql, ...params, query.limit ?? 10);
-    return rows.map(toFinishedGame);
+    return rows.flatMap((row) => toFinishedGame(row) ?? []);
   }
 
   /** Deletes games that ended before `endedBefore` (ms); returns how many went. */

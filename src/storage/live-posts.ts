@@ -5,6 +5,7 @@
 // change is queued or batched (writes.ts) and stored when the database takes it. Memory speaks
 // for this process's posts: with shards on one database, each shard changes only its own.
 import { isThemeName, type ThemeName } from '../../render/theme.js';
+import { storedGameId, type GameId } from '../game/game-id.js';
 import type { Sql, SqlValue } from './sql.js';
 import type { Writes } from './writes.js';
 import { err, ok, type Result } from '../result.js';
@@ -31,7 +32,7 @@ export interface LivePost {
   messageChannelId: string | null;
   messageId: string | null;
   threadId: string | null;
-  game: number;
+  game: GameId;
   /** Identifies one game: FICS reuses game numbers, so the number alone is not enough. */
   gameKey: string;
   white: string;
@@ -75,7 +76,10 @@ interface LivePostRow {
   updated_at: number;
 }
 
-function toLivePost(row: LivePostRow): LivePost {
+/** Null for a row whose game number is not a game id (see storedGameId). */
+function toLivePost(row: LivePostRow): LivePost | null {
+  const game = storedGameId(row.game_number);
+  if (game === null) return null;
   return {
     id: row.id,
     guildId: row.guild_id,
@@ -83,7 +87,7 @@ function toLivePost(row: LivePostRow): LivePost {
     messageChannelId: row.message_channel_id,
     messageId: row.message_id,
     threadId: row.thread_id,
-    game: row.game_number,
+    game,
     gameKey: row.game_key,
     white: row.white,
     black: row.black,
@@ -122,7 +126,7 @@ export class LivePostRepository {
     const rows = await this.#sql.all<LivePostRow>(
       `SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`,
     );
-    for (const row of rows) this.#keep(toLivePost(row));
+    for (const post of rows.map(toLivePost)) if (post !== null) this.#keep(post);
   }
 
   /**
@@ -199,7 +203,7 @@ export class LivePostRepository {
   }
 
   /** Live posts showing one FICS game number (several channels may watch the same game). */
-  async listLiveByGame(game: number): Promise<LivePost[]> {
+  async listLiveByGame(game: GameId): Promise<LivePost[]> {
     return this.#live(this.#byGame.get(game)?.values() ?? []);
   }
 

@@ -5,7 +5,7 @@
 // those of the position a page shows.
 import { randomBytes } from 'node:crypto';
 import type { GameSnapshot } from '../game/snapshot.js';
-import { isChessLive } from '../game/game-id.js';
+import { isChessLive, type GameId } from '../game/game-id.js';
 import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
 import { gameKeyOf } from '../game/game-key.js';
 import type { GameFeed } from '../game/feed.js';
@@ -162,7 +162,7 @@ export class LiveGames {
   }
 
   /** The engine evaluated a game's position: the pages that show that position now get it. */
-  evaluated(game: number, fen: string): void {
+  evaluated(game: GameId, fen: string): void {
     for (const entry of this.byId.values()) {
       if (entry.last.game !== game || entry.last.fen !== fen || entry.viewers.size === 0) continue;
       const opinion = this.opinionOf(entry.last);

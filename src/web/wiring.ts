@@ -10,6 +10,7 @@ import type { StorageHealth } from '../storage/storage.js';
 import { LiveGames, type LiveGamesOptions } from './games.js';
 import type { Metrics } from './metrics.js';
 import { startWebServer, type Health, type WebServer, type WebServerOptions } from './server.js';
+import type { GameId } from '../game/game-id.js';
 
 /** How often the games live posts show are read again (the front page reads them too). */
 const RELAYED_READ_MS = 2_000;
@@ -30,7 +31,7 @@ export interface LiveWebOptions {
 export class LiveWeb {
   readonly games: LiveGames;
   /** The games live posts show, by game key, as last read. */
-  private relayedNow = new Map<string, number>();
+  private relayedNow = new Map<string, GameId>();
   private reads: NodeJS.Timeout | undefined;
   private server: WebServer | null = null;
 

@@ -12,6 +12,7 @@ import {
   type ClipServices,
 } from '../../src/actions/clip.js';
 import type { FinishedGame } from '../../src/storage/index.js';
+import { gameId } from '../support/fics-values.js';
 
 describe('clipSpan: moves as players number them, to half-moves', () => {
   // A game seen from the start, 41 half-moves played (White's 21st move the last).
@@ -64,7 +65,7 @@ const PGN = `[Event "FICS rated blitz game"]
 
 const finished: FinishedGame = {
   gameKey: '7:Alice:Bob',
-  game: 7,
+  game: gameId(7),
   white: 'Alice',
   black: 'Bob',
   pgn: PGN,
@@ -83,7 +84,7 @@ const services: ClipServices = {
 
 describe('a clip of a finished game', () => {
   it('shows the moves asked for, each position for a quarter of its next move’s time (0.3-3 s)', async () => {
-    const plan = await planClip({ game: 7, from: 2, to: 4 }, services);
+    const plan = await planClip({ game: gameId(7), from: 2, to: 4 }, services);
     if (!plan.ok) throw new Error(JSON.stringify(plan.error));
     const clip = await renderClip(plan.value, inlineRenderer);
     if (!clip.ok) throw new Error(JSON.stringify(clip.error));
@@ -100,17 +101,17 @@ describe('a clip of a finished game', () => {
   });
 
   it('ends on the result and the stored end text when it reaches the end', async () => {
-    const plan = await planClip({ game: 7, from: 4 }, services);
+    const plan = await planClip({ game: gameId(7), from: 4 }, services);
     if (!plan.ok) throw new Error(JSON.stringify(plan.error));
     expect(plan.value.scenes.at(-1)!.result).toEqual({ result: '1-0', reason: 'Bob resigns' });
   });
 
   it('refuses a game it does not have, and a range outside the game', async () => {
-    expect(await planClip({ game: 8 }, services)).toEqual({
+    expect(await planClip({ game: gameId(8) }, services)).toEqual({
       ok: false,
       error: { kind: 'unknown-game', game: 8 },
     });
-    expect(await planClip({ game: 7, from: 5 }, services)).toEqual({
+    expect(await planClip({ game: gameId(7), from: 5 }, services)).toEqual({
       ok: false,
       error: { kind: 'range', message: 'from 5 is past its end: it has moves 1 to 4' },
     });

@@ -5,6 +5,7 @@ import { observe, stop, type ObserveInput, type ObserveServices } from '../../sr
 import { parseGameNumber, parseHandle, orThrow } from '../../src/fics/validate.js';
 import type { WatchRequest } from '../../src/relay/open-post.js';
 import type { LivePost } from '../../src/storage/index.js';
+import { err, ok } from '../../src/result.js';
 
 type ConnectionState = 'online' | 'failed';
 
@@ -14,8 +15,8 @@ function services(
   const asked: (WatchRequest | { player: string })[] = [];
   const answer = async () =>
     options.refuse === undefined
-      ? { ok: true as const, post: {} as LivePost, snapshot: { game: 12, white: 'Alice', black: 'Bobby' } }
-      : { ok: false as const, error: options.refuse };
+      ? ok({ post: {} as LivePost, snapshot: { game: 12, white: 'Alice', black: 'Bobby' } })
+      : err({ kind: 'refused' as const, message: options.refuse });
   const fake = {
     fics: {
       status: () => [{ name: 'a', state: options.fics ?? 'online', handle: null, games: [] }],

@@ -11,6 +11,7 @@ import { GameTracker } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { style12Line } from '../support/boards.js';
+import { gameId } from '../support/fics-values.js';
 
 const STORED_PGN = '[Event "stored"]\n[White "Carol"]\n[Black "Dave"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n';
 
@@ -29,7 +30,7 @@ function liveGame(ended: boolean): GameSnapshot {
   if (ended) text.push('{Game 7 (Alice vs. Bobby) Alice resigns} 0-1');
   const tracker = new GameTracker({});
   for (const e of new ObserverDecoder().lines(text) as ServerEvent[]) tracker.apply(e);
-  return tracker.snapshot(7)!;
+  return tracker.snapshot(gameId(7))!;
 }
 
 function services(live: GameSnapshot | undefined, stored: string | null): PgnServices {
@@ -47,24 +48,26 @@ function services(live: GameSnapshot | undefined, stored: string | null): PgnSer
 describe('the /pgn action', () => {
   it('writes the live game while it is on, even when an older game 7 is stored', async () => {
     const live = liveGame(false);
-    const file = await gameFile({ game: 7, format: 'pgn' }, services(live, STORED_PGN));
+    const file = await gameFile({ game: gameId(7), format: 'pgn' }, services(live, STORED_PGN));
     expect(file).toEqual({ ok: true, value: { name: 'game-7.pgn', text: makeSnapshotPgn(live) } });
   });
 
   it('hands out the stored PGN of a game that ended, and its ChessLive! form on request', async () => {
-    const stored = await gameFile({ game: 7, format: 'pgn' }, services(liveGame(true), STORED_PGN));
+    const stored = await gameFile({ game: gameId(7), format: 'pgn' }, services(liveGame(true), STORED_PGN));
     expect(stored).toEqual({ ok: true, value: { name: 'game-7.pgn', text: STORED_PGN } });
-    const clv = await gameFile({ game: 7, format: 'chesslive' }, services(undefined, STORED_PGN));
+    const clv = await gameFile({ game: gameId(7), format: 'chesslive' }, services(undefined, STORED_PGN));
     expect(clv.ok && clv.value.name).toBe('game-7.clv');
     expect(clv.ok && clv.value.text).toContain('Carol');
   });
 
   it('says which game it does not have, and which stored game has no ChessLive! form', async () => {
-    expect(await gameFile({ game: 8, format: 'pgn' }, services(undefined, STORED_PGN))).toEqual({
+    expect(await gameFile({ game: gameId(8), format: 'pgn' }, services(undefined, STORED_PGN))).toEqual({
       ok: false,
       error: { kind: 'unknown-game', game: 8 },
     });
-    expect(await gameFile({ game: 7, format: 'chesslive' }, services(undefined, 'not a pgn'))).toEqual({
+    expect(
+      await gameFile({ game: gameId(7), format: 'chesslive' }, services(undefined, 'not a pgn')),
+    ).toEqual({
       ok: false,
       error: { kind: 'no-chesslive', game: 7 },
     });

@@ -11,6 +11,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { FRONT_BOARDS, LiveGames } from '../../src/web/games.js';
 import { EventStream } from '../../src/web/stream.js';
+import { gameId } from '../support/fics-values.js';
 
 const GAMES = 300;
 const PAGES = 1_000;
@@ -23,7 +24,7 @@ function game(number: number, plies: number): GameSnapshot {
   // Game n rated 1000 + n: the strongest FRONT_BOARDS are the last ones.
   const rating = String(1000 + number);
   return {
-    ...snapshotOfRead(read.value, { key: `${number}:1`, game: number, source: 'x' }),
+    ...snapshotOfRead(read.value, { key: `${number}:1`, game: gameId(number), source: 'x' }),
     source: null,
     whiteRating: rating,
     blackRating: rating,

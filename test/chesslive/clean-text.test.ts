@@ -9,6 +9,7 @@ import { makePgn, makeSnapshotPgn, parsePgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { ChessLiveFeed } from '../../src/chesslive/feed.js';
 import { GrowingFile, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
+import { gameId } from '../support/fics-values.js';
 
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -52,7 +53,7 @@ describe('text from outside, on its way out', () => {
     const base = parseChessLive(chessLiveText('A', 'B', RUY_LOPEZ));
     if (!base.ok) throw new Error(base.error.message);
     const pgn = makeSnapshotPgn({
-      ...snapshotOfRead(base.value, { key: '7:1', game: 7, source: 'x' }),
+      ...snapshotOfRead(base.value, { key: '7:1', game: gameId(7), source: 'x' }),
       source: null,
       reason: 'A forfeits on time\n[White "X"]\u0000',
       result: '0-1',

@@ -7,10 +7,12 @@ import type * as Feed from '../../src/chesslive/feed.js';
 import type { ChessLiveSource } from '../../src/chesslive/source.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
+import type { FicsFeed } from '../../src/chesslive/feed.js';
 import { makeChessLiveGame } from '../../src/game/game-id.js';
-import type { GameFeed } from '../../src/game/feed.js';
+import type { GameNumber } from '../../src/protocol/game-number.js';
 import { GrowingFile, GrowingUrl, RUY_LOPEZ, RUY_LOPEZ_SAN, chessLiveText } from './serve.js';
 import { waitFor } from '../support/wait.js';
+import { gameId } from '../support/fics-values.js';
 
 // The feed opens a file once per read: counting the opens lets a test wait for a read instead of
 // sleeping. The feed is loaded afresh over the counting `open`: the integration project shares its
@@ -130,7 +132,7 @@ describe('ChessLiveFeed', () => {
     await expect(feed.observeGame(feed.gameOf('gone')!)).rejects.toThrow(
       'ChessLive! source "gone" cannot be read: ENOENT',
     );
-    await expect(feed.observeGame(42)).rejects.toThrow('No ChessLive! source has game number 42.');
+    await expect(feed.observeGame(gameId(42))).rejects.toThrow('No ChessLive! source has game number 42.');
     file.write('Carlsen;Ne');
     await expect(feed.observeGame(feed.gameOf('round1')!)).rejects.toThrow(
       'ChessLive! source "round1" holds no game yet: it does not name both players.',
@@ -171,10 +173,10 @@ describe('CombinedFeed', () => {
     const { feed: chesslive } = feedOf([{ name: 'round1', kind: 'file', location: path }]);
     const asked: string[] = [];
     const fics = Object.assign(new EventEmitter<{ update: [TrackerUpdate] }>(), {
-      observeGame: async (game: unknown) => (asked.push(`observe ${String(game)}`), game as number),
-      unobserve: async (game: unknown) => void asked.push(`unobserve ${String(game)}`),
+      observeGame: async (game: GameNumber) => (asked.push(`observe ${String(game)}`), game),
+      unobserve: async (game: GameNumber) => void asked.push(`unobserve ${String(game)}`),
       snapshot: () => undefined,
-    }) satisfies GameFeed;
+    }) satisfies FicsFeed;
     const combined = new CombinedFeed(fics, chesslive);
     closing.push(() => combined.close());
     return { combined, chesslive, fics, asked };
@@ -189,12 +191,12 @@ describe('CombinedFeed', () => {
     combined.on('update', (u) => {
       if (u.type !== 'needs' && u.type !== 'undecoded') heard.push(u.snapshot.game);
     });
-    await combined.observeGame(12);
+    await combined.observeGame(gameId(12));
     await combined.observeGame(round1);
-    await combined.unobserve(12);
+    await combined.unobserve(gameId(12));
     expect(asked).toEqual(['observe 12', 'unobserve 12']);
     expect(combined.snapshot(round1)!.white).toBe('Carlsen');
-    fics.emit('update', { type: 'moved', snapshot: { ...combined.snapshot(round1)!, game: 12 } });
+    fics.emit('update', { type: 'moved', snapshot: { ...combined.snapshot(round1)!, game: gameId(12) } });
     expect(heard).toEqual([round1, 12]);
   });
 
@@ -202,10 +204,10 @@ describe('CombinedFeed', () => {
     const file = new GrowingFile(chessLiveText('Carlsen', 'Nepo', []));
     closing.push(() => file.remove());
     const { combined, chesslive, asked } = combinedOf(file.path);
-    await combined.observeGame(1_000_001);
-    await combined.unobserve(1_000_001);
+    await combined.observeGame(gameId(1_000_001));
+    await combined.unobserve(gameId(1_000_001));
     expect(asked).toEqual(['observe 1000001', 'unobserve 1000001']);
-    expect(combined.snapshot(1_000_001)).toBeUndefined();
+    expect(combined.snapshot(gameId(1_000_001))).toBeUndefined();
     // The ChessLive! source was not read for it.
     expect(opens(file.path)).toBe(0);
     expect(chesslive.snapshot(makeChessLiveGame(0))).toBeUndefined();

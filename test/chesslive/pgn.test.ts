@@ -8,6 +8,7 @@ import { variantFromType } from '../../src/game/variants.js';
 import { replayFen } from '../../src/game/moves.js';
 import { gameFromSan } from './build-game.js';
 import { truthRecord, truthGames } from './fics-games.js';
+import { gameId } from '../support/fics-values.js';
 
 function pgnOf(game: GameRecord): string {
   const pgn = makePgn(game);
@@ -115,7 +116,7 @@ describe('ChessLive! <-> PGN', () => {
 function snapshot(overrides: Partial<GameSnapshot>): GameSnapshot {
   return {
     key: '12:1',
-    game: 12,
+    game: gameId(12),
     white: 'GuestA',
     black: 'GuestB',
     whiteRating: null,

@@ -25,8 +25,8 @@ class StandInRelay implements TvRelay {
       white: 'W',
       black: 'B',
     });
-    if (!created.ok) return { ok: false, error: 'already live' };
-    return { ok: true, post: created.value, snapshot: null as never };
+    if (!created.ok) return { ok: false, error: { kind: 'refused', message: 'already live' } };
+    return { ok: true, value: { post: created.value, snapshot: null as never } };
   }
   notice(_channelId: string, text: string): Promise<void> {
     this.notices.push(text);

@@ -36,18 +36,23 @@ describe('missingPostingPermissions', () => {
   });
 
   it('turns them into one message for the user', () => {
-    expect(checkPostingPermissions(BOT_PERMISSIONS, '<#1>', { thread: false })).toEqual({ ok: true });
+    expect(checkPostingPermissions(BOT_PERMISSIONS, '<#1>', { thread: false })).toEqual({
+      ok: true,
+      value: undefined,
+    });
     const check = checkPostingPermissions(P.ViewChannel | P.SendMessages | P.EmbedLinks, '<#123>', {
       thread: false,
     });
     expect(check).toEqual({
       ok: false,
-      missing: ['Attach Files'],
-      message:
-        "I can't post there: in <#123> I'm missing **Attach Files**. A server admin can grant it to my role in the channel's Permissions settings.",
+      error: {
+        missing: ['Attach Files'],
+        message:
+          "I can't post there: in <#123> I'm missing **Attach Files**. A server admin can grant it to my role in the channel's Permissions settings.",
+      },
     });
     const many = checkPostingPermissions(P.ViewChannel, '<#123>', { thread: true });
-    expect(many.ok || many.message).toMatch(
+    expect(many.ok || many.error.message).toMatch(
       /missing \*\*Send Messages\*\*, \*\*Attach Files\*\*, \*\*Embed Links\*\*, \*\*Create Public Threads\*\* and \*\*Send Messages in Threads\*\*\. .* grant them/,
     );
   });

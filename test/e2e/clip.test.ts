@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_CLIP_MOVES } from '../../src/actions/clip.js';
 import type { BotReply } from '../fake-discord/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
+import { gameId } from '../support/fics-values.js';
 
 /** Each move's time on the fake server, by half-move (the first two take none). */
 const TIMES_MS = [1_000, 6_000, 9_000, 20_000];
@@ -51,7 +52,7 @@ describe('/clip', () => {
     // Live: 12 half-moves played, moves 2 to 5 asked for.
     world.fics.playMoves(game, 12);
     await world.fake.waitFor(
-      () => world.running.context.relay.snapshot(game)?.san.length === 12 || undefined,
+      () => world.running.context.relay.snapshot(gameId(game))?.san.length === 12 || undefined,
       'twelve half-moves relayed',
     );
     const live = await world.command('clip', { game, from: 2, to: 5 }).reply();
@@ -90,7 +91,7 @@ describe('/clip', () => {
     // After a restart the relay has no snapshot of it: the clip is made from the stored PGN's clocks.
     await world.stopBot();
     await world.startBot();
-    expect(world.running.context.relay.snapshot(game)).toBeUndefined();
+    expect(world.running.context.relay.snapshot(gameId(game))).toBeUndefined();
     const stored = await world.command('clip', { game, from: 2, to: 4 }).reply();
     expect(stored.ephemeral).toBe(false);
     expect(stored.content).toMatch(

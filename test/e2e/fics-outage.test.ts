@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { OUTAGE_NOTICE_MS, WAITING_FOOTER } from '../../src/relay/outage.js';
 import { World, embedOf, shuffleScript } from './harness.js';
+import { gameId } from '../support/fics-values.js';
 
 let w: World | null = null;
 afterEach(async () => {
@@ -70,6 +71,6 @@ describe('a FICS restart that gives the number to other players', () => {
     expect(embedOf(ended).title).toContain('Alpha');
     // Nobody asked for Gamma vs Delta: the bot lets the number go.
     await world.fics.waitFor(() => world.fics.observers(game).length === 0, 'the bot to unobserve', 15_000);
-    expect(world.running.context.fics.snapshot(game)).toBeUndefined();
+    expect(world.running.context.fics.snapshot(gameId(game))).toBeUndefined();
   }, 30_000);
 });

@@ -9,6 +9,7 @@ import type { FakeMessage } from '../fake-discord/index.js';
 import { count, decodeGif, decodePng, expectBoard, hex, same } from '../render/pixels.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { START_FEN, expectImageShows } from './images.js';
+import { gameId } from '../support/fics-values.js';
 import {
   World,
   addBughousePair,
@@ -169,7 +170,7 @@ describe('a live game', () => {
     let ended = false;
     const read = (): boolean => {
       // A game the bot no longer holds was read to its end.
-      const held = fics.snapshot(game);
+      const held = fics.snapshot(gameId(game));
       return held === undefined || (held.san.length >= plies && (!ended || held.result !== '*'));
     };
     /**

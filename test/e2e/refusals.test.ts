@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeMessage, RecordedRequest } from '../fake-discord/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
-import { handle } from '../support/fics-values.js';
+import { gameId, handle } from '../support/fics-values.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const EDIT_ROUTE = '/channels/:channel_id/messages/:message_id';
@@ -55,7 +55,8 @@ describe('header-less 429s (a banned IP)', () => {
     const step = async (ms: number, what: string): Promise<void> => {
       await world.fake.waitFor(
         () =>
-          (plies === null || games.every((game, i) => fics.snapshot(game)!.san.length === plies![i])) &&
+          (plies === null ||
+            games.every((game, i) => fics.snapshot(gameId(game))!.san.length === plies![i])) &&
           relay.scheduleFigures().inFlight === 0,
         what,
       );
@@ -72,7 +73,7 @@ describe('header-less 429s (a banned IP)', () => {
     for (const [i, game] of games.entries())
       posts.push(await advancingUntil(observe(world, game, channels[i]), 'the post'));
     await advancingUntil(world.relayIdle(), 'the relay idle');
-    plies = games.map((game) => fics.snapshot(game)!.san.length);
+    plies = games.map((game) => fics.snapshot(gameId(game))!.san.length);
 
     world.fake.failNext({ method: 'PATCH', route: EDIT_ROUTE }, { kind: 'blocked' }, 1_000_000);
     const before = lastSeq(world);
@@ -188,7 +189,7 @@ describe('refusals for good', () => {
       );
       await world.relayIdle();
       expect(requestsFor(world, post.id, refused.seq), `requests after ${c.code}`).toEqual([]);
-      const stored = await world.running.context.storage.livePosts.listLiveByGame(game);
+      const stored = await world.running.context.storage.livePosts.listLiveByGame(gameId(game));
       expect(stored, `live posts after ${c.code}`).toEqual([]);
       const ended = await world.running.context.storage.livePosts.get(i + 1);
       expect(ended).toMatchObject({ state: 'ended', endReason: c.reason });

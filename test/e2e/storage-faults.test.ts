@@ -10,6 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { World, embedOf, shuffleScript } from './harness.js';
+import { gameId } from '../support/fics-values.js';
 
 let world: World | null = null;
 let mounted: string | null = null;
@@ -61,7 +62,7 @@ describe('a damaged database at start', () => {
       await made.value.livePosts.create({
         guildId: w.guildId,
         channelId: `20000000000000${String(i).padStart(4, '0')}`,
-        game: 12,
+        game: gameId(12),
         gameKey: '12:Alice:Bob',
         white: 'Alice',
         black: 'Bob',
@@ -132,11 +133,13 @@ describe('a database that refuses writes while the bot runs', () => {
       'the refused write logged',
       5_000,
     );
-    expect(await storage.finishedGames.recent({ game })).toEqual([]);
+    expect(await storage.finishedGames.recent({ game: gameId(game) })).toEqual([]);
 
     allow();
     await storage.writes.idle();
-    expect((await storage.finishedGames.recent({ game })).map((g) => g.result)).toEqual(['1/2-1/2']);
+    expect((await storage.finishedGames.recent({ game: gameId(game) })).map((g) => g.result)).toEqual([
+      '1/2-1/2',
+    ]);
     expect(await storage.livePosts.listLive()).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { ReconnectReport } from '../../src/fics/connection.js';
 import { FicsPool } from '../../src/fics/pool.js';
 import fixtures from '../fixtures/fics-games/games.json' with { type: 'json' };
 import { FakeFics } from './server.js';
-import { gameNumber } from '../support/fics-values.js';
+import { gameId, gameNumber } from '../support/fics-values.js';
 
 const runs = Number(process.argv[2] ?? 10);
 const gameCount = Number(process.argv[3] ?? 10);
@@ -33,7 +33,10 @@ async function measure(label: string, initialMs: number): Promise<void> {
     await fake.waitFor(() => reports.length === run + 1, 'the reconnection', 10_000);
     const ply = fake.game(numbers[0]!)!.ply;
     await fake.waitFor(
-      () => numbers.every((n) => pool.snapshot(n)?.complete === true && pool.snapshot(n)!.san.length === ply),
+      () =>
+        numbers.every(
+          (n) => pool.snapshot(gameId(n))?.complete === true && pool.snapshot(gameId(n))!.san.length === ply,
+        ),
       'complete histories',
     );
   }

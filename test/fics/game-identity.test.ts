@@ -9,7 +9,7 @@ import { GameTracker } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { style12Line } from '../support/boards.js';
-import { gameNumber } from '../support/fics-values.js';
+import { gameId, gameNumber } from '../support/fics-values.js';
 import { fixture, poolOn, scriptOf, startFake, withoutId } from './harness.js';
 
 describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
@@ -42,7 +42,7 @@ describe.each(['fatics', 'lasker'] as const)('on a %s server', (dialect) => {
     // Nobody asked for the new game: Kibitz stops observing it and keeps no state of it.
     await fake.waitFor(() => fake.observers(n).length === 0, 'the bot to stop observing the number', 15_000);
     expect(fake.commands().map(withoutId)).toContain(`unobserve ${n}`);
-    expect(h.pool.snapshot(n)).toBeUndefined();
+    expect(h.pool.snapshot(gameId(n))).toBeUndefined();
   });
 });
 
@@ -77,7 +77,7 @@ describe('a late join by a pair that played before', () => {
     lines.push(style12Line(later, { ...players, game: 9, ply: 4, san: 'e6' }), ...list);
     const tracker = new GameTracker();
     for (const event of new ObserverDecoder().lines(lines) as ServerEvent[]) tracker.apply(event);
-    expect(tracker.snapshot(9)).toMatchObject({ san: ['d4', 'd5', 'c4', 'e6'], complete: true });
+    expect(tracker.snapshot(gameId(9))).toMatchObject({ san: ['d4', 'd5', 'c4', 'e6'], complete: true });
     const earlier = tracker.games().find((g) => g.game === 3)!;
     expect(earlier.san).toEqual(['e4', 'e5']);
   });

@@ -11,7 +11,7 @@ import {
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import { Framer } from '../../src/protocol/framer.js';
 import { ScriptedGame } from '../fake-fics/game.js';
-import { handle } from '../support/fics-values.js';
+import { gameNumber, handle } from '../support/fics-values.js';
 
 /** The text of a reply as the connection gets it: the framer's lines. */
 function replyText(file: string): string {
@@ -65,11 +65,13 @@ describe('the games replies both servers really send', () => {
         [1, 'bughouse', 5],
         [2, 'bughouse', 5],
       ]);
-      expect(bughousePartner(list.rows, 1)).toBe(2);
-      expect(bughousePartner(list.rows, 2)).toBe(1);
+      expect(bughousePartner(list.rows, gameNumber(1))).toBe(2);
+      expect(bughousePartner(list.rows, gameNumber(2))).toBe(1);
       // A board the list does not show, or a game that is not bughouse, has no partner from it.
-      expect(bughousePartner(list.rows, 3)).toBeNull();
-      expect(bughousePartner([list.rows[0]!, { ...list.rows[1]!, incrementSec: 2 }], 1)).toBeNull();
+      expect(bughousePartner(list.rows, gameNumber(3))).toBeNull();
+      expect(
+        bughousePartner([list.rows[0]!, { ...list.rows[1]!, incrementSec: 2 }], gameNumber(1)),
+      ).toBeNull();
     });
   }
 });

@@ -6,6 +6,7 @@ import { FicsPool, type PoolOptions } from '../../src/fics/pool.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
+import { gameId } from '../support/fics-values.js';
 
 export {
   bughouseFixture,
@@ -90,10 +91,10 @@ export function poolOn(fake: FakeFics, options: PoolOptions = {}): Harness {
     },
     async snapshotWhen(game, predicate, what) {
       await fake.waitFor(() => {
-        const s = pool.snapshot(game);
+        const s = pool.snapshot(gameId(game));
         return s !== undefined && predicate(s);
       }, what);
-      return pool.snapshot(game)!;
+      return pool.snapshot(gameId(game))!;
     },
   };
 }

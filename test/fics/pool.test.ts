@@ -6,7 +6,7 @@ import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { liveMessage } from '../../src/relay/message.js';
 import { bughouseFixture, fixture, fixtureGames, poolOn, scriptOf, startFake, withoutId } from './harness.js';
-import { gameNumber, handle } from '../support/fics-values.js';
+import { gameId, gameNumber, handle } from '../support/fics-values.js';
 
 /** Distinct players for game i, so every game is its own. */
 function players(i: number): { white: string; black: string } {
@@ -333,7 +333,7 @@ describe('games list and requests', () => {
     await h.snapshotWhen(n, (s) => s.san.length === 2, '2 moves');
     await h.pool.unobserve(gameNumber(n));
     expect(fake.observers(n)).toEqual([]);
-    expect(h.pool.snapshot(n)).toBeUndefined();
+    expect(h.pool.snapshot(gameId(n))).toBeUndefined();
     await expect(h.pool.moves(gameNumber(n))).rejects.toBeInstanceOf(FicsCommandError);
   });
 

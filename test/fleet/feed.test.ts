@@ -8,11 +8,13 @@ import { FleetFeed, saidSince, type FleetPool } from '../../src/fleet/feed.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
 import { FleetStore } from '../../src/fleet/store.js';
 import type { GameNumber } from '../../src/protocol/game-number.js';
-import { MAX_SAID_PER_GAME, type GameSnapshot, type Said } from '../../src/game/snapshot.js';
+import { MAX_SAID_PER_GAME, type FicsSnapshot, type Said } from '../../src/game/snapshot.js';
+import type { GameId } from '../../src/game/game-id.js';
 import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { gameNumber } from '../support/fics-values.js';
 
 let server: { url: string };
 let db: pg.Pool;
@@ -35,15 +37,18 @@ afterAll(async () => {
 const SERVER = '127.0.0.1:5000';
 const LEASE_MS = 600;
 
-function snapshotOf(game: number, san: string[], ended = false): GameSnapshot {
-  return { game, key: `${game}:1`, white: 'Alpha', black: 'Beta', san, ended } as unknown as GameSnapshot;
+function snapshotOf(game: GameNumber, san: string[], ended = false): FicsSnapshot {
+  return { game, key: `${game}:1`, white: 'Alpha', black: 'Beta', san, ended } as unknown as FicsSnapshot;
 }
 
 /** A FICS pool stand-in: records observes, answers with a board, has room or not. */
-class StandInPool extends EventEmitter<{ update: [TrackerUpdate]; said: [SaidInGame] }> implements FleetPool {
+class StandInPool
+  extends EventEmitter<{ update: [TrackerUpdate<FicsSnapshot>]; said: [SaidInGame] }>
+  implements FleetPool
+{
   readonly observed: { game: number; holder?: string; kept?: boolean }[] = [];
   readonly roomAsked: number[] = [];
-  private readonly boards = new Map<number, GameSnapshot>();
+  private readonly boards = new Map<number, FicsSnapshot>();
 
   constructor(private readonly room: boolean) {
     super();
@@ -54,7 +59,7 @@ class StandInPool extends EventEmitter<{ update: [TrackerUpdate]; said: [SaidInG
     return this.room;
   }
 
-  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<number> {
+  observeGame(game: GameNumber, holder?: string, kept?: boolean): Promise<GameNumber> {
     this.observed.push({ game, holder, kept });
     return Promise.resolve(game);
   }
@@ -63,19 +68,19 @@ class StandInPool extends EventEmitter<{ update: [TrackerUpdate]; said: [SaidInG
     return Promise.resolve();
   }
 
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): FicsSnapshot | undefined {
     return this.boards.get(game);
   }
 
   /** A kibitz or whisper from FICS in a game this pool observes: kept in its state, then told. */
-  say(game: number, said: Said): void {
+  say(game: GameNumber, said: Said): void {
     const now = this.boards.get(game)!;
     this.boards.set(game, { ...now, said: [...(now.said ?? []), said] });
     this.emit('said', { game, key: now.key, said });
   }
 
   /** A board from FICS for a game this pool observes. */
-  board(snapshot: GameSnapshot): void {
+  board(snapshot: FicsSnapshot): void {
     this.boards.set(snapshot.game, snapshot);
     this.emit('update', { type: 'moved', snapshot });
   }
@@ -96,7 +101,7 @@ async function feedOf(pool: StandInPool, holder: string): Promise<FleetFeed> {
 
 describe('fleet feed', () => {
   it('follows a game held elsewhere, and only a process with room takes it over', async () => {
-    const game = 7 as GameNumber;
+    const game = gameNumber(7);
     // A holder that dies after its first board: it never renews.
     const dead = new FleetStore(db, SERVER, 'dead-machine');
     expect(await dead.lease([game], LEASE_MS)).toEqual(new Set([game]));
@@ -154,7 +159,7 @@ describe('fleet feed', () => {
   it('observes a followed player’s new game on one machine only: the lease holder', async () => {
     const pools = [new StandInPool(true), new StandInPool(true)];
     const [first, second] = await Promise.all(pools.map((pool, i) => feedOf(pool, `follower-${i}`)));
-    const game = 8 as GameNumber;
+    const game = gameNumber(8);
     // Both machines hear of the game (both follow the player); the first to ask takes the lease.
     await first!.observeFollowed(game, ['guild-a', 'guild-b']);
     await second!.observeFollowed(game, ['guild-c']);
@@ -230,7 +235,7 @@ describe('fleet feed', () => {
 
 describe('saidSince', () => {
   const line = (text: string): Said => ({ ply: 1, handle: 'Carol', text, whisper: false });
-  const state = (key: string, said: Said[]) => ({ ...snapshotOf(3, ['e4']), key, said });
+  const state = (key: string, said: Said[]) => ({ ...snapshotOf(gameNumber(3), ['e4']), key, said });
   it('passes on what the last read did not have; all of a state under another key; none at first', () => {
     const [a, b, c] = [line('a'), line('b'), line('c')];
     expect(saidSince(undefined, state('3:1', [a, b]))).toEqual([]);

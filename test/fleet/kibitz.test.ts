@@ -7,6 +7,7 @@ import { shardOfGuild } from '../../src/shard.js';
 import type { LivePost } from '../../src/storage/live-posts.js';
 import { World, fixture, scriptOf } from '../e2e/harness.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
+import { gameId } from '../support/fics-values.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
 const SHARDS = 2;
@@ -59,8 +60,8 @@ describe('kibitzes in a fleet', () => {
     expect(replyB.content).toMatch(/live in its thread/);
     const [postA, postB] = [await livePostOf(first), await livePostOf(second)];
     // Only machine A observes the game on FICS.
-    expect(holderPool.snapshot(game)).toBeDefined();
-    expect(second.context.fics.snapshot(game)).toBeUndefined();
+    expect(holderPool.snapshot(gameId(game))).toBeDefined();
+    expect(second.context.fics.snapshot(gameId(game))).toBeUndefined();
 
     const inThread = (post: LivePost) =>
       world.fake

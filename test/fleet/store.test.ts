@@ -7,6 +7,7 @@ import { FLEET_CHANNEL, FleetStore, parseNotice, type FleetNotice } from '../../
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { gameNumber } from '../support/fics-values.js';
 
 let server: { url: string };
 let db: pg.Pool;
@@ -56,8 +57,8 @@ describe('leases', () => {
     await migrateFleet(db);
     const stores = ['a', 'b', 'c', 'd'].map((name) => new FleetStore(db, SERVER, name));
     for (let game = 1; game <= 20; game++) {
-      const won = await Promise.all(stores.map((store) => store.lease([game], 60_000)));
-      expect(won.filter((held) => held.has(game))).toHaveLength(1);
+      const won = await Promise.all(stores.map((store) => store.lease([gameNumber(game)], 60_000)));
+      expect(won.filter((held) => held.has(gameNumber(game)))).toHaveLength(1);
     }
     const holders = await db.query<{ n: string }>(
       'SELECT count(DISTINCT game) AS n FROM fleet_leases WHERE server = $1 AND game <= 20',
@@ -77,42 +78,42 @@ describe('leases', () => {
            WHERE server = $1 AND game = $2`,
         [SERVER, game, ms],
       );
-    expect(await a.lease([game], 60_000)).toEqual(new Set([game]));
+    expect(await a.lease([gameNumber(game)], 60_000)).toEqual(new Set([game]));
     expect(await a.publish(snapshotOf(game))).toBe(1);
-    expect(await b.lease([game], 60_000, true)).toEqual(new Set());
+    expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set());
     // Renewing moves the end forward again.
     await expireIn(-1_000);
-    expect(await a.lease([game], 60_000)).toEqual(new Set([game]));
-    expect(await b.lease([game], 60_000, true)).toEqual(new Set());
+    expect(await a.lease([gameNumber(game)], 60_000)).toEqual(new Set([game]));
+    expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set());
     // a stops renewing (a crash): b gets the game once the lease ran out, not before.
     await expireIn(60_000);
-    expect(await b.lease([game], 60_000, true)).toEqual(new Set());
+    expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set());
     await expireIn(-1);
-    expect(await b.lease([game], 60_000, true)).toEqual(new Set([game]));
+    expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set([game]));
     // The old holder can neither renew nor publish any more: its state would mix with b's.
-    expect(await a.lease([game], 400)).toEqual(new Set());
+    expect(await a.lease([gameNumber(game)], 400)).toEqual(new Set());
     expect(await a.publish(snapshotOf(game))).toBeNull();
     expect(await b.publish(snapshotOf(game))).toBe(2);
-    expect((await b.read(game))?.seq).toBe(2);
+    expect((await b.read(gameNumber(game)))?.seq).toBe(2);
   });
 
   it('is not taken over for a game whose state says it ended, but a new post may take it', async () => {
     const a = new FleetStore(db, SERVER, 'holder-a');
     const b = new FleetStore(db, SERVER, 'holder-b');
     const game = 102;
-    await a.lease([game], 60_000);
+    await a.lease([gameNumber(game)], 60_000);
     await a.publish(snapshotOf(game, true));
-    await a.release(game);
-    expect(await b.lease([game], 60_000, true)).toEqual(new Set());
-    expect(await b.lease([game], 60_000)).toEqual(new Set([game]));
+    await a.release(gameNumber(game));
+    expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set());
+    expect(await b.lease([gameNumber(game)], 60_000)).toEqual(new Set([game]));
   });
 
   it('is given back at once on a clean stop', async () => {
     const a = new FleetStore(db, SERVER, 'holder-stop');
     const b = new FleetStore(db, SERVER, 'holder-b');
-    await a.lease([201, 202], 60_000);
+    await a.lease([gameNumber(201), gameNumber(202)], 60_000);
     await a.releaseAll();
-    expect(await b.lease([201, 202], 60_000)).toEqual(new Set([201, 202]));
+    expect(await b.lease([gameNumber(201), gameNumber(202)], 60_000)).toEqual(new Set([201, 202]));
   });
 });
 
@@ -128,7 +129,7 @@ describe('notices', () => {
     await listener.query(`LISTEN ${FLEET_CHANNEL}`);
     try {
       const a = new FleetStore(db, SERVER, 'holder-notice');
-      await a.lease([301], 60_000);
+      await a.lease([gameNumber(301)], 60_000);
       const first = await a.publish(snapshotOf(301));
       const second = await a.publish(snapshotOf(301, true));
       await waitFor(() => heard.length >= 2, 'two notices', 5_000);
@@ -136,7 +137,7 @@ describe('notices', () => {
         { game: 301, seq: first, server: SERVER },
         { game: 301, seq: second, server: SERVER },
       ]);
-      expect((await a.read(301))?.snapshot).toMatchObject({ game: 301, ended: true });
+      expect((await a.read(gameNumber(301)))?.snapshot).toMatchObject({ game: 301, ended: true });
     } finally {
       await listener.end();
     }

@@ -8,6 +8,7 @@ import { GameTracker, type SaidInGame } from '../../src/game/tracker.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { style12Line } from '../support/boards.js';
+import { gameId } from '../support/fics-values.js';
 
 const players = { game: 7, white: 'Alice', black: 'Bobby' };
 
@@ -47,7 +48,7 @@ describe('what is said in a game', () => {
       ['Carol', 2],
       ['Dave', 3],
     ]);
-    const game = tracker.snapshot(7)!;
+    const game = tracker.snapshot(gameId(7))!;
     expect(game.said).toHaveLength(3);
     const pgn = makeSnapshotPgn(game);
     expect(pgn).toContain('{ LectureBot: Welcome to the lecture. } 1. e4');
@@ -65,7 +66,7 @@ describe('what is said in a game', () => {
       (_, i) => `Carol(1800)[7] kibitzes: line ${i}`,
     );
     const { tracker, said } = follow(lines(['d4'], { 1: talk }));
-    const game = tracker.snapshot(7)!;
+    const game = tracker.snapshot(gameId(7))!;
     expect(said).toHaveLength(MAX_SAID_PER_GAME);
     expect(game.said).toHaveLength(MAX_SAID_PER_GAME);
     expect(game.saidDropped).toBe(5);

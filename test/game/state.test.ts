@@ -7,6 +7,7 @@ import type { ServerEvent } from '../../src/protocol/events.js';
 import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import { style12Line } from '../support/boards.js';
 import { scenarios, transcript } from '../support/fixtures.js';
+import { gameId, gameNumber } from '../support/fics-values.js';
 
 function events(bytes: Buffer): ServerEvent[] {
   const decoder = new ObserverDecoder();
@@ -82,8 +83,8 @@ describe('takebacks and gaps', () => {
     const gap = run(tracker, all.slice(missing + 1, end));
     expect(gap).toContainEqual({ type: 'needs', game: 16, need: 'moves' });
     // Nothing guessed: the shown history stops before the gap.
-    expect(tracker.snapshot(16)!.san).toEqual(game.san.slice(0, 9));
-    expect(tracker.snapshot(16)!.needs).toBe('moves');
+    expect(tracker.snapshot(gameId(16))!.san).toEqual(game.san.slice(0, 9));
+    expect(tracker.snapshot(gameId(16))!.needs).toBe('moves');
     // The `moves 16` reply another observer received later in the same game fills the gap; the
     // deltas that waited, and those after, follow.
     const list = events(transcript('fatics_takeback', 'obs_late.raw')).find(
@@ -91,8 +92,8 @@ describe('takebacks and gaps', () => {
     )!;
     // The same list under another pair's names is some other game's history: it is not taken.
     run(tracker, [{ ...list, white: 'Someone', black: 'Else' } as ServerEvent]);
-    expect(tracker.snapshot(16)!.needs).toBe('moves');
-    expect(tracker.snapshot(16)!.san).toEqual(game.san.slice(0, 9));
+    expect(tracker.snapshot(gameId(16))!.needs).toBe('moves');
+    expect(tracker.snapshot(gameId(16))!.san).toEqual(game.san.slice(0, 9));
     run(tracker, [list]);
     const ended = run(tracker, all.slice(end)).find((u) => u.type === 'ended')!;
     if (ended.type !== 'ended') throw new Error('the game did not end');
@@ -134,7 +135,7 @@ describe('a line that fits nothing', () => {
       ])
       .filter((e): e is ServerEvent => e.kind === 'moveList');
     expect(run(tracker, list)).toContainEqual({ type: 'needs', game: 16, need: 'refresh' });
-    expect(tracker.snapshot(16)!.san).toEqual(
+    expect(tracker.snapshot(gameId(16))!.san).toEqual(
       game.san.slice(0, 4 + later.filter((e) => e.kind === 'delta').length),
     );
   });
@@ -165,7 +166,7 @@ describe('game identity', () => {
       '{Game 124 (FlixxG vs. Schoon) Game adjourned by mutual agreement} *',
     ]);
     run(tracker, first as ServerEvent[]);
-    const adjourned = tracker.snapshot(124)!;
+    const adjourned = tracker.snapshot(gameId(124))!;
     expect(adjourned).toMatchObject({ san: moves.slice(0, 4), result: '*', ended: true });
     const resumed = run(
       tracker,
@@ -175,7 +176,7 @@ describe('game identity', () => {
       ]) as ServerEvent[],
     );
     expect(resumed).toContainEqual({ type: 'needs', game: 124, need: 'moves' });
-    expect(tracker.snapshot(124)!.key).not.toBe(adjourned.key);
+    expect(tracker.snapshot(gameId(124))!.key).not.toBe(adjourned.key);
     run(tracker, [
       ...(decoder.lines([
         'Movelist for game 124:',
@@ -192,7 +193,7 @@ describe('game identity', () => {
       ]) as ServerEvent[]),
       ...(decoder.lines(boardsOf(moves, 6)) as ServerEvent[]),
     ]);
-    const game = tracker.snapshot(124)!;
+    const game = tracker.snapshot(gameId(124))!;
     expect(game).toMatchObject({ san: moves, complete: true, needs: null, ended: false });
     expect(makeSnapshotPgn(game)).toMatch(/^\[Event "FICS rated blitz game"\]/);
     const movetext = makeSnapshotPgn(game).replace(/ \{[^}]*\}/g, '');
@@ -336,8 +337,8 @@ describe('an adjourned game', () => {
     ]) {
       const tracker = new GameTracker();
       run(tracker, all.slice(0, end + 1));
-      run(tracker, [{ kind: 'observing', game: 1 }, other]);
-      expect(tracker.snapshot(1)).toMatchObject({ complete: false, needs: 'moves' });
+      run(tracker, [{ kind: 'observing', game: gameNumber(1) }, other]);
+      expect(tracker.snapshot(gameId(1))).toMatchObject({ complete: false, needs: 'moves' });
     }
   });
 });

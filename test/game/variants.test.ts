@@ -19,6 +19,7 @@ import {
   rulesFor,
   variantFromType,
 } from '../../src/game/variants.js';
+import { gameId } from '../support/fics-values.js';
 
 describe('variants', () => {
   it('name a FICS game type once: wild/fr is chess960, other wild types stay wild', () => {
@@ -56,7 +57,7 @@ describe('a FICS wild/fr game', () => {
       style12Line(after, { ...players, ply: 1, san: 'e4', verbose: 'P/e2-e4' }),
     ]) as ServerEvent[])
       tracker.apply(event);
-    const snap = tracker.snapshot(77)!;
+    const snap = tracker.snapshot(gameId(77))!;
     expect(snap).toMatchObject({ variant: 'chess960', type: 'wild/fr', san: ['e4'], complete: true });
     expect(makeSnapshotPgn(snap)).toContain('[Variant "Chess960"]');
     expect(makeChessLive(snap)).toEqual({ ok: true, value: 'GuestA;GuestB;e2:e4/0/0/300/' });
@@ -87,7 +88,7 @@ describe('a server game type, in one spelling', () => {
       style12Line(Chess.default(), { ...players, ply: 0 }),
     ]) as ServerEvent[])
       tracker.apply(event);
-    expect(tracker.snapshot(5)).toMatchObject({ variant: 'chess', type: 'lightning' });
+    expect(tracker.snapshot(gameId(5))).toMatchObject({ variant: 'chess', type: 'lightning' });
   });
 });
 

@@ -28,6 +28,7 @@ import {
   SMALL_FRAMING,
 } from './fuzz-inputs.js';
 import type { Dice } from './random.js';
+import { gameId } from '../support/fics-values.js';
 
 export interface Finding {
   target: string;
@@ -221,7 +222,7 @@ function trackerTarget(corpus: Corpus, mode: 'foreign' | 'own'): FuzzTarget {
     }
     if (finding === null && mode === 'foreign') {
       for (const [game, expected] of stream.finals) {
-        const now = tracker.snapshot(game);
+        const now = tracker.snapshot(gameId(game));
         // The serial in the key counts games the tracker created, garbage ones included.
         const strip = (text: string): string => text.replace(/^\d+:\d+\|/, '');
         if (now === undefined || strip(finalOf(now)) !== strip(expected)) {
@@ -368,7 +369,7 @@ function pgnTagsTarget(corpus: Corpus): FuzzTarget {
   const name = 'PGN tags (names from outside)';
   const read = corpus.chessLive.map((text) => parseChessLive(text)).find((r) => r.ok);
   if (read === undefined || !read.ok) throw new Error('no move file of standard chess in the corpus');
-  const base = snapshotOfRead(read.value, { key: '1:1', game: 1, source: 'fuzz' });
+  const base = snapshotOfRead(read.value, { key: '1:1', game: gameId(1), source: 'fuzz' });
   return {
     name,
     run(dice) {

@@ -10,6 +10,7 @@ import { transcript } from '../support/fixtures.js';
 import { Dice } from './random.js';
 import { GameTracker } from '../../src/game/tracker.js';
 import { decodeLine } from '../../src/protocol/decode.js';
+import { gameId } from '../support/fics-values.js';
 
 const corpus = {
   ...ficsCorpus(),
@@ -50,7 +51,7 @@ describe('fuzz (small scale)', () => {
       '<12> rnbqkbnr pppppppp -------- -------- ----P--- -------- PPPP-PPP RNBQKBNR B 4 1 1 1 1 0 7 White Black 0 3 0 39 39 180 180 1 P/e2-e4 (0:00) e4 0 0 0',
     ])
       tracker.apply(decodeLine(line));
-    const snapshot = tracker.snapshot(7)!;
+    const snapshot = tracker.snapshot(gameId(7))!;
     expect(snapshot.uci).toEqual(['e2e4']);
     expect(badSnapshot(snapshot)).toBeNull();
     expect(badSnapshot({ ...snapshot, san: ['e4'], uci: ['d2d4'] })).toMatch(/moves lead to/);
@@ -70,7 +71,7 @@ describe('fuzz (small scale)', () => {
       if (i === firstList) tracker.apply(decodeLine('<d1> 19 8 d5 d7d5 113 614615 '));
       tracker.apply(event);
     });
-    const game = tracker.snapshot(19)!;
+    const game = tracker.snapshot(gameId(19))!;
     expect(badSnapshot(game)).toBeNull();
     expect(game.ended).toBe(true);
     expect(game.san.length).toBeGreaterThan(90);

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { readSource } from '../../src/chesslive/source.js';
 import { FicsPool } from '../../src/fics/pool.js';
 import { ChessLiveFeed } from '../../src/chesslive/feed.js';
-import { gameNumber } from '../support/fics-values.js';
+import { gameId, gameNumber } from '../support/fics-values.js';
 
 export type Scenario =
   | { kind: 'line'; port: number; game: number }
@@ -53,7 +53,7 @@ async function line(s: Extract<Scenario, { kind: 'line' }>): Promise<void> {
   await pool.observeGame(gameNumber(s.game));
   // The server played one move before: once it is in, the next is the one after the line.
   const first = await new Promise<number>((resolve) => {
-    const known = pool.snapshot(s.game)?.san.length ?? 0;
+    const known = pool.snapshot(gameId(s.game))?.san.length ?? 0;
     if (known > 0) return resolve(known);
     pool.on('update', (u) => {
       if (u.type === 'moved' || u.type === 'started')

@@ -6,6 +6,7 @@ import { GameTracker } from '../../src/game/tracker.js';
 import { decodeLine, ObserverDecoder } from '../../src/protocol/decode.js';
 import type { ServerEvent } from '../../src/protocol/events.js';
 import { transcript } from '../support/fixtures.js';
+import { gameId } from '../support/fics-values.js';
 
 /** Game lines of a real FatICS transcript, prompts removed. */
 const rawLines = transcript('fatics_takeback', 'obs_start.raw')
@@ -87,7 +88,7 @@ describe('fuzz', () => {
           }
           // A throw fails the property (fast-check reports it with the inserts that caused it).
           for (const e of stream) tracker.apply(e);
-          const game16 = tracker.snapshot(16);
+          const game16 = tracker.snapshot(gameId(16));
           expect({ san: game16!.san, fen: game16!.fen }).toEqual(expected[0]);
         },
       ),

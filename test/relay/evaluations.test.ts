@@ -9,13 +9,14 @@ import type { AnalysisRequest, Analyser } from '../../src/engine/stockfish.js';
 import type { Evaluation } from '../../src/engine/uci.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { LiveEvaluations } from '../../src/relay/evaluations.js';
+import { gameId } from '../support/fics-values.js';
 
 const MOVES = ['e2:e4/0/0/299', 'e7:e5/0/0/298', 'g1:f3/0/0/295/N', 'b8:c6/0/0/290/N'];
 
 function game(plies: number): GameSnapshot {
   const read = parseChessLive(`Alice;Bob;${MOVES.slice(0, plies).join(';')}`);
   if (!read.ok) throw new Error(read.error.message);
-  return { ...snapshotOfRead(read.value, { key: '1:1', game: 1, source: 'x' }), source: null };
+  return { ...snapshotOfRead(read.value, { key: '1:1', game: gameId(1), source: 'x' }), source: null };
 }
 
 /** An engine that answers each position when the test says so. */

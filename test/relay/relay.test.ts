@@ -16,6 +16,8 @@ import { ManualClock } from '../support/manual-clock.js';
 import { openStorage, type Storage } from '../../src/storage/index.js';
 import { scenarios, transcript } from '../support/fixtures.js';
 import { postgresBackend } from '../storage/backends.js';
+import { gameId } from '../support/fics-values.js';
+import type { GameId } from '../../src/game/game-id.js';
 
 class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
   readonly tracker = new GameTracker();
@@ -25,20 +27,19 @@ class FakeFeed extends EventEmitter<{ update: [TrackerUpdate] }> {
     super();
   }
   /** Plays the transcript up to and including the first board of `game`. */
-  async observeGame(game: unknown): Promise<number> {
-    const n = game as number;
+  async observeGame(game: GameId): Promise<GameId> {
     // Observed already (another channel or server asks): one observation for all, like the pool.
-    const known = this.tracker.snapshot(n);
-    if (known !== undefined && !known.ended) return n;
-    this.observed.set(n, (this.observed.get(n) ?? 0) + 1);
-    while (this.tracker.snapshot(n) === undefined && this.events.length > 0) this.step();
-    if (this.tracker.snapshot(n) === undefined) throw new Error(`There is no such game.`);
-    return n;
+    const known = this.tracker.snapshot(game);
+    if (known !== undefined && !known.ended) return game;
+    this.observed.set(game, (this.observed.get(game) ?? 0) + 1);
+    while (this.tracker.snapshot(game) === undefined && this.events.length > 0) this.step();
+    if (this.tracker.snapshot(game) === undefined) throw new Error(`There is no such game.`);
+    return game;
   }
-  async unobserve(game: unknown): Promise<void> {
-    this.unobserved.push(game as number);
+  async unobserve(game: GameId): Promise<void> {
+    this.unobserved.push(game);
   }
-  snapshot(game: number): GameSnapshot | undefined {
+  snapshot(game: GameId): GameSnapshot | undefined {
     return this.tracker.snapshot(game);
   }
   step(): void {
@@ -116,7 +117,7 @@ async function setup(
 const request = (channelId: string, game = 16) => ({
   guildId: 'g1',
   channelId,
-  game,
+  game: gameId(game),
   options: { flip: false, thread: false },
   requestedBy: 'u1',
 });
@@ -147,7 +148,7 @@ describe('Relay', () => {
     expect(last.files[1]!.data.subarray(1, 4).toString()).toBe('PNG');
     expect(last.files[2]!.data.subarray(0, 6).toString()).toBe('GIF89a');
     expect(await storage.livePosts.listLive()).toEqual([]);
-    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
+    expect((await storage.finishedGames.recent({ game: gameId(16) }))[0]!.result).toBe('0-1');
     // The final edit, then the same with the GIF; nothing after.
     const finals = edits.filter((e) => !e.message.live);
     expect(finals.map((e) => e.message.files.length)).toEqual([2, 3]);
@@ -250,7 +251,7 @@ describe('Relay', () => {
     await vi.waitFor(() => expect(port.sent).toHaveLength(2));
     // One render for the one edit, of the newest position.
     expect(renders).toBe(2);
-    expect(port.sent[1]!.message.lines.join('\n')).toContain(feed.snapshot(16)!.san.at(-1)!);
+    expect(port.sent[1]!.message.lines.join('\n')).toContain(feed.snapshot(gameId(16))!.san.at(-1)!);
     expect(scheduler.figures()).toMatchObject({ turns: 2, waiting: 0 });
     relay.close();
   });
@@ -296,12 +297,12 @@ describe('Relay', () => {
     expect((await relay.watch(request('c1', 2))).ok).toBe(true);
     expect(await relay.watch(request('c1', 2))).toMatchObject({
       ok: false,
-      error: expect.stringContaining('already live'),
+      error: { kind: 'refused', message: expect.stringContaining('already live') },
     });
     expect((await relay.watch(request('c2', 2))).ok).toBe(true);
     expect(await relay.watch(request('c3', 2))).toMatchObject({
       ok: false,
-      error: expect.stringContaining('limit'),
+      error: { kind: 'full', message: expect.stringContaining('limit') },
     });
   });
 
@@ -310,16 +311,16 @@ describe('Relay', () => {
     const a = await relay.watch(request('c1'));
     const b = await relay.watch(request('c2'));
     if (!a.ok || !b.ok) throw new Error('watch failed');
-    await relay.stop(a.post.id);
+    await relay.stop(a.value.post.id);
     expect(feed.unobserved).toEqual([]);
-    await relay.stop(b.post.id);
+    await relay.stop(b.value.post.id);
     expect(feed.unobserved).toEqual([16]);
   });
 
   it('gives the game back when its first board never comes', async () => {
     await setup();
     const silent = new FakeFeed([]);
-    silent.observeGame = async (game: unknown) => game as number;
+    silent.observeGame = async (game: GameId) => game;
     const relay = new Relay({
       feed: silent,
       port: new RecordingPort(),
@@ -328,7 +329,10 @@ describe('Relay', () => {
       maxLivePerGuild: 2,
       firstBoardTimeoutMs: 20,
     });
-    expect(await relay.watch(request('c1'))).toEqual({ ok: false, error: 'Game 16 sent no board.' });
+    expect(await relay.watch(request('c1'))).toEqual({
+      ok: false,
+      error: { kind: 'refused', message: 'Game 16 sent no board.' },
+    });
     expect(silent.unobserved).toEqual([16]);
     relay.close();
   });
@@ -341,8 +345,11 @@ describe('Relay', () => {
     const watched = await relay.watch(request('c1'));
     expect(watched).toEqual({
       ok: false,
-      error:
-        'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+      error: {
+        kind: 'refused',
+        message:
+          'Kibitz could not record the post in its database, so it does not relay this game. Its operator has to check the database (see the log).',
+      },
     });
     expect(port.sent.map((s) => s.kind)).toEqual(['post', 'edit']);
     expect(port.sent[1]!.message).toMatchObject({
@@ -356,7 +363,7 @@ describe('Relay', () => {
   it('after a restart keeps editing the same message', async () => {
     const { feed, port, relay } = await setup();
     const watched = await relay.watch(request('c1'));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     relay.close();
     // A new process: same storage, a feed that sees the game further on.
     const feed2 = new FakeFeed(eventsOf('fatics_takeback', 'obs_start.raw'));
@@ -365,7 +372,9 @@ describe('Relay', () => {
     await relay2.resume();
     feed2.playAll();
     await relay2.idle();
-    expect(port2.sent.every((s) => s.kind === 'edit' && s.messageId === watched.post.messageId)).toBe(true);
+    expect(port2.sent.every((s) => s.kind === 'edit' && s.messageId === watched.value.post.messageId)).toBe(
+      true,
+    );
     expect(port2.sent.at(-1)!.message.live).toBe(false);
     expect(feed.observed.get(16)).toBe(1);
     expect(port.sent).toHaveLength(1);
@@ -374,18 +383,18 @@ describe('Relay', () => {
   it('marks a post whose game vanished while offline', async () => {
     const { relay } = await setup();
     const watched = await relay.watch(request('c1'));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     const port2 = new RecordingPort();
     const relay2 = new Relay({ feed: new FakeFeed([]), port: port2, storage, logger, maxLivePerGuild: 2 });
     await relay2.resume();
-    expect((await storage.livePosts.get(watched.post.id))!.state).toBe('ended_offline');
+    expect((await storage.livePosts.get(watched.value.post.id))!.state).toBe('ended_offline');
     expect(port2.sent[0]!.message.footer).toBe('ended while offline');
   });
 
   it("posts a followed player's new game in the following channel, Black at the bottom for Black", async () => {
     const { feed, port } = await setup();
     await storage.follows.add({ guildId: 'g1', channelId: 'club', handle: 'guestcdcr', createdBy: 'u9' });
-    await feed.observeGame(16);
+    await feed.observeGame(gameId(16));
     // The game is posted at its first board, which follows the header (the pool delivers both).
     for (let i = 0; i < 5 && (await storage.livePosts.listLive()).length === 0; i++) feed.step();
     await new Promise((r) => setImmediate(r));
@@ -401,15 +410,17 @@ describe('Relay', () => {
   it('shows both bughouse boards, each in a picture of its own, and redraws when the partner board moves', async () => {
     const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
     const watched = await relay.watch(request('c1', 20));
-    if (!watched.ok) throw new Error(watched.error);
+    if (!watched.ok) throw new Error(watched.error.message);
     // Each picture has a single board's shape: as tall as the post's before the pair was known.
     const height = (png: Buffer) => png.readUInt32BE(20);
     const single = height(port.sent[0]!.message.image!.data);
     const moves = { 20: 0, 21: 0 };
     feed.on('update', (u) => {
-      if (u.type === 'moved' && (u.snapshot.game === 20 || u.snapshot.game === 21)) moves[u.snapshot.game]++;
+      const board =
+        u.type !== 'moved' ? null : u.snapshot.game === 20 ? 20 : u.snapshot.game === 21 ? 21 : null;
+      if (board !== null) moves[board]++;
     });
-    while (feed.snapshot(20)?.partnerGame !== 21) feed.step();
+    while (feed.snapshot(gameId(20))?.partnerGame !== 21) feed.step();
     await relay.idle();
     const edits = () => port.sent.filter((s) => s.kind === 'edit');
     // Play on until a move on the partner board alone: it must redraw the post of game 20.
@@ -426,8 +437,8 @@ describe('Relay', () => {
     const last = edits().at(-1)!.message;
     expect(height(last.image!.data)).toBe(single);
     expect(height(last.partner!.image.data)).toBe(single);
-    expect(last.partner!.image.description).toContain(`FEN: ${feed.snapshot(21)!.fen}`);
-    expect(last.image!.description).toContain(`FEN: ${feed.snapshot(20)!.fen}`);
+    expect(last.partner!.image.description).toContain(`FEN: ${feed.snapshot(gameId(21))!.fen}`);
+    expect(last.image!.description).toContain(`FEN: ${feed.snapshot(gameId(20))!.fen}`);
   });
 });
 
@@ -443,7 +454,7 @@ describe('Relay on PostgreSQL', () => {
     );
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => relay.watch(request(`c${i}`, 2))));
     expect(results.filter((r) => r.ok)).toHaveLength(2);
-    expect(results.filter((r) => !r.ok && r.error.includes('limit'))).toHaveLength(10);
+    expect(results.filter((r) => !r.ok && r.error.message.includes('limit'))).toHaveLength(10);
     expect(await storage.livePosts.countLiveInGuild('g1')).toBe(2);
   });
 
@@ -469,6 +480,6 @@ describe('Relay on PostgreSQL', () => {
     expect(await storage.livePosts.listLive()).toEqual([]);
     // Queued (src/storage/writes.ts): stored once PostgreSQL has taken it.
     await storage.writes.idle();
-    expect((await storage.finishedGames.recent({ game: 16 }))[0]!.result).toBe('0-1');
+    expect((await storage.finishedGames.recent({ game: gameId(16) }))[0]!.result).toBe('0-1');
   });
 });

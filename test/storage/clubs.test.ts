@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrations, openStorage, type NewClubGame, type Storage } from '../../src/storage/index.js';
 import { backends } from './backends.js';
+import { gameId } from '../support/fics-values.js';
 
 const posted = (over: Partial<NewClubGame> = {}): NewClubGame => ({
   guildId: 'g1',
   channelId: 'c1',
   gameKey: '7:Alice:Bob',
-  game: 7,
+  game: gameId(7),
   white: 'Alice',
   black: 'Bob',
   postId: 1,

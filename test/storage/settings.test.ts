@@ -3,6 +3,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type NewLivePost, type Storage } from '../../src/storage/index.js';
 import { backends, query } from './backends.js';
+import { gameId } from '../support/fics-values.js';
 
 let opened: Storage[] = [];
 
@@ -26,7 +27,7 @@ async function reopen(where: string, storage: Storage): Promise<Storage> {
 const post = (game: number, options: NewLivePost['options']): NewLivePost => ({
   guildId: 'g',
   channelId: `c${game}`,
-  game,
+  game: gameId(game),
   gameKey: `${game}:Alice:Bob:1700000000`,
   white: 'Alice',
   black: 'Bob',

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type NewLivePost, type Storage } from '../../src/storage/index.js';
+import { gameId } from '../support/fics-values.js';
 
 const post: NewLivePost = {
   guildId: '100000000000000001',
   channelId: '200000000000000001',
-  game: 12,
+  game: gameId(12),
   gameKey: '12:Alice:Bob:1700000000',
   white: 'Alice',
   black: 'Bob',

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IN_MEMORY, migrateSqlite, migrations, openStorage } from '../../src/storage/index.js';
 import type { Migration, NewLivePost, Storage } from '../../src/storage/index.js';
 import { backends, postgresBackend, postgresUrl, query, sqliteBackend } from './backends.js';
+import { gameId } from '../support/fics-values.js';
 
 let opened: Storage[];
 let clock: number;
@@ -30,7 +31,7 @@ async function openAt(where: string, extra: { migrations?: readonly Migration[] 
 const game12: NewLivePost = {
   guildId: '100000000000000001',
   channelId: '200000000000000001',
-  game: 12,
+  game: gameId(12),
   gameKey: '12:Alice:Bob:1700000000',
   white: 'Alice',
   black: 'Bob',
@@ -181,7 +182,12 @@ for (const backend of backends) {
       it('lists and counts live posts by guild and by game number, and deletes', async () => {
         const storage = await open();
         const a = await storage.livePosts.create(game12);
-        const b = await storage.livePosts.create({ ...game12, channelId: 'c2', game: 40, gameKey: '40:x' });
+        const b = await storage.livePosts.create({
+          ...game12,
+          channelId: 'c2',
+          game: gameId(40),
+          gameKey: '40:x',
+        });
         const other = await storage.livePosts.create({ ...game12, guildId: 'g2', channelId: 'c3' });
         if (!a.ok || !b.ok || !other.ok) throw new Error('setup failed');
         expect(await storage.livePosts.countLiveInGuild(game12.guildId)).toBe(2);
@@ -189,7 +195,7 @@ for (const backend of backends) {
           a.value.id,
           b.value.id,
         ]);
-        expect((await storage.livePosts.listLiveByGame(12)).map((p) => p.id)).toEqual([
+        expect((await storage.livePosts.listLiveByGame(gameId(12))).map((p) => p.id)).toEqual([
           a.value.id,
           other.value.id,
         ]);
@@ -314,7 +320,7 @@ for (const backend of backends) {
         const where = await backend.fresh();
         const storage = await open(where);
         const base = {
-          game: 12,
+          game: gameId(12),
           white: 'Alice',
           black: 'Bob',
           pgn,
@@ -333,7 +339,7 @@ for (const backend of backends) {
         storage.finishedGames.save({
           ...base,
           gameKey: 'k3',
-          game: 40,
+          game: gameId(40),
           white: 'Dave',
           black: 'Erin',
           endedAt: 3000,
@@ -350,7 +356,7 @@ for (const backend of backends) {
         });
         expect(await storage.finishedGames.get('nope')).toBeNull();
         expect((await storage.finishedGames.recent()).map((g) => g.gameKey)).toEqual(['k3', 'k2', 'k1']);
-        expect((await storage.finishedGames.recent({ game: 12 })).map((g) => g.gameKey)).toEqual([
+        expect((await storage.finishedGames.recent({ game: gameId(12) })).map((g) => g.gameKey)).toEqual([
           'k2',
           'k1',
         ]);
@@ -359,7 +365,9 @@ for (const backend of backends) {
           'k1',
         ]);
         expect(
-          (await storage.finishedGames.recent({ player: 'ALICE', game: 12, limit: 1 })).map((g) => g.gameKey),
+          (await storage.finishedGames.recent({ player: 'ALICE', game: gameId(12), limit: 1 })).map(
+            (g) => g.gameKey,
+          ),
         ).toEqual(['k2']);
         await storage.close();
 

@@ -12,6 +12,7 @@ import type { TrackerUpdate } from '../../src/game/tracker.js';
 import { LiveGames } from '../../src/web/games.js';
 import { Metrics } from '../../src/web/metrics.js';
 import { SECURITY_HEADERS, startWebServer, type WebServer } from '../../src/web/server.js';
+import { gameId } from '../support/fics-values.js';
 
 const closing: (() => unknown)[] = [];
 afterEach(async () => {
@@ -21,7 +22,10 @@ afterEach(async () => {
 async function serve(options: { maxViewers?: number; maxStreamsPerAddress?: number } = {}) {
   const read = parseChessLive('Alice;Bob;e2:e4');
   if (!read.ok) throw new Error(read.error.message);
-  const snapshot = { ...snapshotOfRead(read.value, { key: '1:1', game: 1, source: 'x' }), source: null };
+  const snapshot = {
+    ...snapshotOfRead(read.value, { key: '1:1', game: gameId(1), source: 'x' }),
+    source: null,
+  };
   const feed = new EventEmitter<{ update: [TrackerUpdate] }>();
   const games = new LiveGames({
     feed: { on: feed.on.bind(feed), off: feed.off.bind(feed), snapshot: () => undefined },

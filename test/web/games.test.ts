@@ -21,6 +21,7 @@ import {
   type MiniView,
   type WebEvent,
 } from '../../src/web/view.js';
+import { gameId } from '../support/fics-values.js';
 
 const MOVES = ['e2:e4/0/0/299', 'e7:e5/0/0/298', 'g1:f3/0/0/295/N', 'b8:c6/0/0/290/N'];
 
@@ -35,7 +36,7 @@ function game(
   const read = parseChessLive(`${white};${black};${MOVES.slice(0, plies).join(';')}`);
   if (!read.ok) throw new Error(read.error.message);
   return {
-    ...snapshotOfRead(read.value, { key: `${number}:1`, game: number, source: 'x' }),
+    ...snapshotOfRead(read.value, { key: `${number}:1`, game: gameId(number), source: 'x' }),
     source: null,
     ...extra,
   };
@@ -215,13 +216,13 @@ describe('engine evaluations on the page', () => {
     const three = game(1, 3);
     w.update(three);
     // The engine finishes the old position after the move: the page has left it, nothing is sent.
-    w.games.evaluated(1, two.fen);
+    w.games.evaluated(gameId(1), two.fen);
     // Told of the new position before the engine's word on it is there: nothing yet.
-    w.games.evaluated(1, three.fen);
+    w.games.evaluated(gameId(1), three.fen);
     opinion = { fen: three.fen, ply: 3, score: { cp: -120 } };
-    w.games.evaluated(1, three.fen);
+    w.games.evaluated(gameId(1), three.fen);
     // Another game's evaluation is not this page's.
-    w.games.evaluated(2, three.fen);
+    w.games.evaluated(gameId(2), three.fen);
     await flushed();
     expect(events().slice(1)).toMatchObject([
       { type: 'move', data: { ply: 3, evaluation: { ply: 2, text: '+0.3' } } },
@@ -270,9 +271,9 @@ describe('kibitzes on the page', () => {
     games.watch(games.idFor(b), ofB.stream);
     expect(games.view(idA)?.said).toEqual([said]);
     const next = { ...said, ply: 3, text: 'next' };
-    talk.emit('said', { game: 1, key: a.key, said: next });
+    talk.emit('said', { game: gameId(1), key: a.key, said: next });
     // Of a game once under the same number: not this one's.
-    talk.emit('said', { game: 1, key: 'old', said: { ...said, text: 'stale' } });
+    talk.emit('said', { game: gameId(1), key: 'old', said: { ...said, text: 'stale' } });
     await flushed();
     expect(ofA.events().filter((e) => e.type === 'said')).toEqual([{ type: 'said', data: next }]);
     expect(ofB.events().filter((e) => e.type === 'said')).toEqual([]);
