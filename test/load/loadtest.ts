@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Write a CPU profile of the bot into the kept folder (with --keep). */
     profile: { type: 'boolean', default: false },
+    /** Write a heap snapshot of the bot at the end of the measurement into the kept folder (with --keep). */
+    'heap-snapshot': { type: 'boolean', default: false },
     /** Every fault in turn instead of a measurement (fault-load.ts). */
     faults: { type: 'boolean', default: false },
     /** KIBITZ_ENGINE=on and every game observed with `eval:` and `arrow:`. */
@@ -109,6 +111,9 @@ try {
     latency: summarize(world.counts.editLatencyMs),
   };
   stopHousekeeping();
+  // After the figures, and with no command coming: writing it stops the bot for a minute or more
+  // (at 1,000 games), and interactions would time out meanwhile.
+  if (args['heap-snapshot']) await child.metrics({ heapSnapshot: join(dir, 'bot.heapsnapshot') });
 
   // Every game still running ends now; each must reach Discord with its final position and PGN.
   // Their finals all wait for turns at Discord's rate: the audit waits a minute plus that long, twice.
