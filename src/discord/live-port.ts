@@ -11,7 +11,10 @@ import {
   HTTPError,
   PermissionFlagsBits,
   RateLimitError,
+  Routes,
   SnowflakeUtil,
+  type APIMessage,
+  type RequestData,
   type TextBasedChannel,
   type APIActionRowComponent,
   type APIButtonComponent,
@@ -22,10 +25,11 @@ import {
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
 import type { EditPace } from '../relay/schedule.js';
-import { BOARD_IMAGE, type LiveMessage, type Outcome } from '../relay/message.js';
+import { BOARD_IMAGE, type LiveAttachment, type LiveMessage, type Outcome } from '../relay/message.js';
 import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
+import { makeMultipart } from './multipart.js';
 import type { RestGovernor } from './governor.js';
 
 /** Button ids: `<prefix>:<live post id>`. */
@@ -45,11 +49,18 @@ export const CLIP_BUTTON = 'clip';
 // 300 games.
 // Names and end texts come from FICS and ChessLive! files: every text is cut to Discord's limits
 // here, so that no input makes Discord refuse a post or its final edit.
-export function makeDiscordMessage(
-  message: LiveMessage,
-  postId: number,
-  at: number,
-): MessageCreateOptions & MessageEditOptions {
+/** A live post's message as Discord's API takes it: the JSON and the files it refers to. */
+export interface MessageBody {
+  json: {
+    embeds: APIEmbed[];
+    components: APIActionRowComponent<APIButtonComponent>[];
+    /** One entry per file (`id` is its index), with its description; absent without files. */
+    attachments?: { id: string; description?: string }[];
+  };
+  files: LiveAttachment[];
+}
+
+export function makeMessageBody(message: LiveMessage, postId: number, at: number): MessageBody {
   const image = message.image ?? { name: BOARD_IMAGE };
   const color = OUTCOME_COLOURS[message.outcome ?? (message.live ? 'live' : 'unknown')];
   const embed: APIEmbed = {
@@ -79,15 +90,11 @@ export function makeDiscordMessage(
         ];
   const pictures =
     message.image === null ? [] : [message.image, ...(message.partner ? [message.partner.image] : [])];
-  const files = [...pictures, ...message.files].map(
-    (f) =>
-      new AttachmentBuilder(f.data, {
-        name: f.name,
-        // What a screen reader says for the picture (render/alt-text.ts).
-        ...(f.description === undefined
-          ? {}
-          : { description: truncate(cleanText(f.description), EMBED_LIMITS.attachmentDescription) }),
-      }),
+  const files = [...pictures, ...message.files].map((f): LiveAttachment =>
+    f.description === undefined
+      ? { name: f.name, data: f.data }
+      : // What a screen reader says for the picture (render/alt-text.ts).
+        { ...f, description: truncate(cleanText(f.description), EMBED_LIMITS.attachmentDescription) },
   );
   const button = (
     label: string,
@@ -147,12 +154,50 @@ export function makeDiscordMessage(
   const components: APIActionRowComponent<APIButtonComponent>[] = rows
     .filter((row) => row.length > 0)
     .map((row) => ({ type: ComponentType.ActionRow, components: row }));
-  // With a new picture the files replace every old attachment. Without one, neither files nor an
-  // attachments list is sent: Discord then keeps the attachments the message has (an empty
-  // list, which discord.js sends for `files: []`, would delete the picture).
+  // With a new picture the files replace every old attachment (the list names them all). Without
+  // one, neither files nor an attachments list is sent: Discord then keeps the attachments the
+  // message has (an empty list would delete the picture).
   const embeds = [embed, ...partner];
-  if (message.image === null) return { embeds, components };
-  return { embeds, components, files, attachments: [] };
+  if (message.image === null) return { json: { embeds, components }, files: [] };
+  const attachments = files.map((f, index) => ({
+    id: String(index),
+    ...(f.description === undefined ? {} : { description: f.description }),
+  }));
+  return { json: { embeds, components, attachments }, files };
+}
+
+/** The same message as discord.js's options, for its replies (a flipped board, a continuation). */
+export function makeDiscordMessage(
+  message: LiveMessage,
+  postId: number,
+  at: number,
+): MessageCreateOptions & MessageEditOptions {
+  const { json, files } = makeMessageBody(message, postId, at);
+  const { embeds, components } = json;
+  if (json.attachments === undefined) return { embeds, components };
+  return {
+    embeds,
+    components,
+    files: files.map(
+      (f) =>
+        new AttachmentBuilder(f.data, {
+          name: f.name,
+          ...(f.description === undefined ? {} : { description: f.description }),
+        }),
+    ),
+    attachments: [],
+  };
+}
+
+/**
+ * A REST request carrying a message: JSON alone, or with its files one multipart body built at
+ * once (multipart.ts). Player handles and game text never ping anyone.
+ */
+function messageRequest(message: MessageBody, extra: Record<string, unknown> = {}): RequestData {
+  const json = { ...message.json, allowed_mentions: { parse: [] }, ...extra };
+  if (message.json.attachments === undefined) return { body: json };
+  const { body, contentType } = makeMultipart(JSON.stringify(json), message.files);
+  return { body, passThroughBody: true, headers: { 'Content-Type': contentType } };
 }
 
 /** Embed colours by how the game stands: blurple while live, light or dark for the winner. */
@@ -284,12 +329,13 @@ export class DiscordPostPort implements PostPort {
     // One nonce for every try: Discord returns the message the first try made, if it made one,
     // rather than a second (enforce_nonce), so a try whose answer was lost is never a duplicate.
     const nonce = SnowflakeUtil.generate().toString();
+    const request = messageRequest(makeMessageBody(message, postId, this.now()), {
+      nonce,
+      enforce_nonce: true,
+    });
+    // Straight to REST: discord.js would build a Message object from the answer, only for its id.
     const sent = await this.tried(async () => {
-      const made = await target.send({
-        ...makeDiscordMessage(message, postId, this.now()),
-        nonce,
-        enforceNonce: true,
-      });
+      const made = (await this.client.rest.post(Routes.channelMessages(target.id), request)) as APIMessage;
       return made.id;
     });
     return { messageChannelId: target.id, messageId: sent, threadId };
@@ -332,7 +378,7 @@ export class DiscordPostPort implements PostPort {
         this.failures.delete(messageId);
         return { continuedIn: continued };
       }
-      const edit = makeDiscordMessage(message, postId, this.now());
+      const body = makeMessageBody(message, postId, this.now());
       // An edit that keeps the pictures (a game gone while Kibitz was offline) keeps the embeds
       // showing them past the game's own: a bughouse partner.png would otherwise show loose.
       if (message.image === null) {
@@ -341,12 +387,15 @@ export class DiscordPostPort implements PostPort {
           if (error instanceof DiscordAPIError && error.status === 403) return null;
           throw error;
         });
-        const own = edit.embeds as APIEmbed[];
-        const color = own[0]?.color;
+        const color = body.json.embeds[0]?.color;
         const kept = shown?.embeds.slice(1) ?? [];
-        edit.embeds = [...own, ...kept.map((e) => ({ ...e.toJSON(), color }))];
+        body.json.embeds.push(
+          ...kept.map((e) => ({ ...e.toJSON(), ...(color === undefined ? {} : { color }) })),
+        );
       }
-      await channel.messages.edit(messageId, edit);
+      // Straight to REST: discord.js would build a Message object from every answer (its message
+      // cache is off, client.ts), and its FormData costs a socket write per part.
+      await this.client.rest.patch(Routes.channelMessage(channel.id, messageId), messageRequest(body));
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;

@@ -94,7 +94,9 @@ export class BotChild {
     options: { reset?: boolean; gc?: boolean; sweep?: boolean; heapSnapshot?: string } = {},
   ): Promise<BotMetrics> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the bot did not answer for its metrics')), 30_000);
+      // A heap snapshot of a bot at 1,000 games takes over 30 s on a loaded machine.
+      const timeoutMs = options.heapSnapshot === undefined ? 30_000 : 300_000;
+      const timer = setTimeout(() => reject(new Error('the bot did not answer for its metrics')), timeoutMs);
       this.waiting.push((metrics) => {
         clearTimeout(timer);
         resolve(metrics);
