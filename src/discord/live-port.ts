@@ -25,7 +25,14 @@ import {
 } from 'discord.js';
 import { Refused, RetryLater } from '../relay/latest-wins.js';
 import type { EditPace } from '../relay/schedule.js';
-import { BOARD_IMAGE, type LiveAttachment, type LiveMessage, type Outcome } from '../relay/message.js';
+import {
+  BOARD_IMAGE,
+  PARTNER_BOARD,
+  PARTNER_IMAGE,
+  type LiveAttachment,
+  type LiveMessage,
+  type Outcome,
+} from '../relay/message.js';
 import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
@@ -78,16 +85,12 @@ export function makeMessageBody(message: LiveMessage, postId: number, at: number
   };
   // Bughouse: the partner board in a second embed, its picture its own. It has no `url`: Discord
   // merges embeds sharing one into a single gallery.
-  const partner: APIEmbed[] =
-    message.partner === undefined
-      ? []
-      : [
-          {
-            title: truncate(cleanText(message.partner.title), EMBED_LIMITS.title),
-            color,
-            image: { url: `attachment://${message.partner.image.name}` },
-          },
-        ];
+  // An edit keeping the pictures keeps the partner's embed as the post's stored pair says.
+  const partner: APIEmbed[] = message.partner
+    ? [partnerEmbed(message.partner.title, message.partner.image.name, color)]
+    : message.keeps === 'pair'
+      ? [partnerEmbed(PARTNER_BOARD, PARTNER_IMAGE, color)]
+      : [];
   const pictures =
     message.image === null ? [] : [message.image, ...(message.partner ? [message.partner.image] : [])];
   const files = [...pictures, ...message.files].map((f): LiveAttachment =>
@@ -164,6 +167,14 @@ export function makeMessageBody(message: LiveMessage, postId: number, at: number
     ...(f.description === undefined ? {} : { description: f.description }),
   }));
   return { json: { embeds, components, attachments }, files };
+}
+
+function partnerEmbed(title: string, picture: string, color: number): APIEmbed {
+  return {
+    title: truncate(cleanText(title), EMBED_LIMITS.title),
+    color,
+    image: { url: `attachment://${picture}` },
+  };
 }
 
 /** The same message as discord.js's options, for its replies (a flipped board, a continuation). */
@@ -380,8 +391,9 @@ export class DiscordPostPort implements PostPort {
       }
       const body = makeMessageBody(message, postId, this.now());
       // An edit that keeps the pictures (a game gone while Kibitz was offline) keeps the embeds
-      // showing them past the game's own: a bughouse partner.png would otherwise show loose.
-      if (message.image === null) {
+      // showing them past the game's own: a bughouse partner.png would otherwise show loose. The
+      // post's stored pair says which (`keeps`); only a post stored before it was reads them.
+      if (message.image === null && message.keeps === 'shown') {
         // Without Read Message History (asked for, not checked) the end goes out all the same.
         const shown = await channel.messages.fetch(messageId).catch((error: unknown) => {
           if (error instanceof DiscordAPIError && error.status === 403) return null;

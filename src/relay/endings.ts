@@ -15,7 +15,7 @@ import type { LivePost } from '../storage/live-posts.js';
 import { truncate } from '../text.js';
 import { chartEvaluations } from './evaluations.js';
 import type { BoardImages } from './images.js';
-import type { LiveAttachment } from './message.js';
+import type { LiveAttachment, LiveMessage } from './message.js';
 import type { Refused } from './latest-wins.js';
 import type { Edit, PostSenders } from './post-sender.js';
 import type { Quotas } from './quotas.js';
@@ -245,6 +245,7 @@ export class PostEndings {
         title: `Game ${post.game}: ${post.white} vs ${post.black}`,
         lines: ['The game ended while Kibitz was offline; the server no longer has it.'],
         image: null,
+        ...keptPartner(post.options.pair),
         files: [],
         live: false,
         footer: 'ended while offline',
@@ -279,4 +280,13 @@ export class PostEndings {
       this.options.logger.warn({ game, error: errorMessage(error) }, 'unobserve failed');
     }
   }
+}
+
+/**
+ * An edit keeping a post's pictures keeps its partner board's embed, as the post's stored pair
+ * says, with no read of the message; a post stored before its pair was has the message read.
+ */
+function keptPartner(pair: boolean | undefined): Pick<LiveMessage, 'keeps'> {
+  if (pair === undefined) return { keeps: 'shown' };
+  return pair ? { keeps: 'pair' } : {};
 }

@@ -28,6 +28,9 @@ export interface LivePartner {
   image: LiveAttachment;
 }
 
+/** What a partner board's embed is titled by; its game follows when known. */
+export const PARTNER_BOARD = 'Partner board';
+
 export interface LiveMessage {
   title: string;
   /** Players, time control, clocks, last moves. */
@@ -36,6 +39,13 @@ export interface LiveMessage {
   image: LiveAttachment | null;
   /** Bughouse: the partner board, in its own picture (sent with `image`, kept with it). */
   partner?: LivePartner;
+  /**
+   * With `image` null, the embeds past the game's own that show the pictures kept: a partner
+   * board's (`pair`, from the post's stored pair), or, for a post stored before its pair was
+   * (LivePostOptions.pair), those the message shows, read back from Discord (`shown`). None
+   * when absent.
+   */
+  keeps?: 'pair' | 'shown';
   /** Extra files (PGN, GIF) on the final message. */
   files: LiveAttachment[];
   /** Flip / PGN / Stop buttons while the game runs. */
@@ -123,7 +133,7 @@ export function gameTitle(snap: GameSnapshot): string {
 
 /** A bughouse partner board's title, beside its game's. */
 export function partnerTitle(partner: GameSnapshot): string {
-  return `Partner board · ${gameTitle(partner)}`;
+  return `${PARTNER_BOARD} · ${gameTitle(partner)}`;
 }
 
 export function liveMessage(

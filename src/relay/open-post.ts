@@ -14,7 +14,7 @@ import type { LiveEvaluations, PostEngineChoice } from './evaluations.js';
 import type { BoardImages } from './images.js';
 import type { LiveMessage } from './message.js';
 import type { PostPort } from './ports.js';
-import type { PostSenders } from './post-sender.js';
+import { recordPair, type PostSenders } from './post-sender.js';
 import type { Quotas } from './quotas.js';
 import { logWriteFailed, type Recorded } from './recorded.js';
 import type { EditScheduler } from './schedule.js';
@@ -189,6 +189,7 @@ export class PostOpener {
       await this.options.endings.release(snapshot.game, request.guildId, post.id);
       return refused(UNRECORDED);
     }
+    await recordPair(this.options.recorded, storage.livePosts, post, message as LiveMessage);
     const shown = await storage.livePosts.get(post.id);
     if (shown === null) {
       await this.options.endings.release(snapshot.game, request.guildId, post.id);

@@ -37,7 +37,7 @@ function isUrgent(edit: Edit): boolean {
 export const STOPPED_FOOTER = 'Stopped: this board no longer updates.';
 
 export interface PostSendersOptions {
-  livePosts: Pick<LivePostRepository, 'get' | 'setMessage' | 'touch'>;
+  livePosts: Pick<LivePostRepository, 'get' | 'setMessage' | 'touch' | 'setPair'>;
   port: Pick<PostPort, 'edit'>;
   images: BoardImages;
   scheduler: EditScheduler;
@@ -150,6 +150,7 @@ export class PostSenders {
     }
     await this.editFitting(post, shown, 'later' in edit && edit.later === true);
     this.options.edited(post.id, performance.now() - started);
+    await recordPair(this.options.recorded, livePosts, post, shown);
     await this.options.recorded('note an edit', () => livePosts.touch(post.id));
   }
 
@@ -189,4 +190,20 @@ export class PostSenders {
       }
     }
   }
+}
+
+/**
+ * A message sent with pictures replaces them all: the post's stored pair follows whether it showed
+ * a partner board (a write only when that changes, about once per bughouse post), so that an edit
+ * keeping the pictures later keeps its embed without reading the message back.
+ */
+export async function recordPair(
+  recorded: PostSendersOptions['recorded'],
+  livePosts: Pick<LivePostRepository, 'setPair'>,
+  post: LivePost,
+  sent: LiveMessage,
+): Promise<void> {
+  const pair = sent.partner !== undefined;
+  if (sent.image === null || post.options.pair === pair) return;
+  await recorded('record a partner board', () => livePosts.setPair(post.id, pair));
 }

@@ -21,6 +21,12 @@ export interface LivePostOptions {
   kibitz?: boolean;
   /** Board colours (the server's theme); the default theme when absent. */
   theme?: ThemeName;
+  /**
+   * The message shows a bughouse partner board in a second embed (as its last picture edit sent
+   * it): an edit that keeps the pictures keeps that embed. Absent when not known: a post stored
+   * before migration 6 that has sent no picture since.
+   */
+  pair?: boolean;
 }
 
 export interface LivePost {
@@ -69,6 +75,7 @@ interface LivePostRow {
   thread: number;
   kibitz: number;
   theme: string | null;
+  pair: number | null;
   requested_by: string;
   state: LivePostState;
   end_reason: string | null;
@@ -97,6 +104,7 @@ function toLivePost(row: LivePostRow): LivePost | null {
       ...(row.kibitz === 1 ? { kibitz: true } : {}),
       // A theme this version does not know (a newer one wrote it) shows as the default.
       ...(row.theme !== null && isThemeName(row.theme) ? { theme: row.theme } : {}),
+      ...(row.pair === null ? {} : { pair: row.pair === 1 }),
     },
     requestedBy: row.requested_by,
     state: row.state,
@@ -142,8 +150,8 @@ export class LivePostRepository {
     // unique index on live posts refuses the second.
     const id = await this.#sql.insert(
       `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
-           kibitz, theme, requested_by, state, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)
+           kibitz, theme, pair, requested_by, state, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 'live', ?, ?)
          ON CONFLICT DO NOTHING`,
       input.guildId,
       input.channelId,
@@ -162,7 +170,8 @@ export class LivePostRepository {
     if (id !== null) {
       const post: LivePost = {
         ...input,
-        options: { ...input.options },
+        // No message yet, so no partner board in it.
+        options: { ...input.options, pair: false },
         id,
         messageChannelId: null,
         messageId: null,
@@ -246,6 +255,13 @@ export class LivePostRepository {
       );
     }
     return posts.length;
+  }
+
+  /** Records whether the message now shows a bughouse partner board (its last picture edit). */
+  async setPair(id: number, pair: boolean): Promise<boolean> {
+    const options = this.#posts.get(id)?.options;
+    const changes = options === undefined ? {} : { options: { ...options, pair } };
+    return this.#update(id, changes, 'record a partner board', 'pair = ?', pair ? 1 : 0);
   }
 
   /** Marks the post finished; it stays stored so its message is not taken over later. */

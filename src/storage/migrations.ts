@@ -25,6 +25,14 @@ const SETTINGS_COLUMNS = `
         ALTER TABLE live_posts ADD COLUMN theme TEXT;
       `;
 
+/** Migration 6, the same in both dialects. */
+const PAIR_COLUMN = `
+        -- The post's message shows a bughouse partner board in a second embed (1) or not (0): the
+        -- edit that ends it offline keeps that embed without reading the message back. NULL for a
+        -- post stored before this column, until its next picture goes out.
+        ALTER TABLE live_posts ADD COLUMN pair INTEGER CHECK (pair IS NULL OR pair IN (0, 1));
+      `;
+
 export const migrations: readonly Migration[] = [
   {
     description: 'live posts, follows, guild settings, finished games',
@@ -305,6 +313,11 @@ export const migrations: readonly Migration[] = [
     description: "a server's board theme and kibitz default; a live post's kibitz opt-in and theme",
     sqlite: SETTINGS_COLUMNS,
     postgres: SETTINGS_COLUMNS,
+  },
+  {
+    description: "whether a live post's message shows a bughouse partner board",
+    sqlite: PAIR_COLUMN,
+    postgres: PAIR_COLUMN,
   },
 ];
 

@@ -1,5 +1,6 @@
 // A bot stopped mid-game and started again on the same database picks up its live posts: it keeps
 // editing the same messages, and marks the games that ended meanwhile as ended offline.
+import BetterSqlite3 from 'better-sqlite3';
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, expect, it } from 'vitest';
 import type { FakeMessage } from '../fake-discord/index.js';
@@ -72,11 +73,8 @@ it('resumes editing the same message after a restart; a game that ended meanwhil
   expect((await storage.livePosts.listLive()).map((p) => p.messageId)).toEqual([postA.id]);
 });
 
-it('a bughouse game that ended while the bot was stopped keeps both boards in their embeds', async () => {
-  const world = (w = await World.start({
-    dbFile: true,
-    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
-  }));
+/** A bughouse post live when the bot stops, both its games ended before it starts again. */
+async function bughouseEndedOffline(world: World, beforeStart: () => void = () => undefined) {
   const [ga, gb] = addBughousePair(world);
   await world.startBot();
   const reply = await world.command('observe', { game: ga }).reply();
@@ -91,6 +89,7 @@ it('a bughouse game that ended while the bot was stopped keeps both boards in th
   await world.stopBot();
   world.fics.endGame(ga, '1-0', 'Black resigns');
   world.fics.endGame(gb, '0-1', 'White resigns');
+  beforeStart();
   await world.startBot();
   const offline = await world.waitForMessage(post.id, (m) => embedOf(m).footer !== null, 'an offline end');
   expect(embedOf(offline).footer).toBe('ended while offline');
@@ -99,10 +98,37 @@ it('a bughouse game that ended while the bot was stopped keeps both boards in th
   expect(pictures(offline)).toEqual(['attachment://board.png', 'attachment://partner.png']);
   expect(offline.attachments.map((f) => f.filename)).toEqual(['board.png', 'partner.png']);
   const [own, partner] = offline.embeds as { title?: string; color?: number }[];
-  expect(partner!.title).toBe((post.embeds[1] as { title?: string }).title);
   // The pair in the colour of an unknown end, as the game's own embed.
   expect(partner!.color).toBe(own!.color);
   expect(world.fake.state.loosePictures).toEqual([]);
+  const reads = world.fake.requestsTo('GET', '/channels/:channel_id/messages/:message_id');
+  return { post, partnerTitle: partner!.title, reads };
+}
+
+it('a bughouse game that ended while the bot was stopped keeps both boards in their embeds, reading nothing', async () => {
+  const world = (w = await World.start({
+    dbFile: true,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const { partnerTitle, reads } = await bughouseEndedOffline(world);
+  // The post's stored pair made the partner's embed: the message was not read back.
+  expect(reads).toEqual([]);
+  expect(partnerTitle).toBe('Partner board');
+});
+
+it('a bughouse post stored before its pair was keeps both boards by reading its message once', async () => {
+  const world = (w = await World.start({
+    dbFile: true,
+    discord: { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } },
+  }));
+  const { post, partnerTitle, reads } = await bughouseEndedOffline(world, () => {
+    // As migration 6 leaves a post stored before it.
+    const db = new BetterSqlite3(world.dbPath);
+    db.prepare('UPDATE live_posts SET pair = NULL').run();
+    db.close();
+  });
+  expect(reads.map((r) => r.params)).toEqual([expect.objectContaining({ message_id: post.id })]);
+  expect(partnerTitle).toBe((post.embeds[1] as { title?: string }).title);
 });
 
 it('a game that ended while the bot was stopped is ended in a channel it cannot read the history of', async () => {

@@ -50,6 +50,14 @@ for (const backend of backends) {
   describe(backend.name, () => {
     afterAll(() => backend.cleanUp());
 
+    /** One statement on the database at `where`, past the repositories. */
+    const runSql = async (where: string, sql: string): Promise<void> => {
+      if (backend.name === 'postgres') return void (await query(where, sql));
+      const db = new BetterSqlite3(where);
+      db.exec(sql);
+      db.close();
+    };
+
     /** Opens the database at `where`, a fresh one when omitted. */
     const open = async (
       where?: string,
@@ -221,6 +229,31 @@ for (const backend of backends) {
         const live = await after.livePosts.listLive();
         expect(live).toHaveLength(1);
         expect(live[0]).toMatchObject({ id: created.value.id, messageId: '777', gameKey: game12.gameKey });
+      });
+
+      it('keeps whether the message shows a partner board; a post stored before migration 6 does not know', async () => {
+        const where = await backend.fresh();
+        // A post stored by the release before: its row has no pair.
+        await (await open(where, { migrations: migrations.slice(0, 5) })).close();
+        await runSql(
+          where,
+          `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
+             requested_by, state, created_at, updated_at)
+           VALUES ('g', 'c', 7, '7:A:B', 'A', 'B', 0, 0, 'u', 'live', 1, 1)`,
+        );
+        const storage = await open(where);
+        const [old] = await storage.livePosts.listLive();
+        expect(old!.options).toEqual({ flip: false, thread: false });
+        const created = await storage.livePosts.create(game12);
+        if (!created.ok) throw new Error('setup failed');
+        expect(created.value.options.pair).toBe(false);
+        expect(await storage.livePosts.setPair(created.value.id, true)).toBe(true);
+        expect((await storage.livePosts.get(created.value.id))?.options.pair).toBe(true);
+        await storage.close();
+
+        const reopened = await open(where);
+        const pairs = (await reopened.livePosts.listLive()).map((post) => post.options.pair);
+        expect(pairs).toEqual([undefined, true]);
       });
     });
 
