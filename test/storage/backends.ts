@@ -81,6 +81,20 @@ export function postgresUrl(): string {
   return provided.url;
 }
 
+/** Statements behind the repositories' back, as another version of Kibitz (or a hand) would make them. */
+export async function writeBehind(where: string, sql: string): Promise<void> {
+  if (where.startsWith('postgres')) {
+    await query(where, sql);
+    return;
+  }
+  const db = new BetterSqlite3(where);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
 /** One statement on its own connection. */
 export async function query<Row>(url: string, sql: string, params: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });

@@ -2,7 +2,7 @@
 // stores (backends.ts): kept across a reopen, as a restart or another process taking over reads them.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type NewLivePost, type Storage } from '../../src/storage/index.js';
-import { backends, query } from './backends.js';
+import { backends, writeBehind } from './backends.js';
 import { gameId } from '../support/fics-values.js';
 
 let opened: Storage[] = [];
@@ -71,11 +71,15 @@ for (const backend of backends) {
       storage = await reopen(where, storage);
       await storage.close();
       opened = [];
-      await write(where, `UPDATE guild_settings SET theme = 'marble'`);
-      await write(where, `UPDATE live_posts SET theme = 'marble'`);
+      await writeBehind(where, `UPDATE guild_settings SET theme = 'marble'`);
+      await writeBehind(where, `UPDATE live_posts SET theme = 'marble'`);
       storage = await open(where);
       expect((await storage.guildSettings.get('g')).theme).toBeNull();
-      expect((await storage.livePosts.listLive())[0]!.options).toEqual({ flip: false, thread: false });
+      expect((await storage.livePosts.listLive())[0]!.options).toEqual({
+        flip: false,
+        thread: false,
+        pair: false,
+      });
     });
 
     it("keeps a live post's kibitz opt-in and theme, and a server's new theme reaches its live posts", async () => {
@@ -86,16 +90,16 @@ for (const backend of backends) {
       storage = await reopen(where, storage);
       const options = (await storage.livePosts.listLive()).map((p) => p.options);
       expect(options).toEqual([
-        { flip: true, thread: true, kibitz: true, theme: 'green' },
-        { flip: false, thread: false },
+        { flip: true, thread: true, kibitz: true, theme: 'green', pair: false },
+        { flip: false, thread: false, pair: false },
       ]);
 
       expect(await storage.livePosts.setThemeInGuild('g', 'purple')).toBe(2);
       expect((await storage.livePosts.listLive()).map((p) => p.options.theme)).toEqual(['purple', 'purple']);
       storage = await reopen(where, storage);
       expect((await storage.livePosts.listLive()).map((p) => p.options)).toEqual([
-        { flip: true, thread: true, kibitz: true, theme: 'purple' },
-        { flip: false, thread: false, theme: 'purple' },
+        { flip: true, thread: true, kibitz: true, theme: 'purple', pair: false },
+        { flip: false, thread: false, theme: 'purple', pair: false },
       ]);
       await storage.livePosts.setThemeInGuild('g', null);
       storage = await reopen(where, storage);
@@ -105,19 +109,4 @@ for (const backend of backends) {
       ]);
     });
   });
-}
-
-/** A write behind the repositories' back, as another version of Kibitz would make it. */
-async function write(where: string, sql: string): Promise<void> {
-  if (where.startsWith('postgres')) {
-    await query(where, sql);
-    return;
-  }
-  const { default: BetterSqlite3 } = await import('better-sqlite3');
-  const db = new BetterSqlite3(where);
-  try {
-    db.prepare(sql).run();
-  } finally {
-    db.close();
-  }
 }

@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IN_MEMORY, migrateSqlite, migrations, openStorage } from '../../src/storage/index.js';
 import type { Migration, NewLivePost, Storage } from '../../src/storage/index.js';
-import { backends, postgresBackend, postgresUrl, query, sqliteBackend } from './backends.js';
+import { backends, postgresBackend, postgresUrl, query, sqliteBackend, writeBehind } from './backends.js';
 import { gameId } from '../support/fics-values.js';
 
 let opened: Storage[];
@@ -49,14 +49,6 @@ const table = (name: string, sql = `CREATE TABLE ${name} (x INTEGER)`): Migratio
 for (const backend of backends) {
   describe(backend.name, () => {
     afterAll(() => backend.cleanUp());
-
-    /** One statement on the database at `where`, past the repositories. */
-    const runSql = async (where: string, sql: string): Promise<void> => {
-      if (backend.name === 'postgres') return void (await query(where, sql));
-      const db = new BetterSqlite3(where);
-      db.exec(sql);
-      db.close();
-    };
 
     /** Opens the database at `where`, a fresh one when omitted. */
     const open = async (
@@ -235,7 +227,7 @@ for (const backend of backends) {
         const where = await backend.fresh();
         // A post stored by the release before: its row has no pair.
         await (await open(where, { migrations: migrations.slice(0, 5) })).close();
-        await runSql(
+        await writeBehind(
           where,
           `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
              requested_by, state, created_at, updated_at)
