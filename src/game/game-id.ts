@@ -60,15 +60,6 @@ export function parseGameId(input: unknown): Result<GameId, GameIdError> {
   return err({ kind: 'not-a-game-id', input: String(input).slice(0, 40) });
 }
 
-/**
- * A game id read back from storage: each was a GameId on its way in; one that does not pass now
- * (a database edited by hand) is null, and its row is left out rather than relayed.
- */
-export function storedGameId(stored: number): GameId | null {
-  const game = parseGameId(stored);
-  return game.ok ? game.value : null;
-}
-
 /** A ChessLive! game: its players are names from a file, not FICS handles. */
 export function isChessLive(snapshot: Pick<GameSnapshot, 'source'>): boolean {
   return snapshot.source !== null;

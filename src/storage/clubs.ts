@@ -2,8 +2,9 @@
 // as FICS does), the pairings of a scheduled match, and every game it posted with the result.
 import { storedHandles } from '../fics/validate.js';
 import type { Handle } from '../protocol/handle.js';
-import { storedGameId, type GameId } from '../game/game-id.js';
+import type { GameId } from '../game/game-id.js';
 import { ACTIVE, type Sql, type SqlValue } from './sql.js';
+import type { StoredGameIds } from './stored-game-ids.js';
 import {
   watchedHandles,
   type ClubGameType,
@@ -91,9 +92,9 @@ function toSettings(guildId: string, row: ClubRow | undefined): ClubSettings {
   };
 }
 
-/** Null for a row whose game number is not a game id (see storedGameId). */
-function toClubGame(row: ClubGameRow): ClubGame | null {
-  const game = storedGameId(row.game_number);
+/** Null for a row whose game number is not a game id (stored-game-ids.ts). */
+function toClubGame(row: ClubGameRow, games: StoredGameIds): ClubGame | null {
+  const game = games.read('club game', row.game_number);
   if (game === null) return null;
   return {
     id: row.id,
@@ -118,11 +119,13 @@ export class ClubRepository {
   readonly #now: () => number;
   /** Reloads the interest index (interest.ts) after a write that changes it. */
   readonly #changed: () => Promise<void>;
+  readonly #games: StoredGameIds;
 
-  constructor(sql: Sql, now: () => number, changed: () => Promise<void>) {
+  constructor(sql: Sql, now: () => number, changed: () => Promise<void>, games: StoredGameIds) {
     this.#sql = sql;
     this.#now = now;
     this.#changed = changed;
+    this.#games = games;
   }
 
   /** The guild's settings; defaults for a guild that never set any. */
@@ -333,11 +336,11 @@ export class ClubRepository {
       since,
       limit,
     );
-    return rows.flatMap((row) => toClubGame(row) ?? []);
+    return rows.flatMap((row) => toClubGame(row, this.#games) ?? []);
   }
 
   async #game(sql: string, ...params: SqlValue[]): Promise<ClubGame | null> {
     const row = await this.#sql.get<ClubGameRow>(sql, ...params);
-    return row === undefined ? null : toClubGame(row);
+    return row === undefined ? null : toClubGame(row, this.#games);
   }
 }

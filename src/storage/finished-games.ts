@@ -1,6 +1,7 @@
 // Finished games kept as PGN so /pgn can hand out a game that just ended.
-import { storedGameId, type GameId } from '../game/game-id.js';
+import type { GameId } from '../game/game-id.js';
 import type { Sql, SqlValue } from './sql.js';
+import type { StoredGameIds } from './stored-game-ids.js';
 import type { Writes } from './writes.js';
 import type { GameResult } from '../protocol/events.js';
 
@@ -34,9 +35,9 @@ interface FinishedGameRow {
   ended_at: number;
 }
 
-/** Null for a row whose game number is not a game id (see storedGameId). */
-function toFinishedGame(row: FinishedGameRow): FinishedGame | null {
-  const game = storedGameId(row.game_number);
+/** Null for a row whose game number is not a game id (stored-game-ids.ts). */
+function toFinishedGame(row: FinishedGameRow, games: StoredGameIds): FinishedGame | null {
+  const game = games.read('finished game', row.game_number);
   if (game === null) return null;
   return {
     gameKey: row.game_key,
@@ -53,10 +54,12 @@ function toFinishedGame(row: FinishedGameRow): FinishedGame | null {
 export class FinishedGameRepository {
   readonly #sql: Sql;
   readonly #writes: Writes;
+  readonly #games: StoredGameIds;
 
-  constructor(sql: Sql, writes: Writes) {
+  constructor(sql: Sql, writes: Writes, games: StoredGameIds) {
     this.#sql = sql;
     this.#writes = writes;
+    this.#games = games;
   }
 
   /**
@@ -89,7 +92,7 @@ export class FinishedGameRepository {
       'SELECT * FROM finished_games WHERE game_key = ?',
       gameKey,
     );
-    return row === undefined ? null : toFinishedGame(row);
+    return row === undefined ? null : toFinishedGame(row, this.#games);
   }
 
   /** Most recent first, filtered by game number and/or player. */
@@ -108,7 +111,7 @@ export class FinishedGameRepository {
     const sql = `SELECT * FROM finished_games ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ended_at DESC, rowid DESC LIMIT ?`;
     const rows = await this.#sql.all<FinishedGameRow>(sql, ...params, query.limit ?? 10);
-    return rows.flatMap((row) => toFinishedGame(row) ?? []);
+    return rows.flatMap((row) => toFinishedGame(row, this.#games) ?? []);
   }
 
   /** Deletes games that ended before `endedBefore` (ms); returns how many went. */

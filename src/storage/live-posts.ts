@@ -5,8 +5,9 @@
 // change is queued or batched (writes.ts) and stored when the database takes it. Memory speaks
 // for this process's posts: with shards on one database, each shard changes only its own.
 import { isThemeName, type ThemeName } from '../../render/theme.js';
-import { storedGameId, type GameId } from '../game/game-id.js';
+import type { GameId } from '../game/game-id.js';
 import type { Sql, SqlValue } from './sql.js';
+import type { StoredGameIds } from './stored-game-ids.js';
 import type { Writes } from './writes.js';
 import { err, ok, type Result } from '../result.js';
 
@@ -83,9 +84,9 @@ interface LivePostRow {
   updated_at: number;
 }
 
-/** Null for a row whose game number is not a game id (see storedGameId). */
-function toLivePost(row: LivePostRow): LivePost | null {
-  const game = storedGameId(row.game_number);
+/** Null for a row whose game number is not a game id (stored-game-ids.ts). */
+function toLivePost(row: LivePostRow, games: StoredGameIds): LivePost | null {
+  const game = games.read('live post', row.game_number);
   if (game === null) return null;
   return {
     id: row.id,
@@ -118,15 +119,17 @@ export class LivePostRepository {
   readonly #sql: Sql;
   readonly #now: () => number;
   readonly #writes: Writes;
+  readonly #games: StoredGameIds;
   /** Live posts, and ended ones whose end is not stored yet (the database still says live). */
   readonly #posts = new Map<number, LivePost>();
   /** The same posts by game number: a move finds its posts without a scan. */
   readonly #byGame = new Map<number, Map<number, LivePost>>();
 
-  constructor(sql: Sql, now: () => number, writes: Writes) {
+  constructor(sql: Sql, now: () => number, writes: Writes, games: StoredGameIds) {
     this.#sql = sql;
     this.#now = now;
     this.#writes = writes;
+    this.#games = games;
   }
 
   /** Reads every live post into memory (at open). */
@@ -134,7 +137,7 @@ export class LivePostRepository {
     const rows = await this.#sql.all<LivePostRow>(
       `SELECT * FROM live_posts WHERE state = 'live' ORDER BY id`,
     );
-    for (const post of rows.map(toLivePost)) if (post !== null) this.#keep(post);
+    for (const post of rows.map((row) => toLivePost(row, this.#games))) if (post !== null) this.#keep(post);
   }
 
   /**
@@ -359,6 +362,6 @@ export class LivePostRepository {
 
   async #one(sql: string, ...params: SqlValue[]): Promise<LivePost | null> {
     const row = await this.#sql.get<LivePostRow>(sql, ...params);
-    return row === undefined ? null : toLivePost(row);
+    return row === undefined ? null : toLivePost(row, this.#games);
   }
 }

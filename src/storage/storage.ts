@@ -14,6 +14,7 @@ import { countedSql, isPostgresUrl, type StatementCounts } from './sql.js';
 import { InterestIndex } from './interest.js';
 import { TvRepository } from './tv.js';
 import { openSqlite } from './sqlite.js';
+import { StoredGameIds } from './stored-game-ids.js';
 import { Writes, type WritesOptions } from './writes.js';
 
 export interface StorageOptions {
@@ -21,7 +22,10 @@ export interface StorageOptions {
   now?: () => number;
   /** Schema migrations to apply; the project's own unless a test swaps them. */
   migrations?: readonly Migration[];
-  /** Where a PostgreSQL connection that failed while idle, and writes refused, are reported. */
+  /**
+   * Where a PostgreSQL connection that failed while idle, writes refused and rows left out (a
+   * game number that is not a game id) are reported.
+   */
   logger?: Logger;
   /** Retries and batching of the writes that do not hold the bot up (writes.ts). */
   writes?: Omit<WritesOptions, 'logger'>;
@@ -81,7 +85,8 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
     ...options.writes,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const livePosts = new LivePostRepository(sql, now, writes);
+  const games = new StoredGameIds(options.logger);
+  const livePosts = new LivePostRepository(sql, now, writes, games);
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -119,8 +124,8 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
     livePosts,
     follows: new FollowRepository(sql, now, changed),
     guildSettings: new GuildSettingsRepository(sql, now, changed),
-    finishedGames: new FinishedGameRepository(sql, writes),
-    clubs: new ClubRepository(sql, now, changed),
+    finishedGames: new FinishedGameRepository(sql, writes, games),
+    clubs: new ClubRepository(sql, now, changed, games),
     tv: new TvRepository(sql, now),
     interest,
     writes,

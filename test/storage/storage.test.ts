@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IN_MEMORY, migrateSqlite, migrations, openStorage } from '../../src/storage/index.js';
-import type { Migration, NewLivePost, Storage } from '../../src/storage/index.js';
+import type { Migration, NewLivePost, Storage, StorageOptions } from '../../src/storage/index.js';
+import { createLogger } from '../../src/log.js';
 import { backends, postgresBackend, postgresUrl, query, sqliteBackend, writeBehind } from './backends.js';
 import { gameId } from '../support/fics-values.js';
 
@@ -21,7 +22,10 @@ afterEach(async () => {
   for (const storage of opened) await storage.close();
 });
 
-async function openAt(where: string, extra: { migrations?: readonly Migration[] } = {}): Promise<Storage> {
+async function openAt(
+  where: string,
+  extra: Pick<StorageOptions, 'migrations' | 'logger'> = {},
+): Promise<Storage> {
   const result = await openStorage(where, { now: () => clock, ...extra });
   if (!result.ok) throw new Error(result.error);
   opened.push(result.value);
@@ -53,7 +57,7 @@ for (const backend of backends) {
     /** Opens the database at `where`, a fresh one when omitted. */
     const open = async (
       where?: string,
-      extra: { migrations?: readonly Migration[] } = {},
+      extra: Pick<StorageOptions, 'migrations' | 'logger'> = {},
     ): Promise<Storage> => openAt(where ?? (await backend.fresh()), extra);
 
     describe('migrations', () => {
@@ -246,6 +250,47 @@ for (const backend of backends) {
         const reopened = await open(where);
         const pairs = (await reopened.livePosts.listLive()).map((post) => post.options.pair);
         expect(pairs).toEqual([undefined, true]);
+      });
+    });
+
+    describe('rows whose game number is not a game id', () => {
+      it('are left out, and logged once per kind of row however often they are read', async () => {
+        const where = await backend.fresh();
+        await (await open(where)).close();
+        // Two bad rows of each kind (a database edited by hand): 0, and one past every source's range.
+        const rows = (values: (game: number) => string) => [0, 2_100_000_000].map(values).join(', ');
+        await writeBehind(
+          where,
+          `INSERT INTO live_posts (guild_id, channel_id, game_number, game_key, white, black, flip, thread,
+             requested_by, state, created_at, updated_at)
+           VALUES ${rows((n) => `('g', 'c', ${n}, '${n}:A:B', 'A', 'B', 0, 0, 'u', 'live', 1, 1)`)};
+           INSERT INTO finished_games (game_key, game_number, white, black, pgn, result, reason, ended_at)
+           VALUES ${rows((n) => `('${n}:A:B', ${n}, 'A', 'B', '*', '*', NULL, 1)`)};
+           INSERT INTO club_games (guild_id, channel_id, game_key, game_number, white, black, result,
+             started_at, ended_at)
+           VALUES ${rows((n) => `('g', 'c', '${n}:A:B', ${n}, 'A', 'B', '1-0', 1, 2)`)}`,
+        );
+        const lines: string[] = [];
+        const logger = createLogger({
+          level: 'info',
+          destination: { write: (line) => void lines.push(line) },
+        });
+        const storage = await open(where, { logger });
+        for (let tick = 0; tick < 3; tick++) {
+          expect(await storage.livePosts.listLive()).toEqual([]);
+          expect(await storage.livePosts.get(1)).toBeNull();
+          expect(await storage.finishedGames.recent()).toEqual([]);
+          expect(await storage.clubs.results('g', 0)).toEqual([]);
+        }
+        const logged = lines.map(
+          (line) => JSON.parse(line) as { msg: string; rows: string; gameNumber: string },
+        );
+        expect(logged.map(({ rows, gameNumber }) => ({ rows, gameNumber }))).toEqual([
+          { rows: 'live post', gameNumber: '0' },
+          { rows: 'finished game', gameNumber: '2100000000' },
+          { rows: 'club game', gameNumber: '2100000000' },
+        ]);
+        for (const { msg } of logged) expect(msg).toMatch(/left out: its game number is not a game id/);
       });
     });
 
