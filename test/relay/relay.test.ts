@@ -409,6 +409,7 @@ describe('Relay', () => {
 
   it('shows both bughouse boards, each in a picture of its own, and redraws when the partner board moves', async () => {
     const { feed, port, relay } = await setup('fatics_bughouse', 'obs_both.raw');
+    const pairs = vi.spyOn(storage.livePosts, 'setPair');
     const watched = await relay.watch(request('c1', 20));
     if (!watched.ok) throw new Error(watched.error.message);
     // Each picture has a single board's shape: as tall as the post's before the pair was known.
@@ -439,6 +440,10 @@ describe('Relay', () => {
     expect(height(last.partner!.image.data)).toBe(single);
     expect(last.partner!.image.description).toContain(`FEN: ${feed.snapshot(gameId(21))!.fen}`);
     expect(last.image!.description).toContain(`FEN: ${feed.snapshot(gameId(20))!.fen}`);
+    // The post's stored pair follows its message: written once, when the partner board first showed.
+    expect((await storage.livePosts.get(watched.value.post.id))?.options.pair).toBe(true);
+    expect(pairs.mock.calls).toEqual([[watched.value.post.id, true]]);
+    expect(edits().length).toBeGreaterThan(2);
   });
 });
 
