@@ -9,6 +9,7 @@ import { ownsGuild, shardOfGuild, shardScope, shareOf } from '../../src/shard.js
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld } from '../load/world.js';
 import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld, startInProcessBot } from './harness.js';
+import { built } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 describe('guild -> shard', () => {
@@ -90,7 +91,9 @@ describe('two shards on one database', () => {
     // Two shard processes take over.
     for (const shard of [0, 1]) {
       const env = { ...world.botEnv(db, account), SHARDS: String(shard), SHARD_COUNT: '2' };
-      children.push(await BotChild.start({ env, fics: QUICK_FICS }));
+      children.push(
+        await BotChild.start({ env, fics: QUICK_FICS, entry: built('test/load/bot-process.ts') }),
+      );
     }
     const running = world.slots.filter((s) => s.game !== null && !s.game.ended);
     await waitFor(() => world!.allObserved(), 'both shards to observe their games again', 10_000);
