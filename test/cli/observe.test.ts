@@ -131,7 +131,8 @@ describe('npm run observe', () => {
     expect(JSON.parse(run.stdout[0]!)).toMatchObject({ event: 'start', game: n, variant: 'crazyhouse' });
   }, 20_000);
 
-  it.each([
+  // Three processes that read no server: started at once.
+  it.concurrent.each([
     [['foo;bar'], /"foo;bar" is neither a FICS game number \(digits\) nor a handle/],
     [[], /name at least one game number or handle/],
     [['--port', '99999', '12'], /--port "99999" is not a port number/],

@@ -129,6 +129,9 @@ describe('sharding', () => {
       expect(third?.shard).toBe(2);
       // The fake answers an IDENTIFY of a key used less than 5 s before with Invalid Session.
       expect(world.fake.refusedIdentifies).toEqual([]);
+      // Shard 2 waited for the first wave to be up.
+      const log = world.fake.gatewayLog;
+      expect(log.indexOf(third!)).toBeGreaterThan(log.indexOf(readies(world)[1]!));
       expect(identifies(world)).toHaveLength(3);
     } finally {
       manager.kill('SIGTERM');
