@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['dist/', '.test-build-*/', 'node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

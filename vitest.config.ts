@@ -55,7 +55,8 @@ export default defineConfig({
           name: 'integration',
           include: INTEGRATION,
           // One PostgreSQL server for the whole run (the storage tests run against it and SQLite).
-          globalSetup: ['test/support/postgres-setup.ts'],
+          // And the bot compiled once, which tests start with plain node (test/support/processes.ts).
+          globalSetup: ['test/support/postgres-setup.ts', 'test/support/build-setup.ts'],
           // One module cache per worker, as in the unit project: importing the app, discord.js and
           // the fake Discord's schema afresh for each file was 5 s a file (394 s of a 515 s run).
           // Each file starts and closes its own servers, bots and databases; a file that mocks a

@@ -70,3 +70,26 @@ export function respawnDelay(exitCode: number | null, failures: number): number 
   if (exitCode === EXIT_FATAL) return null;
   return backoffDelay(RESPAWN_BACKOFF, failures);
 }
+
+/** Discord takes one IDENTIFY per rate-limit key (shard id % max_concurrency) per 5 s. */
+export const IDENTIFY_WINDOW_MS = 5_000;
+
+/**
+ * The order to start `shards` in: waves, each started at once, the next one only after the
+ * identify window has passed. Discord lets a bot start `maxConcurrency` sessions together, one per
+ * rate-limit key (shard id % max_concurrency), bucket after bucket in order (Discord's
+ * "Max Concurrency"): a wave holds at most one shard of each key, in the order given.
+ */
+export function identifyWaves(shards: readonly number[], maxConcurrency: number): number[][] {
+  const concurrency = Number.isSafeInteger(maxConcurrency) && maxConcurrency >= 1 ? maxConcurrency : 1;
+  const waves: number[][] = [];
+  /** How many shards of each key are already placed: the next one goes in the wave after. */
+  const placed = new Map<number, number>();
+  for (const id of shards) {
+    const key = id % concurrency;
+    const wave = placed.get(key) ?? 0;
+    placed.set(key, wave + 1);
+    (waves[wave] ??= []).push(id);
+  }
+  return waves;
+}

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Routes, ShardingManager } from 'discord.js';
 import type { Config } from './config.js';
 import { createRest } from './discord/client.js';
-import { EXIT_FATAL, RESPAWN_STABLE_MS, respawnDelay } from './shard.js';
+import { EXIT_FATAL, IDENTIFY_WINDOW_MS, RESPAWN_STABLE_MS, identifyWaves, respawnDelay } from './shard.js';
 import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
 
@@ -22,7 +22,14 @@ if (!migrated.ok) {
 await migrated.value.close();
 
 const { sharding } = config;
-const total = sharding.total === 'auto' ? await recommendedShards(config) : sharding.total;
+const gateway = await gatewayBot(config);
+if (gateway === null && sharding.total === 'auto') {
+  process.stderr.write(
+    'Kibitz could not start: Discord did not say how many shards to run (GET /gateway/bot)\n',
+  );
+  process.exit(1);
+}
+const total = sharding.total === 'auto' ? (gateway?.shards ?? 1) : sharding.total;
 const shardList = sharding.list ?? Array.from({ length: total }, (_, id) => id);
 // Run from source (tsx), each shard needs the TypeScript loader; built, it runs main.js.
 const typescript = import.meta.url.endsWith('.ts');
@@ -89,26 +96,47 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-// One by one, 5.5 s apart as discord.js does (Discord takes one IDENTIFY per 5 s): unlike
-// manager.spawn(), a shard that fails to start does not keep the others from starting; its
-// 'death' handler above decides whether it starts again.
+// Wave by wave (identifyWaves): the shards of one wave start together, each wave 5.5 s after the
+// previous one is up (Discord takes one IDENTIFY per rate-limit key per 5 s). Unlike
+// manager.spawn(), a shard that fails to start does not keep the others from starting; its 'death'
+// handler above decides whether it starts again.
+const maxConcurrency = gateway?.maxConcurrency ?? 1;
 let up = 0;
-for (const id of shardList) {
+for (const [index, wave] of identifyWaves(shardList, maxConcurrency).entries()) {
   if (stopping) break;
-  if (id !== shardList[0]) await new Promise((resolve) => setTimeout(resolve, 5_500));
-  await manager
-    .createShard(id)
-    .spawn(120_000)
-    .then(
-      () => up++,
-      (error: unknown) => logger.error({ err: error, shard: id }, 'shard did not start'),
-    );
+  if (index > 0) await new Promise((resolve) => setTimeout(resolve, IDENTIFY_WINDOW_MS + 500));
+  await Promise.all(
+    wave.map((id) =>
+      manager
+        .createShard(id)
+        .spawn(120_000)
+        .then(
+          () => up++,
+          (error: unknown) => logger.error({ err: error, shard: id }, 'shard did not start'),
+        ),
+    ),
+  );
 }
 if (up === shardList.length)
-  logger.info({ shards: shardList, of: total }, 'every shard of this machine is up');
+  logger.info({ shards: shardList, of: total, maxConcurrency }, 'every shard of this machine is up');
 
-/** Discord's recommended shard count (GET /gateway/bot), through DISCORD_API_BASE when set. */
-async function recommendedShards(config: Config): Promise<number> {
-  const answer = (await createRest(config.discord).get(Routes.gatewayBot())) as { shards?: unknown };
-  return typeof answer.shards === 'number' && answer.shards >= 1 ? answer.shards : 1;
+/**
+ * GET /gateway/bot (through DISCORD_API_BASE when set): Discord's recommended shard count, and how
+ * many shards may identify at once (session_start_limit.max_concurrency); null when Discord did not
+ * answer, as the shards would then say why (a refused token ends them with EXIT_FATAL).
+ */
+async function gatewayBot(config: Config): Promise<{ shards: number; maxConcurrency: number } | null> {
+  let answer: { shards?: unknown; session_start_limit?: { max_concurrency?: unknown } };
+  try {
+    answer = (await createRest(config.discord).get(Routes.gatewayBot())) as typeof answer;
+  } catch (error) {
+    logger.warn({ err: error }, 'GET /gateway/bot failed: starting one shard per 5 s');
+    return null;
+  }
+  const positive = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
+  const concurrency = answer.session_start_limit?.max_concurrency;
+  return {
+    shards: positive(answer.shards) ? answer.shards : 1,
+    maxConcurrency: positive(concurrency) ? concurrency : 1,
+  };
 }

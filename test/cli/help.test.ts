@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type CliRun } from '../support/cli.js';
+import { built } from '../support/processes.js';
 
 const TOOLS = ['decode', 'observe', 'render', 'chesslive', 'deploy-commands'] as const;
 
@@ -32,9 +33,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => discord.close(() => resolve())));
 
-/** Runs `src/cli/<tool>.ts` as its own node process, as npm does (several may run at once). */
+/** Runs `src/cli/<tool>.ts` (compiled) as its own node process (several may run at once). */
 function run(tool: string, args: readonly string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/cli/${tool}.ts`, ...args], {
+  const child = spawn(process.execPath, [built(`src/cli/${tool}.ts`), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

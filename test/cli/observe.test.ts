@@ -1,12 +1,10 @@
 // `npm run observe` from outside: a child process against the fake server.
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixture, scriptOf, startFake } from '../fics/harness.js';
+import { ROOT, built } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Run {
   status: Promise<number | null>;
@@ -16,7 +14,7 @@ interface Run {
 }
 
 function observe(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/observe.ts', ...args], {
+  const child = spawn(process.execPath, [built('src/cli/observe.ts'), ...args], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -133,7 +131,8 @@ describe('npm run observe', () => {
     expect(JSON.parse(run.stdout[0]!)).toMatchObject({ event: 'start', game: n, variant: 'crazyhouse' });
   }, 20_000);
 
-  it.each([
+  // Three processes that read no server: started at once.
+  it.concurrent.each([
     [['foo;bar'], /"foo;bar" is neither a FICS game number \(digits\) nor a handle/],
     [[], /name at least one game number or handle/],
     [['--port', '99999', '12'], /--port "99999" is not a port number/],

@@ -4,22 +4,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MISSING_TOKEN_HELP, loadConfig } from '../../src/config.js';
 import { startBot } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { BROKEN_COMMANDS, startFake, startTestBot } from './harness.js';
+import { built } from '../support/processes.js';
 import type { Harness } from './harness.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/**
- * tsx's loader, by its path (the processes run in a temporary folder, where `--import tsx` would
- * not resolve): one process per run, the bot's own. tsx's command line starts a second that relays
- * SIGTERM and, when the bot has not said within 30 ms that it got it (a loaded machine), kills it
- * and exits 143: the shutdown test then failed at load 8-29.
- */
-const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 let h: Harness;
 let stops: (() => Promise<void>)[];
@@ -104,22 +95,25 @@ interface Finished {
   stderr: string;
 }
 
-/** Runs a TypeScript entry point with tsx in `dir`, with exactly `env` (plus PATH/HOME). */
+/**
+ * Runs an entry point (compiled, one process: the bot's own) in `dir`, with exactly `env` (plus
+ * PATH/HOME).
+ */
 function run(
   script: string,
   env: Record<string, string>,
   options: { timeoutMs?: number; onStdout?: (text: string, stop: () => void) => void } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, join(ROOT, script)], {
+    const child = spawn(process.execPath, [built(script)], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    // A bound on a tsx process, not a speed check: with the suite run twice at once on two cores
-    // (load 14) a start took more than 15 s.
+    // A bound on a process, not a speed check: with the suite run twice at once on two cores
+    // (load 14) a start under tsx took more than 15 s.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${script} did not finish in time.\nstdout: ${stdout}\nstderr: ${stderr}`));

@@ -1,6 +1,6 @@
 // The fake Discord, exercised through the real discord.js client: if these pass, discord.js
 // accepts what the fake sends, and the fake sees what discord.js really sends.
-import { once } from 'node:events';
+import { on, once } from 'node:events';
 import { connect } from 'node:net';
 import {
   ActionRowBuilder,
@@ -20,6 +20,8 @@ import {
 } from 'discord.js';
 import type { DiscordAPIError, Interaction, RateLimitData, ThreadChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { IDENTIFY_WINDOW_MS } from './gateway.js';
 import { MESSAGE_FLAG_EPHEMERAL } from './index.js';
 import { startFake, startFakeWithClient, TINY_PNG } from '../discord/harness.js';
 import type { ClientHarness, Harness } from '../discord/harness.js';
@@ -160,6 +162,8 @@ describe('fake Discord: gateway', () => {
       { ws: { buildIdentifyThrottler: async () => ({ waitForIdentify: async () => {} }) } },
     );
     const readyAgain = once(h.client, Events.ShardReady);
+    // Past Discord's identify window (one IDENTIFY per 5 s), which the fake enforces.
+    h.fake.advanceClock(IDENTIFY_WINDOW_MS);
     h.fake.dropGateway({ resumable: false });
     // Wait for the client's own view: destroying a client that is mid-IDENTIFY makes discord.js reconnect.
     await readyAgain;
@@ -172,7 +176,48 @@ describe('fake Discord: gateway', () => {
     expect(log.filter((e) => e.direction === 'out' && e.t === 'READY')).toHaveLength(2);
     expect(h.fake.connected).toBe(true);
   });
+
+  it('takes one IDENTIFY per rate-limit key (shard % max_concurrency) per 5 s, answering Invalid Session', async () => {
+    const h = await startFake({ maxConcurrency: 2 });
+    open.push(h);
+    const answer = await fetch(`${h.fake.apiBase}/v10/gateway/bot`, {
+      headers: { authorization: `Bot ${h.fake.token}` },
+    });
+    expect(((await answer.json()) as { session_start_limit: unknown }).session_start_limit).toMatchObject({
+      max_concurrency: 2,
+    });
+    // Keys 0 and 1: both let in at once.
+    expect(await Promise.all([identifyAs(h, 0, 4), identifyAs(h, 1, 4)])).toEqual([
+      GatewayOpcodes.Dispatch,
+      GatewayOpcodes.Dispatch,
+    ]);
+    // Shard 2 has key 0, which identified less than 5 s ago.
+    expect(await identifyAs(h, 2, 4)).toBe(GatewayOpcodes.InvalidSession);
+    expect(h.fake.refusedIdentifies.map((r) => r.shard)).toEqual([2]);
+    h.fake.advanceClock(IDENTIFY_WINDOW_MS);
+    expect(await identifyAs(h, 2, 4)).toBe(GatewayOpcodes.Dispatch);
+    expect(h.fake.refusedIdentifies).toHaveLength(1);
+  });
 });
+
+/** Opens a gateway connection, identifies as shard `[id, count]`, and gives the op of the answer. */
+async function identifyAs(h: Harness, id: number, count: number): Promise<number> {
+  const ws = new WebSocket(h.fake.gatewayUrl);
+  try {
+    const frames = on(ws, 'message') as AsyncIterableIterator<[Buffer]>;
+    await frames.next(); // HELLO
+    ws.send(
+      JSON.stringify({
+        op: GatewayOpcodes.Identify,
+        d: { token: h.fake.token, intents: GatewayIntentBits.Guilds, properties: {}, shard: [id, count] },
+      }),
+    );
+    const { value } = await frames.next();
+    return (JSON.parse(String((value as [Buffer])[0])) as { op: number }).op;
+  } finally {
+    ws.terminate();
+  }
+}
 
 describe('fake Discord: interactions', () => {
   it('round-trips a slash command with options to an ephemeral reply', async () => {

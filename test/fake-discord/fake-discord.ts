@@ -40,6 +40,12 @@ export interface FakeDiscordOptions {
   /** The bot token the fake accepts (REST `Authorization: Bot <token>` and gateway IDENTIFY). */
   token?: string;
   botUsername?: string;
+  /**
+   * GET /gateway/bot's session_start_limit.max_concurrency (Discord: 1, more for large bots): the
+   * gateway answers an IDENTIFY with Invalid Session when one of its rate-limit key (shard id %
+   * max_concurrency) came less than 5 s before.
+   */
+  maxConcurrency?: number;
   /** HELLO's heartbeat interval; Discord uses about 41 s. */
   heartbeatIntervalMs?: number;
   rateLimits?: Partial<RateLimitConfig>;
@@ -198,6 +204,8 @@ export class FakeDiscord extends EventEmitter {
     this.#gateway = new Gateway({
       token: () => this.#token,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+      maxConcurrency: positiveInteger(options.maxConcurrency ?? 1, 'maxConcurrency'),
+      now: () => this.now(),
       resumeUrl: () => `${this.gatewayUrl}/resume`,
       identify: () => ({
         ready: {
@@ -487,7 +495,20 @@ export class FakeDiscord extends EventEmitter {
     this.#gateway.refuseIdentify = code;
   }
 
-  /** Moves the fake's clock (message ages for the one-hour edit limit, interaction windows) forward. */
+  /** Holds every READY until `count` IDENTIFYs were let in (a client identifying one by one stalls). */
+  holdReady(count: number): void {
+    this.#gateway.holdReady(count);
+  }
+
+  /** IDENTIFYs answered with Invalid Session: another of their rate-limit key came within 5 s. */
+  get refusedIdentifies(): readonly { at: number; shard: number | null }[] {
+    return this.#gateway.refusedIdentifies;
+  }
+
+  /**
+   * Moves the fake's clock (message ages for the one-hour edit limit, interaction windows, the 5 s
+   * identify window) forward.
+   */
   advanceClock(ms: number): void {
     this.#clockOffsetMs += ms;
     this.#changed();
@@ -1044,4 +1065,9 @@ function hasCustomId(components: unknown, customId: string): boolean {
       hasCustomId([component.accessory], customId)
     );
   });
+}
+
+function positiveInteger(n: number, name: string): number {
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, not ${n}`);
+  return n;
 }

@@ -47,7 +47,14 @@ export interface GatewayOptions {
   /** READY's payload (without session_id/resume_gateway_url) and the GUILD_CREATEs that follow. */
   identify: () => { ready: Record<string, unknown>; guilds: unknown[] };
   onChange: () => void;
+  /** GET /gateway/bot's session_start_limit.max_concurrency: IDENTIFYs allowed per 5 s, one per key. */
+  maxConcurrency: number;
+  /** The fake's clock (Date.now() plus what a test moved it by), for the identify window. */
+  now: () => number;
 }
+
+/** Discord takes one IDENTIFY per rate-limit key (shard id % max_concurrency) per 5 s. */
+export const IDENTIFY_WINDOW_MS = 5_000;
 
 /** Events that only reach a session which asked for the Guilds intent. */
 const GUILDS_INTENT_EVENTS = new Set<string>([
@@ -74,9 +81,31 @@ export class Gateway {
    * the code the function gives for the IDENTIFY's shard (null: that shard is let in).
    */
   refuseIdentify: number | null | ((shard: number | null) => number | null) = null;
+  /**
+   * IDENTIFYs answered with Invalid Session (op 9) because another of the same rate-limit key came
+   * less than 5 s before, as Discord answers them ("Rate Limiting" in its gateway documentation).
+   */
+  readonly refusedIdentifies: { at: number; shard: number | null }[] = [];
+  /** When each rate-limit key last identified (the fake's clock). */
+  readonly #identifiedAt = new Map<number, number>();
+  /** READY is held until this many IDENTIFYs were let in (holdReady). */
+  #readyAfter = 0;
+  readonly #heldReady: (() => void)[] = [];
 
   constructor(options: GatewayOptions) {
     this.#options = options;
+  }
+
+  get maxConcurrency(): number {
+    return this.#options.maxConcurrency;
+  }
+
+  /**
+   * Holds every READY until `count` IDENTIFYs were let in, then sends them all: a client that waits
+   * for one session's READY before identifying the next never gets there.
+   */
+  holdReady(count: number): void {
+    this.#readyAfter = count;
   }
 
   /** True when some session is identified and connected. */
@@ -161,6 +190,15 @@ export class Gateway {
             ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
             return;
           }
+          const key = (shard ?? 0) % this.#options.maxConcurrency;
+          const last = this.#identifiedAt.get(key);
+          const now = this.#options.now();
+          if (last !== undefined && now - last < IDENTIFY_WINDOW_MS) {
+            this.refusedIdentifies.push({ at: now, shard });
+            this.#write(ws, null, { op: GatewayOpcodes.InvalidSession, d: false });
+            return;
+          }
+          this.#identifiedAt.set(key, now);
           const refusal =
             typeof this.refuseIdentify === 'function' ? this.refuseIdentify(shard) : this.refuseIdentify;
           if (refusal !== null) {
@@ -215,6 +253,20 @@ export class Gateway {
       shard,
     };
     this.sessions.push(session);
+    const identified = this.sessions.length;
+    const send = (): void => this.#ready(session);
+    if (identified < this.#readyAfter) this.#heldReady.push(send);
+    else {
+      for (const held of this.#heldReady.splice(0)) held();
+      send();
+    }
+    this.#options.onChange();
+    return session;
+  }
+
+  /** READY, then one GUILD_CREATE per guild of the session's shard. */
+  #ready(session: GatewaySession): void {
+    const { shard } = session;
     const { ready, guilds } = this.#options.identify();
     // READY names the session's guilds only, and its shard.
     const readyGuilds = Array.isArray(ready.guilds) ? (ready.guilds as unknown[]) : [];
@@ -232,8 +284,6 @@ export class Gateway {
       const event = { t: GatewayDispatchEvents.GuildCreate, d: guild };
       if (forShard(session, event)) this.#send(session, event);
     }
-    this.#options.onChange();
-    return session;
   }
 
   #resume(ws: WebSocket, session: GatewaySession, seq: number): void {

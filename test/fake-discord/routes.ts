@@ -301,7 +301,12 @@ export function routes(world: World): Route[] {
       ok({
         url: `${world.origin().replace(/^http/, 'ws')}/gateway`,
         shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 },
+        session_start_limit: {
+          total: 1000,
+          remaining: 999,
+          reset_after: 86_400_000,
+          max_concurrency: world.gateway.maxConcurrency,
+        },
       }),
     ),
     route('GET', '/users/@me', () => ok({ ...world.bot, verified: true, mfa_enabled: false, flags: 0 })),

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld, PlayedGame } from '../load/world.js';
 import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, pliesLater, smallWorld } from './harness.js';
+import { built } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
@@ -29,7 +30,11 @@ describe('SIGKILL and restart', () => {
     dir = mkdtempSync(join(tmpdir(), 'kibitz-kill-'));
     const env = (w: LoadWorld) => w.botEnv(join(dir!, 'kibitz.db'));
     world = await smallWorld({ seed: 13, maxPlies: 40 });
-    const first = await BotChild.start({ env: env(world), fics: QUICK_FICS });
+    const first = await BotChild.start({
+      env: env(world),
+      fics: QUICK_FICS,
+      entry: built('test/load/bot-process.ts'),
+    });
     children.push(first);
     await world.commandsRegistered();
     await world.observeAll(50);
@@ -59,7 +64,11 @@ describe('SIGKILL and restart', () => {
     // Games go on while the bot is down; none ends before it observes them again.
     await pliesLater(world, 12);
 
-    const second = await BotChild.start({ env: env(world), fics: QUICK_FICS });
+    const second = await BotChild.start({
+      env: env(world),
+      fics: QUICK_FICS,
+      entry: built('test/load/bot-process.ts'),
+    });
     children.push(second);
     await waitFor(() => allEnded(world!), 'every game to end', 20_000);
     const totals = await auditAll(world, 15_000);

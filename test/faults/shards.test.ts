@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownsGuild, shardOfGuild, shardScope, shareOf } from '../../src/shard.js';
+import { IDENTIFY_WINDOW_MS } from '../fake-discord/gateway.js';
 import { BotChild } from '../load/bot-child.js';
 import type { LoadWorld } from '../load/world.js';
 import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld, startInProcessBot } from './harness.js';
+import { built } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 
 describe('guild -> shard', () => {
@@ -86,12 +88,22 @@ describe('two shards on one database', () => {
     expect(world.observeFailures).toEqual([]);
     world.startPacing();
     await single.bot.stop();
+    // The shards come after Discord's 5 s identify window of the single bot's session, as a real
+    // restart does: within it, shard 0 (the same rate-limit key) would be refused and identify
+    // again 5-6.5 s later, which is not what this test is about.
+    world.discord.advanceClock(IDENTIFY_WINDOW_MS);
 
-    // Two shard processes take over.
-    for (const shard of [0, 1]) {
-      const env = { ...world.botEnv(db, account), SHARDS: String(shard), SHARD_COUNT: '2' };
-      children.push(await BotChild.start({ env, fics: QUICK_FICS }));
-    }
+    // Two shard processes take over, started together (two rate-limit keys of the world's
+    // max_concurrency 16).
+    const shardEnv = world.botEnv(db, account);
+    await Promise.all(
+      [0, 1].map(async (shard) => {
+        const env = { ...shardEnv, SHARDS: String(shard), SHARD_COUNT: '2' };
+        children.push(
+          await BotChild.start({ env, fics: QUICK_FICS, entry: built('test/load/bot-process.ts') }),
+        );
+      }),
+    );
     const running = world.slots.filter((s) => s.game !== null && !s.game.ended);
     await waitFor(() => world!.allObserved(), 'both shards to observe their games again', 10_000);
     const observedBy = (name: (n: string) => boolean): number[] =>

@@ -35,6 +35,11 @@ export interface BotChildOptions {
   nodeOptions?: string[];
   /** Runs the compiled bot (buildCompiledBot() first) instead of the sources under tsx. */
   compiled?: boolean;
+  /**
+   * Runs this compiled bot-process.js with plain node instead (a test run's build:
+   * `built('test/load/bot-process.ts')`, test/support/processes.ts).
+   */
+  entry?: string;
 }
 
 export class BotChild {
@@ -48,10 +53,11 @@ export class BotChild {
   /** Starts the bot and resolves once it is logged in to Discord. */
   static async start(options: BotChildOptions): Promise<BotChild> {
     const log = options.logFile === undefined ? 'ignore' : openSync(options.logFile, 'a');
-    const child = fork(options.compiled === true ? COMPILED_ENTRY : ENTRY, [], {
+    const child = fork(options.entry ?? (options.compiled === true ? COMPILED_ENTRY : ENTRY), [], {
       execArgv: [
         // Compiled, with the V8 setting of package.json's start script.
-        ...(options.compiled === true ? ['--max-semi-space-size=4'] : ['--import', 'tsx']),
+        ...(options.compiled === true ? ['--max-semi-space-size=4'] : []),
+        ...(options.entry === undefined && options.compiled !== true ? ['--import', 'tsx'] : []),
         '--expose-gc',
         ...(options.nodeOptions ?? []),
       ],

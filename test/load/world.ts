@@ -187,7 +187,12 @@ export class LoadWorld {
     const ficsOptions = options.fics ?? {};
     ficsOptions.dialect ??= 'fatics';
     const fics = await FakeFics.start(ficsOptions);
-    const discord = await FakeDiscord.start({ defaultTimeoutMs: 30_000, ...options.discord });
+    // Shards and fleet machines start together, as a large bot's may (max_concurrency 16).
+    const discord = await FakeDiscord.start({
+      defaultTimeoutMs: 30_000,
+      maxConcurrency: 16,
+      ...options.discord,
+    });
     const world = new LoadWorld(fics, discord, options);
     const perGuild = options.channelsPerGuild ?? 10;
     let guildId = '';

@@ -1,7 +1,7 @@
 // The command-line tools, run in-process through their `main` (fast), or as a user runs them.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CliOutput } from '../../src/cli/entry.js';
+import { ROOT, built } from './processes.js';
 
 export interface CliRun {
   /** The exit status (null when a real process was killed). */
@@ -10,8 +10,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The repository's root: the tools' relative paths are read from there. */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { ROOT };
 
 /** Runs a tool's `main` in this process, capturing what it writes. */
 export function runMain(main: (argv: string[], out: CliOutput) => number, args: readonly string[]): CliRun {
@@ -24,9 +23,9 @@ export function runMain(main: (argv: string[], out: CliOutput) => number, args: 
   return { status, stdout, stderr };
 }
 
-/** Runs `src/cli/<tool>.ts` as a separate node process from the repository's root, as npm does. */
+/** Runs `src/cli/<tool>.ts` (compiled) as a separate node process from the repository's root. */
 export function runProcess(tool: string, args: readonly string[], timeoutMs = 20_000): CliRun {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `src/cli/${tool}.ts`, ...args], {
+  const run = spawnSync(process.execPath, [built(`src/cli/${tool}.ts`), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: timeoutMs,
