@@ -14,6 +14,7 @@ import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { moveLeaseEnd } from './leases.js';
 import { gameNumber } from '../support/fics-values.js';
 
 let server: { url: string };
@@ -104,12 +105,7 @@ describe('fleet feed', () => {
     const game = gameNumber(7);
     // A holder that dies after its first board: it never renews.
     const dead = new FleetStore(db, SERVER, 'dead-machine');
-    // Its leases end when the test says so, on the database's clock (as in store.test.ts).
-    const expireNow = (): Promise<unknown> =>
-      db.query(
-        `UPDATE fleet_leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE game = $1`,
-        [game],
-      );
+    // Its leases end when the test says so, on the database's clock (moveLeaseEnd).
     expect(await dead.lease([game], 60_000)).toEqual(new Set([game]));
     expect(await dead.publish(snapshotOf(game, ['e4']))).toBe(1);
 
@@ -120,7 +116,7 @@ describe('fleet feed', () => {
     expect(await full.observeGame(game, 'guild-on-full')).toBe(game);
     expect(full.snapshot(game)?.san).toEqual(['e4']);
     expect(heard.map((u) => u.type)).toEqual(['started']);
-    await expireNow();
+    await moveLeaseEnd(db, { game });
     const expiresAt = Date.now();
 
     // Past the expiry the full machine has looked twice and declined: the game is still the dead one's.
@@ -144,7 +140,7 @@ describe('fleet feed', () => {
     await roomy.observeGame(game, 'guild-on-roomy');
     expect(roomy.heldGames()).toEqual([]);
     expect(roomy.snapshot(game)?.san).toEqual(['e4']);
-    await expireNow();
+    await moveLeaseEnd(db, { game });
     await waitFor(() => roomyPool.observed.length > 0, 'the takeover', 5_000);
     expect(roomyPool.observed).toEqual([{ game, holder: 'guild-on-roomy', kept: true }]);
     expect(roomy.heldGames()).toEqual([game]);

@@ -17,6 +17,7 @@ import type { GameAudit, LoadWorld, PlayedGame } from '../load/world.js';
 import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld } from '../faults/harness.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { moveLeaseEnd } from './leases.js';
 
 const SHARDS = 3;
 /**
@@ -143,10 +144,7 @@ describe('a fleet of three machines on one PostgreSQL', () => {
       (holder) => Number(holder.split(':')[1]) === victim.pid,
     );
     expect(victimHolders).toHaveLength(1);
-    await db.query(
-      `UPDATE fleet_leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE holder = $1`,
-      victimHolders,
-    );
+    await moveLeaseEnd(db, { holder: victimHolders[0]! });
     await waitFor(
       () => w.fics.loggedIn().every((session) => !dead.has(session.id)),
       'the fake FICS to see the killed machine’s logins go',
