@@ -11,8 +11,15 @@ import { type OpenedDatabase, type OpenDatabaseResult, type Sql } from './sql.js
 
 export const IN_MEMORY = ':memory:';
 
+/** How long a statement waits for another program's lock on the file before it fails. */
+export const SQLITE_BUSY_MS = 5_000;
+
 /** Opens (creating the file and its folder if needed), checks and migrates the database at `path`. */
-export function openSqlite(path: string, list: readonly Migration[]): OpenDatabaseResult {
+export function openSqlite(
+  path: string,
+  list: readonly Migration[],
+  busyTimeoutMs = SQLITE_BUSY_MS,
+): OpenDatabaseResult {
   let db: Database;
   try {
     if (path !== IN_MEMORY) makeFolder(dirname(path));
@@ -25,7 +32,7 @@ export function openSqlite(path: string, list: readonly Migration[]): OpenDataba
     // WAL with NORMAL sync loses at most the last commits on power loss, never consistency.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   } catch (error) {
     db.close();
     return err(`cannot use the database ${path}: ${errorMessage(error)}`);

@@ -29,6 +29,8 @@ export interface StorageOptions {
   logger?: Logger;
   /** Retries and batching of the writes that do not hold the bot up (writes.ts). */
   writes?: Omit<WritesOptions, 'logger'>;
+  /** How long SQLite waits for another program's lock before refusing (default SQLITE_BUSY_MS, 5 s). */
+  busyTimeoutMs?: number;
 }
 
 export interface StorageHealth {
@@ -75,7 +77,7 @@ export async function openStorage(where: string, options: StorageOptions = {}): 
     ? await openPostgres(where, list, (error) =>
         options.logger?.error({ err: error }, 'database connection failed while idle'),
       )
-    : openSqlite(where, list);
+    : openSqlite(where, list, options.busyTimeoutMs);
   if (!opened.ok) return opened;
   const { location, schemaVersion, checkWritable } = opened.value;
   const { sql, counts } = countedSql(opened.value.sql);

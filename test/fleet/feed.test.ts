@@ -14,6 +14,7 @@ import type { SaidInGame, TrackerUpdate } from '../../src/game/tracker.js';
 import { createLogger } from '../../src/log.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
+import { moveLeaseEnd } from './leases.js';
 import { gameNumber } from '../support/fics-values.js';
 
 let server: { url: string };
@@ -104,9 +105,9 @@ describe('fleet feed', () => {
     const game = gameNumber(7);
     // A holder that dies after its first board: it never renews.
     const dead = new FleetStore(db, SERVER, 'dead-machine');
-    expect(await dead.lease([game], LEASE_MS)).toEqual(new Set([game]));
+    // Its leases end when the test says so, on the database's clock (moveLeaseEnd).
+    expect(await dead.lease([game], 60_000)).toEqual(new Set([game]));
     expect(await dead.publish(snapshotOf(game, ['e4']))).toBe(1);
-    const expiresAt = Date.now() + LEASE_MS;
 
     const fullPool = new StandInPool(false);
     const full = await feedOf(fullPool, 'full-machine');
@@ -115,6 +116,8 @@ describe('fleet feed', () => {
     expect(await full.observeGame(game, 'guild-on-full')).toBe(game);
     expect(full.snapshot(game)?.san).toEqual(['e4']);
     expect(heard.map((u) => u.type)).toEqual(['started']);
+    await moveLeaseEnd(db, { game });
+    const expiresAt = Date.now();
 
     // Past the expiry the full machine has looked twice and declined: the game is still the dead one's.
     await waitFor(
@@ -129,13 +132,15 @@ describe('fleet feed', () => {
     expect(fullPool.observed).toEqual([]);
 
     // The holder renews once more, then dies for good; meanwhile a machine with room wants the
-    // game too: it follows it, then takes it over and observes it, kept whatever its share.
-    expect(await dead.lease([game], 2_000)).toEqual(new Set([game]));
+    // game too: it follows it, then, the lease ended, takes it over and observes it, kept whatever
+    // its share.
+    expect(await dead.lease([game], 60_000)).toEqual(new Set([game]));
     const roomyPool = new StandInPool(true);
     const roomy = await feedOf(roomyPool, 'roomy-machine');
     await roomy.observeGame(game, 'guild-on-roomy');
     expect(roomy.heldGames()).toEqual([]);
     expect(roomy.snapshot(game)?.san).toEqual(['e4']);
+    await moveLeaseEnd(db, { game });
     await waitFor(() => roomyPool.observed.length > 0, 'the takeover', 5_000);
     expect(roomyPool.observed).toEqual([{ game, holder: 'guild-on-roomy', kept: true }]);
     expect(roomy.heldGames()).toEqual([game]);

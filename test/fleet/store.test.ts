@@ -8,6 +8,7 @@ import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
 import { waitFor } from '../support/wait.js';
 import { gameNumber } from '../support/fics-values.js';
+import { moveLeaseEnd } from './leases.js';
 
 let server: { url: string };
 let db: pg.Pool;
@@ -72,12 +73,7 @@ describe('leases', () => {
     const b = new FleetStore(db, SERVER, 'holder-b');
     const game = 101;
     // Leases run on the database's clock: the test moves a lease's end instead of waiting for it.
-    const expireIn = (ms: number): Promise<unknown> =>
-      db.query(
-        `UPDATE fleet_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
-           WHERE server = $1 AND game = $2`,
-        [SERVER, game, ms],
-      );
+    const expireIn = (ms: number): Promise<unknown> => moveLeaseEnd(db, { game }, ms);
     expect(await a.lease([gameNumber(game)], 60_000)).toEqual(new Set([game]));
     expect(await a.publish(snapshotOf(game))).toBe(1);
     expect(await b.lease([gameNumber(game)], 60_000, true)).toEqual(new Set());

@@ -1,16 +1,16 @@
 // The live page in a real browser (headless Chromium driven by playwright-core): what a person
 // sees while a real game (a transcript's moves, served by the fake FICS) is relayed by the bot.
 // Chromium comes from the system (CHROMIUM_PATH, or `chromium` on PATH); without one the test is
-// skipped, or fails where KIBITZ_REQUIRE lists it (test/support/require.ts). Screenshots go to the
-// system's temporary folder.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// skipped, or fails where KIBITZ_REQUIRE lists it (test/support/require.ts). One Chromium for the
+// file (its start was most of a test's time), a new context for each test (its own storage and
+// viewport). Pictures for the docs are taken only when KIBITZ_SCREENSHOTS names a folder; the one
+// a test checks (the themed board) always.
 import { join } from 'node:path';
 import { Chess } from 'chessops/chess';
 import { parseSan } from 'chessops/san';
 import { makeSquare } from 'chessops/util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterEach, expect, it } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { whiteShare } from '../../render/index.js';
 import { themeByName } from '../../render/theme.js';
 import { count, decodePng, hex, same } from '../render/pixels.js';
@@ -22,26 +22,33 @@ import { chromiumNeed, describeWith, findChromium, stockfishNeed } from '../supp
 const CHROMIUM = findChromium();
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
-const SHOTS = tmpdir();
+const SHOTS = process.env.KIBITZ_SCREENSHOTS;
 
+/** Saves a picture of the page for the docs, when asked for (KIBITZ_SCREENSHOTS). */
+async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `kibitz-web-${name}.png`), ...options });
+}
+
+let browser: Promise<Browser> | null = null;
 let world: World | null = null;
-let context: BrowserContext | null = null;
-let profile: string | null = null;
+let contexts: BrowserContext[] = [];
 afterEach(async () => {
-  await context?.close();
-  context = null;
-  if (profile !== null) rmSync(profile, { recursive: true, force: true });
-  profile = null;
+  const closing = contexts.map((context) => context.close());
+  contexts = [];
+  await Promise.all(closing);
   await world?.close();
   world = null;
 });
+afterAll(async () => {
+  await (await browser)?.close();
+  browser = null;
+});
 
-async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Page> {
-  profile = mkdtempSync(join(tmpdir(), 'kibitz-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
+/** The file's Chromium, launched on first use (while the first test's bot starts). */
+function launched(): Promise<Browser> {
+  browser ??= chromium.launch({
     executablePath: CHROMIUM!,
     headless: true,
-    viewport,
     args: [
       '--headless',
       '--no-sandbox',
@@ -53,7 +60,15 @@ async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Pag
       '--disable-sync',
     ],
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  // Started ahead of its first use: a failed launch is the test's error where it is awaited.
+  browser.catch(() => undefined);
+  return browser;
+}
+
+async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Page> {
+  const context = await (await launched()).newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   // A CSP violation is reported on the console: the page must need nothing the policy forbids.
@@ -67,6 +82,7 @@ async function openBrowser(viewport = { width: 1100, height: 900 }): Promise<Pag
 let pageProblems: string[] = [];
 
 async function startRelayed(env: Record<string, string> = {}): Promise<{ w: World; base: string }> {
+  void launched();
   const w = (world = await World.start({ discord: NO_EDIT_LIMIT }));
   const bot = await w.startBot({
     env: { KIBITZ_WEB_PORT: '0', KIBITZ_PUBLIC_URL: 'https://kibitz.example.org', ...env },
@@ -148,6 +164,8 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     w.fics.playMoves(game, 4);
     const path = await observe(w, game);
     const page = await openBrowser();
+    // The page's clocks run on time the test moves (it flows on by itself as well).
+    await page.clock.install();
     await page.goto(`${base}${path}`);
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 4))));
     await expect.poll(() => page.textContent('#status')).toBe('Live');
@@ -174,11 +192,10 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     const before = seconds((await running.textContent())!);
     const black = page.locator('.game.main .clock[data-color="black"]');
     const blackBefore = await black.textContent();
-    await expect
-      .poll(async () => seconds((await running.textContent())!), { timeout: 4_000 })
-      .toBeLessThan(before);
+    await page.clock.fastForward(3_000);
+    await expect.poll(async () => seconds((await running.textContent())!)).toBeLessThanOrEqual(before - 3);
     expect(await black.textContent()).toBe(blackBefore);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-live.png') });
+    await shot(page, 'live');
 
     // Flip: Black at the bottom.
     const bottomName = (): Promise<string | null> =>
@@ -190,14 +207,14 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     w.fics.endGame(game, '0-1', `${script.white} forfeits on time`);
     await expect.poll(() => page.textContent('#result')).toBe(`0-1 · ${script.white} forfeits on time`);
     expect(await page.locator('.clock.running').count()).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-ended.png') });
+    await shot(page, 'ended');
 
     // A phone: the board fits the screen's width.
     await page.setViewportSize({ width: 390, height: 844 });
     const box = await page.locator('.game.main .board-wrap').boundingBox();
     expect(box!.width).toBeGreaterThan(300);
     expect(box!.width).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-phone.png'), fullPage: true });
+    await shot(page, 'phone', { fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 
@@ -236,12 +253,12 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 58))));
     await page.locator('#moves .san[data-ply="2"]').click();
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, 2))));
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-review.png') });
+    await shot(page, 'review');
     await page.click('#to-live');
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san)));
     expect(await page.locator('#to-live').isHidden()).toBe(true);
     expect(await page.evaluate('window.scrollY')).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-wide.png') });
+    await shot(page, 'wide');
 
     w.fics.endGame(game, '1/2-1/2', 'Game drawn by repetition');
     await expect
@@ -252,7 +269,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     // A phone: nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-narrow.png'), fullPage: true });
+    await shot(page, 'narrow', { fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 
@@ -299,7 +316,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
     expect(await page.evaluate("localStorage.getItem('kibitz.sound')")).toBe('on');
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-sound-on.png') });
+    await shot(page, 'sound-on');
     // Plies up to the capture: each a note; the capture a different sound from a quiet move.
     w.fics.playMoves(game, capture + 1 - (quiet + 1));
     await expectPieces(page, 'main', piecesOf(positionAfter(script.san.slice(0, capture + 1))));
@@ -343,6 +360,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     page.on('request', (request) => {
       if (request.url().includes('events')) streams.push(new URL(request.url()).pathname);
     });
+    await page.clock.install();
     await page.goto(`${base}/`);
     await expectPieces(page, { mini: idOne }, piecesOf(positionAfter(first.san.slice(0, 6))));
     await expectPieces(page, { mini: idTwo }, piecesOf(positionAfter(second.san.slice(0, 3))));
@@ -366,14 +384,13 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     const running = page.locator(`.mini[data-id="${idOne}"] .clock.running`);
     await expect.poll(() => running.count()).toBe(1);
     const before = seconds((await running.textContent())!);
-    await expect
-      .poll(async () => seconds((await running.textContent())!), { timeout: 4_000 })
-      .toBeLessThan(before);
+    await page.clock.fastForward(3_000);
+    await expect.poll(async () => seconds((await running.textContent())!)).toBeLessThanOrEqual(before - 3);
     expect(streams).toEqual(['/events']);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-front-wide.png') });
+    await shot(page, 'front-wide');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-front-phone.png'), fullPage: true });
+    await shot(page, 'front-phone', { fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 
@@ -395,7 +412,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
       'Student whispers: To open the c-file?',
       'Lecturer kibitzes: Yes, and the queen cannot take back: Nc6 hits it.',
     ]);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-said.png') });
+    await shot(page, 'said');
   });
 
   it('shows the pieces in hand of a crazyhouse game', async () => {
@@ -416,7 +433,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(await pocket('black').getAttribute('class')).toBe('black pawn');
     expect(await pocket('black').getAttribute('data-count')).toBe('1');
     expect(await pocket('white').count()).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-crazyhouse.png') });
+    await shot(page, 'crazyhouse');
     expect(pageProblems).toEqual([]);
   });
 
@@ -450,10 +467,10 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     await expect.poll(() => partnerMoves.allTextContents()).toEqual(b!.san.slice(0, 3));
     // The main board's list is the main board's only.
     expect(await page.locator('#moves .san:not(.empty)').allTextContents()).toEqual(a!.san.slice(0, 4));
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse-wide.png') });
+    await shot(page, 'bughouse-wide');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse-phone.png'), fullPage: true });
+    await shot(page, 'bughouse-phone', { fullPage: true });
     expect(pageProblems).toEqual([]);
   });
 
@@ -485,7 +502,7 @@ describeWith(chromiumNeed())('the live page in Chromium', () => {
     expect(partnerBottom).toMatch(new RegExp(`^${b!.black}\\b`));
     // Bughouse boards have pockets (empty until a piece is passed); a chess board has none.
     expect(await page.locator('.game.main .pocket[hidden]').count()).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-bughouse.png') });
+    await shot(page, 'bughouse');
     expect(pageProblems).toEqual([]);
   });
 });
@@ -556,7 +573,7 @@ describeWith(chromiumNeed(), stockfishNeed())('the live page with the engine on'
     expect(barBox.height).toBeCloseTo(boardBox.height, 0);
     const whiteBox = (await page.locator('.game.main .eval-white').boundingBox())!;
     expect(whiteBox.y + whiteBox.height).toBeCloseTo(barBox.y + barBox.height, 0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-evaluation.png') });
+    await shot(page, 'evaluation');
 
     // Flipped: White's part at the top.
     await page.click('#flip');
@@ -572,7 +589,7 @@ describeWith(chromiumNeed(), stockfishNeed())('the live page with the engine on'
     expect(phoneBoard.width).toBeGreaterThan(300);
     expect(phoneBoard.x + phoneBoard.width).toBeLessThanOrEqual(390);
     expect(phoneBar.height).toBeCloseTo(phoneBoard.height, 0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-evaluation-phone.png') });
+    await shot(page, 'evaluation-phone');
 
     // The engine turned off on the post: after the next move the page has no bar either.
     const revisions = w.fake.message(post.id)!.revisions.length;
@@ -596,15 +613,15 @@ describeWith(chromiumNeed())('the live page in a server theme', () => {
     const page = await openBrowser();
     await page.goto(`${base}${path}`);
     await expectPieces(page, 'main', piecesOf(Chess.default()));
-    const shot = await decodePng(await page.locator('.game.main cg-board').screenshot());
-    const all = { x: 0, y: 0, w: shot.width, h: shot.height };
+    const board = await decodePng(await page.locator('.game.main cg-board').screenshot());
+    const all = { x: 0, y: 0, w: board.width, h: board.height };
     const grey = themeByName('grey');
     const brown = themeByName('brown');
     // Empty squares of ranks 3-6 alone are a quarter of the board.
-    expect(count(shot, all, same(hex(grey.light)))).toBeGreaterThan((shot.width * shot.height) / 16);
-    expect(count(shot, all, same(hex(grey.dark)))).toBeGreaterThan((shot.width * shot.height) / 16);
-    expect(count(shot, all, same(hex(brown.light)))).toBe(0);
-    await page.screenshot({ path: join(SHOTS, 'kibitz-web-theme-grey.png') });
+    expect(count(board, all, same(hex(grey.light)))).toBeGreaterThan((board.width * board.height) / 16);
+    expect(count(board, all, same(hex(grey.dark)))).toBeGreaterThan((board.width * board.height) / 16);
+    expect(count(board, all, same(hex(brown.light)))).toBe(0);
+    await shot(page, 'theme-grey');
     expect(pageProblems).toEqual([]);
   });
 });
