@@ -16,10 +16,13 @@ import { BotChild } from '../load/bot-child.js';
 import type { GameAudit, LoadWorld, PlayedGame } from '../load/world.js';
 import { NOTHING_LOST, QUICK_FICS, allEnded, auditAll, smallWorld } from '../faults/harness.js';
 import { freshPostgresDatabase } from '../storage/backends.js';
+import { built } from '../support/processes.js';
 import { waitFor } from '../support/wait.js';
 import { moveLeaseEnd } from './leases.js';
 
 const SHARDS = 3;
+/** Each machine runs the bot compiled, as `npm start` does (test/support/processes.ts). */
+const BOT = built('test/load/bot-process.ts');
 /**
  * Games in all (one per channel); each is posted a second time on another machine. 18 rather than
  * 30: three bot processes at 30 games each slowed the test files running beside them on two cores
@@ -79,7 +82,7 @@ describe('a fleet of three machines on one PostgreSQL', () => {
         KIBITZ_MAX_LIVE_PER_GUILD: '10',
       });
     bots = await Promise.all(
-      [0, 1, 2].map((machine) => BotChild.start({ env: env(machine), fics: QUICK_FICS })),
+      [0, 1, 2].map((machine) => BotChild.start({ env: env(machine), fics: QUICK_FICS, entry: BOT })),
     );
     await w.commandsRegistered();
 
@@ -167,7 +170,7 @@ describe('a fleet of three machines on one PostgreSQL', () => {
     );
 
     // Started again, machine 1 resumes its posts; the games stay with the machines that took them.
-    bots[1] = await BotChild.start({ env: env(1), fics: QUICK_FICS });
+    bots[1] = await BotChild.start({ env: env(1), fics: QUICK_FICS, entry: BOT });
     await waitFor(() => allEnded(w), 'every game to end', 60_000);
     const totals = await auditAll(w, 20_000);
     expect(
