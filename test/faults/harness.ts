@@ -39,8 +39,13 @@ export function startInProcessBot(
   world: LoadWorld,
   dbPath = ':memory:',
   env: Record<string, string> = {},
+  editClock?: ManualClock,
 ): Promise<InProcessBot> {
-  return startLoggedBot(world.botEnv(dbPath, env), { fics: QUICK_FICS, ficsWaitMs: 5_000 });
+  return startLoggedBot(world.botEnv(dbPath, env), {
+    fics: QUICK_FICS,
+    ficsWaitMs: 5_000,
+    ...(editClock === undefined ? {} : { editClock }),
+  });
 }
 
 /** A bot whose edit clock the test moves (startOnEditClock); stop the clock after the bot. */
@@ -63,11 +68,7 @@ export async function startOnEditClock(
   env: Record<string, string> = {},
 ): Promise<ClockedBot> {
   const clock = new ManualClock();
-  const started = await startLoggedBot(world.botEnv(':memory:', env), {
-    fics: QUICK_FICS,
-    ficsWaitMs: 5_000,
-    editClock: clock,
-  });
+  const started = await startInProcessBot(world, ':memory:', env, clock);
   const { relay } = started.bot.context;
   let moving = false;
   const timer = setInterval(() => {
