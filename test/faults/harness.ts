@@ -5,6 +5,7 @@ import type { PoolOptions } from '../../src/fics/pool.js';
 import { LoadWorld, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
 import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { sharedRenderPools } from '../support/render-pools.js';
 import { waitFor } from '../support/wait.js';
 
 /** FICS timings for tests: the fake answers at once, so retries need not wait long. */
@@ -44,6 +45,7 @@ export function startInProcessBot(
   return startLoggedBot(world.botEnv(dbPath, env), {
     fics: QUICK_FICS,
     ficsWaitMs: 5_000,
+    renderPools: sharedRenderPools(),
     ...(editClock === undefined ? {} : { editClock }),
   });
 }
