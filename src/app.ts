@@ -50,6 +50,11 @@ export interface StartOptions {
   /** The clock edits are paced and paused by (the scheduler's and the governor's); tests move it. */
   editClock?: ScheduleClock;
   /**
+   * Render threads for boards and for GIFs and charts, instead of two of the bot's own: the tests'
+   * bots share two (a thread's start is a second under load). Their owner closes them.
+   */
+  renderPools?: { boards: RenderPool; gifs: RenderPool };
+  /**
    * Told after the bot stopped itself for a reason no restart mends (the token revoked, the
    * intents refused): main.ts exits non-zero so that a supervisor notices.
    */
@@ -116,8 +121,10 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   // Boards (1 ms each, dozens a second) and whole-game GIFs (tens of ms) are drawn on worker
   // threads: the event loop stays free for the board lines and edits of every other game. Each has
   // a thread of its own, so that no board waits behind a GIF.
-  const boardRenders = new RenderPool({ workers: 1 });
-  const gifRenders = new RenderPool({ workers: 1 });
+  const { boards: boardRenders, gifs: gifRenders } = options.renderPools ?? {
+    boards: new RenderPool({ workers: 1 }),
+    gifs: new RenderPool({ workers: 1 }),
+  };
   // Live games and viewers are the web page's; the rest is fed by small hooks below.
   let web: LiveWeb | null = null;
   const metrics = new Metrics({
@@ -242,7 +249,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     await web?.close();
     relay.close();
     enginePool?.close();
-    await Promise.all([boardRenders.close(), gifRenders.close()]);
+    if (options.renderPools === undefined) await Promise.all([boardRenders.close(), gifRenders.close()]);
     clubs.close();
     tv.close();
     feed.close();

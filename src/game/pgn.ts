@@ -29,8 +29,28 @@ import { parsePgnVariant, pgnVariantHeader } from './variants.js';
 /** The moves as PGN nodes, each with its clock after the move where known. */
 function movetext(moves: readonly { san: string; clockMs: number | null }[]): PgnNodeData[] {
   return moves.map(({ san, clockMs }) =>
-    clockMs === null ? { san } : { san, comments: [makeComment({ clock: Math.max(0, clockMs) / 1000 })] },
+    clockMs === null ? { san } : { san, comments: [clockComment(clockMs)] },
   );
+}
+
+const twoDigits = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * `[%clk h:mm:ss.sss]` as chessops' makeComment writes it (seconds to three decimals at most, no
+ * trailing zero), for whole milliseconds without it: chessops formats each clock with
+ * toLocaleString, half the time of writing a long game's PGN (test/load/fuzz.test.ts).
+ */
+export function clockComment(clockMs: number): string {
+  const ms = Math.max(0, clockMs);
+  if (!Number.isInteger(ms)) return makeComment({ clock: ms / 1000 });
+  const fraction =
+    ms % 1_000 === 0
+      ? ''
+      : `.${String(ms % 1_000)
+          .padStart(3, '0')
+          .replace(/0+$/, '')}`;
+  const [h, m, s] = [Math.floor(ms / 3_600_000), Math.floor(ms / 60_000) % 60, Math.floor(ms / 1_000) % 60];
+  return `[%clk ${h}:${twoDigits(m)}:${twoDigits(s)}${fraction}]`;
 }
 
 /**

@@ -11,7 +11,8 @@ import { describeWith, stockfishNeed } from '../support/require.js';
 import { World, boardPng, buttonIds, embedOf, fixture, scriptOf } from './harness.js';
 
 const NO_EDIT_LIMIT = { rateLimits: { messageEdit: { limit: 10_000, windowMs: 1_000 } } };
-const ENGINE_ON = { KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '200' };
+/** The shortest analysis the configuration allows: what is checked is where it shows, not its depth. */
+const ENGINE_ON = { KIBITZ_ENGINE: 'on', KIBITZ_ENGINE_MOVETIME_MS: '50' };
 
 const ARROW = parseHex(themeByName('brown').arrow);
 

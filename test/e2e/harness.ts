@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log.js';
 import { BOARD_IMAGE } from '../../src/relay/message.js';
 import type { ScheduleClock } from '../../src/relay/schedule.js';
 import { startFake, type Harness } from '../discord/harness.js';
+import { sharedRenderPools } from '../support/render-pools.js';
 import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
@@ -106,6 +107,7 @@ export class World {
     const started = await startBot(loaded.value, {
       logger,
       fics: { ...FAST_FICS, ...options.fics },
+      renderPools: sharedRenderPools(),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.editClock === undefined ? {} : { editClock: options.editClock }),
       ...(options.onFatal === undefined ? {} : { onFatal: options.onFatal }),

@@ -10,17 +10,21 @@ import {
   auditAll,
   pliesLater,
   smallWorld,
-  startInProcessBot,
-  type InProcessBot,
+  startOnEditClock,
+  type ClockedBot,
 } from './harness.js';
 import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
-let running: InProcessBot | null = null;
+let running: ClockedBot | null = null;
 
 afterEach(async () => {
-  await running?.bot.stop();
-  await world?.close();
+  try {
+    await running?.bot.stop();
+  } finally {
+    running?.stopClock();
+    await world?.close();
+  }
   running = null;
   world = null;
 });
@@ -33,7 +37,7 @@ const editsIn = (channelId: string) => ({
 describe('Discord faults', () => {
   it('429, 500 and reset connections on edits, final edits included: nothing is lost', async () => {
     world = await smallWorld({ seed: 3 });
-    running = await startInProcessBot(world);
+    running = await startOnEditClock(world);
     await world.commandsRegistered();
     await world.observeAll(50);
     expect(world.observeFailures).toEqual([]);
@@ -67,7 +71,7 @@ describe('Discord faults', () => {
 
   it('the gateway drops while commands come in: they are answered, and every game goes on', async () => {
     world = await smallWorld({ seed: 5 });
-    running = await startInProcessBot(world);
+    running = await startOnEditClock(world);
     await world.commandsRegistered();
     const observing = world.observeAll(20);
     // Dropped once the first /observe is delivered, with five more to come (one per 50 ms).

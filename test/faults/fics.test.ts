@@ -11,17 +11,21 @@ import {
   auditAll,
   pliesLater,
   smallWorld,
-  startInProcessBot,
-  type InProcessBot,
+  startOnEditClock,
+  type ClockedBot,
 } from './harness.js';
 import { waitFor } from '../support/wait.js';
 
 let world: LoadWorld | null = null;
-let running: InProcessBot | null = null;
+let running: ClockedBot | null = null;
 
 afterEach(async () => {
-  await running?.bot.stop();
-  await world?.close();
+  try {
+    await running?.bot.stop();
+  } finally {
+    running?.stopClock();
+    await world?.close();
+  }
   running = null;
   world = null;
 });
@@ -30,7 +34,7 @@ describe('FICS faults', () => {
   it('connections cut at random: the bot reconnects, catches up and loses no game', async () => {
     // Two games per login: six games need three connections, each cut in turn.
     world = await smallWorld({ fics: { maxObserved: 2 }, seed: 7 });
-    running = await startInProcessBot(world, ':memory:', { FICS_MAX_CONNECTIONS: '4' });
+    running = await startOnEditClock(world, { FICS_MAX_CONNECTIONS: '4' });
     const reports: ReconnectReport[] = [];
     running.bot.context.fics.on('reconnected', (report) => reports.push(report));
     await world.commandsRegistered();
@@ -63,7 +67,7 @@ describe('FICS faults', () => {
   it('logins refused for a while: the bot keeps trying and resumes every game', async () => {
     const ficsOptions: FakeFicsOptions = { full: false };
     world = await smallWorld({ fics: ficsOptions, seed: 11 });
-    running = await startInProcessBot(world);
+    running = await startOnEditClock(world);
     await world.commandsRegistered();
     await world.observeAll(50);
     expect(world.observeFailures).toEqual([]);

@@ -4,6 +4,8 @@
 import type { PoolOptions } from '../../src/fics/pool.js';
 import { LoadWorld, type AuditTotals, type LoadWorldOptions } from '../load/world.js';
 import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { sharedRenderPools } from '../support/render-pools.js';
 import { waitFor } from '../support/wait.js';
 
 /** FICS timings for tests: the fake answers at once, so retries need not wait long. */
@@ -38,8 +40,46 @@ export function startInProcessBot(
   world: LoadWorld,
   dbPath = ':memory:',
   env: Record<string, string> = {},
+  editClock?: ManualClock,
 ): Promise<InProcessBot> {
-  return startLoggedBot(world.botEnv(dbPath, env), { fics: QUICK_FICS, ficsWaitMs: 5_000 });
+  return startLoggedBot(world.botEnv(dbPath, env), {
+    fics: QUICK_FICS,
+    ficsWaitMs: 5_000,
+    renderPools: sharedRenderPools(),
+    ...(editClock === undefined ? {} : { editClock }),
+  });
+}
+
+/** A bot whose edit clock the test moves (startOnEditClock); stop the clock after the bot. */
+export interface ClockedBot extends InProcessBot {
+  clock: ManualClock;
+  stopClock(): void;
+}
+
+/**
+ * The bot started as startInProcessBot does, its edits paced and retried on a ManualClock
+ * (startBot's `editClock`): the back-off after a 5xx or a cut connection (1 s, 2 s, 4 s, ...,
+ * src/discord/live-port.ts), a 429's wait and the governor's pauses. Whenever no edit is in flight
+ * and something waits on the clock, it moves on to that timer: the waits keep their order and
+ * what happened before the clock moved happened first, but a fault run does not sit out seconds
+ * of back-off in real time. What these runs check is that nothing is lost, not how long a wait
+ * lasts (test/relay/latest-wins.test.ts, test/discord/post-retry.test.ts).
+ */
+export async function startOnEditClock(
+  world: LoadWorld,
+  env: Record<string, string> = {},
+): Promise<ClockedBot> {
+  const clock = new ManualClock();
+  const started = await startInProcessBot(world, ':memory:', env, clock);
+  const { relay } = started.bot.context;
+  let moving = false;
+  const timer = setInterval(() => {
+    const next = clock.nextIn;
+    if (moving || next === undefined || relay.scheduleFigures().inFlight > 0) return;
+    moving = true;
+    void clock.advance(next).finally(() => (moving = false));
+  }, 5).unref();
+  return { ...started, clock, stopClock: () => clearInterval(timer) };
 }
 
 /** Every channel's game has ended (the world starts no new ones). */

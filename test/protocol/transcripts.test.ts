@@ -1,9 +1,10 @@
 // The real transcripts decode to exactly the moves, final position and result of their truth files.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { main as decodeMain } from '../../src/cli/decode.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
 import type { GameSnapshot } from '../../src/game/snapshot.js';
 import { ObserverDecoder } from '../../src/protocol/decode.js';
+import { runMain, runProcess } from '../support/cli.js';
 import { FICS_FIXTURES, scenarios, transcript, type Scenario, type TruthGame } from '../support/fixtures.js';
 
 /** Pairs each truth game seen by an observer with the decoded entry (number + players + order). */
@@ -117,16 +118,21 @@ describe('read in any split', () => {
   });
 });
 
+/** The JSON lines `npm run decode` printed. */
+const jsonLines = (stdout: string): Record<string, unknown>[] =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+// `main` in this process for most runs (a node process with tsx costs seconds); once as a real
+// process, as npm runs it (the others' --help: test/cli/help.test.ts).
 describe('npm run decode', () => {
-  it('prints one JSON line per game with the truth moves, in first-seen order', () => {
-    const file = `${FICS_FIXTURES}fatics_takeback/obs_late.raw`;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/decode.ts', file], {
-      encoding: 'utf8',
-    });
-    const lines = out
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  it('prints one JSON line per game with the truth moves, in first-seen order (a real process)', () => {
+    // A bound on a loaded machine (a tsx start took over 15 s at load 20), not a speed check.
+    const run = runProcess('decode', [`${FICS_FIXTURES}fatics_takeback/obs_late.raw`], 45_000);
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    const lines = jsonLines(run.stdout);
     const truths = scenarios().find((s) => s.name === 'fatics_takeback')!.truths;
     expect(lines.map((l) => l.game)).toEqual(truths.map((t) => t.server_game_number));
     lines.forEach((line, i) => {
@@ -152,15 +158,9 @@ describe('npm run decode', () => {
     ['lasker_bughouse_b', 'obs_both.raw'],
   ] as const) {
     it(`prints adjourned games whole and both bughouse boards paired (${name}/${file})`, () => {
-      const out = execFileSync(
-        process.execPath,
-        ['--import', 'tsx', 'src/cli/decode.ts', `${FICS_FIXTURES}${name}/${file}`],
-        { encoding: 'utf8' },
-      );
-      const lines = out
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const run = runMain(decodeMain, [`${FICS_FIXTURES}${name}/${file}`]);
+      expect(run.status).toBe(0);
+      const lines = jsonLines(run.stdout);
       const truths = scenarios()
         .find((s) => s.name === name)!
         .truths.filter((t) => t.observers[file] !== undefined);
@@ -184,11 +184,10 @@ describe('npm run decode', () => {
   }
 
   it('says what is wrong when the file cannot be read', () => {
-    expect(() =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/decode.ts', '/nonexistent/x.raw'], {
-        encoding: 'utf8',
-        stdio: 'pipe',
-      }),
-    ).toThrow(/cannot read \/nonexistent\/x.raw: ENOENT/);
+    expect(runMain(decodeMain, ['/nonexistent/x.raw'])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: 'decode: cannot read /nonexistent/x.raw: ENOENT\n',
+    });
   });
 });

@@ -13,6 +13,11 @@ export class ManualClock implements ScheduleClock {
   get pending(): number {
     return this.timers.length;
   }
+  /** Time until the next timer fires; undefined when none waits. */
+  get nextIn(): number | undefined {
+    if (this.timers.length === 0) return undefined;
+    return Math.max(0, Math.min(...this.timers.map((t) => t.at)) - this.t);
+  }
   after(ms: number, run: () => void): () => void {
     const timer = { at: this.t + ms, run };
     this.timers.push(timer);
