@@ -97,6 +97,8 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
 
   let previous: Frame | null = null;
   let writer: GifWriter | null = null;
+  // One buffer for every frame's pixels: each frame paints or clears all of its box first.
+  let scratch: Uint8Array | null = null;
   for (const [i, scene] of scenes.entries()) {
     const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
     // The start of a cut game stays long enough to read what was left out.
@@ -124,7 +126,8 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
       });
     } else {
       const box = boundingBox(changed);
-      const pixels = new Uint8Array(box.w * box.h);
+      scratch ??= new Uint8Array(frame.width * frame.height);
+      const pixels = scratch.subarray(0, box.w * box.h);
       const surface = { data: pixels, stride: box.w, base: -(box.y * box.w + box.x) };
       if (changed !== frame.regions) fillRect(surface, box.x, box.y, box.w, box.h, TRANSPARENT);
       for (const region of changed) region.paint(surface);

@@ -38,26 +38,62 @@ class ByteSink {
 }
 
 /**
+ * Where the run of `word`'s byte starting at `from` ends, at most `end`: four pixels a compare where
+ * `words` (the same pixels as 32-bit words) allows.
+ */
+function runEnd(
+  pixels: Uint8Array,
+  words: Uint32Array | null,
+  from: number,
+  end: number,
+  word: number,
+): number {
+  const value = word & 0xff;
+  let j = from;
+  if (words !== null) {
+    while (j < end && (j & 3) !== 0 && pixels[j] === value) j++;
+    if ((j & 3) === 0) while (j + 4 <= end && words[j >> 2] === word) j += 4;
+  }
+  while (j < end && pixels[j] === value) j++;
+  return j;
+}
+
+/**
  * LZW for GIF with 8-bit pixels. The dictionary is a dense table indexed by (pixel << 12 | prefix
- * code) instead of a hash: one load per pixel, and a run of one colour (most of a frame, being
- * transparent) walks consecutive codes, so consecutive memory. Code widths follow GIFCOMPR.C (grow after writing the code
- * that makes the next free code exceed the current width; clear when all 4096 codes are used).
+ * code) instead of a hash: one load per pixel. Code widths follow GIFCOMPR.C (grow after writing
+ * the code that makes the next free code exceed the current width; clear when all 4096 codes are
+ * used).
+ *
+ * Runs of one index (the transparent one, most of a frame) skip the dictionary walk: the codes of
+ * that index repeated 1, 2, ... k times are kept in `runCodes`, so a string starting a run jumps to
+ * the longest such code its run allows after one scan of the pixels. The codes written are the
+ * same as the walk's, byte for byte.
  */
 class LzwEncoder {
   private readonly dict = new Uint16Array(256 << 12);
   private readonly used = new Uint32Array(MAX_CODE + 1);
+  /** runCodes[k]: the code of the run index repeated k times, for k <= runLength. */
+  private readonly runCodes = new Uint16Array(MAX_CODE + 2);
   private usedCount = 0;
   private block = Buffer.allocUnsafe(255);
   private blockLength = 0;
   private accumulator = 0;
   private bits = 0;
 
-  encode(pixels: Uint8Array, out: ByteSink): void {
+  /** `runIndex`: the index whose runs are skipped (-1: none). */
+  encode(pixels: Uint8Array, out: ByteSink, runIndex: number): void {
     out.byte(MIN_CODE_SIZE);
     let codeSize = MIN_CODE_SIZE + 1;
     let maxCode = (1 << codeSize) - 1;
     let nextCode = FIRST_FREE;
-    const { dict, used } = this;
+    const { dict, used, runCodes } = this;
+    runCodes[1] = runIndex;
+    let runLength = 1;
+    const runWord = (runIndex & 0xff) * 0x01010101;
+    const words =
+      pixels.byteOffset % 4 === 0
+        ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
+        : null;
     const emit = (code: number, reset: boolean): void => {
       this.accumulator |= code << this.bits;
       this.bits += codeSize;
@@ -87,14 +123,22 @@ class LzwEncoder {
       }
       emit(prefix, false);
       if (nextCode <= MAX_CODE) {
+        if (pixel === runIndex && prefix === runCodes[runLength]) runCodes[++runLength] = nextCode;
         dict[slot] = nextCode++;
         used[this.usedCount++] = slot;
       } else {
         this.clearDict();
         nextCode = FIRST_FREE;
         emit(CLEAR, true);
+        runLength = 1;
       }
       prefix = pixel;
+      if (pixel === runIndex) {
+        // The walk would follow runCodes up to the run's end or runLength, whichever comes first.
+        const j = runEnd(pixels, words, i + 1, Math.min(pixels.length, i + runLength), runWord);
+        prefix = runCodes[j - i]!;
+        i = j - 1;
+      }
     }
     emit(prefix, false);
     emit(END, false);
@@ -167,7 +211,7 @@ export class GifWriter {
     out.u16(f.width);
     out.u16(f.height);
     out.byte(0); // no local colour table, not interlaced
-    this.lzw.encode(f.pixels, out);
+    this.lzw.encode(f.pixels, out, f.transparentIndex ?? -1);
   }
 
   /** Bytes written so far. */

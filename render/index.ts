@@ -3,7 +3,7 @@ export { renderPng } from './board-png.js';
 export { renderGif, FRAME_DELAY_MS, LAST_FRAME_DELAY_MS, type GifOptions } from './game-gif.js';
 export { renderText } from './text.js';
 export { renderChart, type ChartScene } from './chart.js';
-export { inlineRenderer, type Renderer } from './renderer.js';
+export { inlineRenderer, RENDERER_CLOSED, watchedRenderer, type Renderer } from './renderer.js';
 export { formatClock, resultText } from './format.js';
 export { ALT_TEXT_MAX, describeAnimation, describeBoard, describeChart, describeClip } from './alt-text.js';
 export type {

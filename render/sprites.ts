@@ -5,7 +5,7 @@ import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, loadPieceImages, registerFonts, type PieceName } from './assets.js';
 import type { Layout } from './layout.js';
 import { blend, buildPalette, type Palette } from './palette.js';
-import type { Sprite } from './surface.js';
+import { makeSprite, type Sprite } from './surface.js';
 import { parseHex, type Rgb, type Theme, type ThemeName } from './theme.js';
 
 export type SquareMark = 'none' | 'last' | 'check';
@@ -167,11 +167,11 @@ export class SpriteKit {
     if (!sprite) {
       const size = this.layout.square;
       drawSquare(this.squareCtx, this.kit.theme, look, size, this.layout.fontPx.coordinate);
-      sprite = {
-        width: size,
-        height: size,
-        pixels: this.kit.palette.quantise(this.squareCtx.getImageData(0, 0, size, size).data),
-      };
+      sprite = makeSprite(
+        size,
+        size,
+        this.kit.palette.quantise(this.squareCtx.getImageData(0, 0, size, size).data),
+      );
       this.squares.set(key, sprite);
     }
     return sprite;
@@ -182,11 +182,11 @@ export class SpriteKit {
     if (!sprite) {
       const size = this.layout.holdingIcon;
       drawIcon(this.iconCtx, this.kit.theme, piece, size);
-      sprite = {
-        width: size,
-        height: size,
-        pixels: this.kit.palette.quantise(this.iconCtx.getImageData(0, 0, size, size).data),
-      };
+      sprite = makeSprite(
+        size,
+        size,
+        this.kit.palette.quantise(this.iconCtx.getImageData(0, 0, size, size).data),
+      );
       this.icons.set(piece, sprite);
     }
     return sprite;

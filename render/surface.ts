@@ -14,6 +14,16 @@ export interface Sprite {
   width: number;
   height: number;
   pixels: Buffer;
+  /** Each row of `pixels` as a view, made once: a view made per row and blit cost more than the copy. */
+  rows: Uint8Array[];
+}
+
+export function makeSprite(width: number, height: number, pixels: Buffer): Sprite {
+  const rows = Array.from(
+    { length: height },
+    (_, row) => new Uint8Array(pixels.buffer, pixels.byteOffset + row * width, width),
+  );
+  return { width, height, pixels, rows };
 }
 
 export function fillRect(s: Surface, x: number, y: number, w: number, h: number, index: number): void {
@@ -24,8 +34,6 @@ export function fillRect(s: Surface, x: number, y: number, w: number, h: number,
 }
 
 export function blit(s: Surface, sprite: Sprite, x: number, y: number): void {
-  const { width, height, pixels } = sprite;
-  for (let row = 0; row < height; row++) {
-    s.data.set(pixels.subarray(row * width, row * width + width), s.base + (y + row) * s.stride + x);
-  }
+  const { height, rows } = sprite;
+  for (let row = 0; row < height; row++) s.data.set(rows[row]!, s.base + (y + row) * s.stride + x);
 }

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ChartScene } from './chart.js';
 import type { GifOptions } from './game-gif.js';
-import type { Renderer } from './renderer.js';
+import { RENDERER_CLOSED, type Renderer } from './renderer.js';
 import type { BoardScene, RenderResult } from './scene.js';
 
 /** What the main thread sends a worker. */
@@ -64,17 +64,22 @@ export class RenderPool implements Renderer {
     for (let slot = 0; slot < this.threads.length; slot++) if (this.threads[slot] === null) this.spawn(slot);
   }
 
-  /** Renders still waiting when the pool closes fail; later ones fail at once. */
-  async close(): Promise<void> {
+  /**
+   * Renders still waiting when the pool closes fail with RENDERER_CLOSED; later ones fail at once.
+   * Resolves to how many were waiting, for one line at the bot's stop instead of one per render.
+   */
+  async close(): Promise<number> {
     this.closed = true;
     const running = this.threads.filter((t): t is Thread => t !== null);
     this.threads.fill(null);
-    for (const thread of running) this.fail(thread, 'the render pool was closed');
+    const waiting = running.reduce((sum, thread) => sum + thread.pending.size, 0);
+    for (const thread of running) this.fail(thread, RENDERER_CLOSED);
     await Promise.all(running.map((t) => t.worker.terminate()));
+    return waiting;
   }
 
   private run(task: Task): Promise<RenderResult<Buffer>> {
-    if (this.closed) return Promise.resolve({ ok: false, error: 'the render pool was closed' });
+    if (this.closed) return Promise.resolve({ ok: false, error: RENDERER_CLOSED });
     const thread = this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {

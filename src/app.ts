@@ -5,7 +5,7 @@
 import { Events, Status } from 'discord.js';
 import { err, ok, type Result } from './result.js';
 import type { Client } from 'discord.js';
-import type { Renderer } from '../render/index.js';
+import { RENDERER_CLOSED, watchedRenderer, type Renderer } from '../render/index.js';
 import { RenderPool } from '../render/worker-pool.js';
 import type { Config } from './config.js';
 import { FicsPool, type PoolOptions } from './fics/pool.js';
@@ -136,11 +136,15 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
   client.rest.on('response', (_request, response) =>
     metrics.discordRequests.inc({ status: String(response.status) }),
   );
-  const renderer: Renderer = {
-    png: (scene) => metrics.timed(metrics.renderSeconds, () => boardRenders.png(scene)),
-    gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
-    chart: (scene) => gifRenders.chart(scene),
-  };
+  const renderer: Renderer = watchedRenderer(
+    {
+      png: (scene) => metrics.timed(metrics.renderSeconds, () => boardRenders.png(scene)),
+      gif: (scenes, gifOptions) => gifRenders.gif(scenes, gifOptions),
+      chart: (scene) => gifRenders.chart(scene),
+    },
+    (kind, error) =>
+      metrics.rendersFailed.inc({ kind, reason: error === RENDERER_CLOSED ? 'closed' : 'failed' }),
+  );
   // The pool's results come after startEngine returned: `evaluations` is set by then.
   const enginePool = config.engine.enabled
     ? startEngine(config, logger, (job, evaluation) => evaluations?.result(job, evaluation))
@@ -249,7 +253,13 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     await web?.close();
     relay.close();
     enginePool?.close();
-    if (options.renderPools === undefined) await Promise.all([boardRenders.close(), gifRenders.close()]);
+    // Pools shared with other bots (the tests') are their owner's to close. Renders still queued
+    // (GIFs of games ending together): one line for all, each in the metrics.
+    if (options.renderPools === undefined) {
+      const [boards, gifsAndCharts] = await Promise.all([boardRenders.close(), gifRenders.close()]);
+      if (boards + gifsAndCharts > 0)
+        logger.warn({ boards, gifsAndCharts }, 'renders not made: the render pools were closed');
+    }
     clubs.close();
     tv.close();
     feed.close();

@@ -7,6 +7,7 @@ import {
   describeBoard,
   describeChart,
   inlineRenderer,
+  RENDERER_CLOSED,
   resultText,
   type BoardScene,
   type ChartScene,
@@ -178,18 +179,23 @@ export class BoardImages {
     return rendered;
   }
 
-  /** The chart of a game's clocks; null when it has none to draw or the render failed (logged). */
+  /**
+   * The chart of a game's clocks; null when it has none to draw or the render failed (logged, but
+   * for a renderer closed at the bot's stop: the renderer's owner counts those in one line).
+   */
   private async chart(scene: ChartScene | null): Promise<Described | null> {
     if (scene === null) return null;
     const chart = await this.renderer.chart(scene);
-    if (!chart.ok) this.options.logger.warn({ error: chart.error }, 'clock chart not rendered');
+    if (!chart.ok && chart.error !== RENDERER_CLOSED)
+      this.options.logger.warn({ error: chart.error }, 'clock chart not rendered');
     return chart.ok ? { data: chart.value, description: describeChart(scene) } : null;
   }
 
   private async gif(scenes: BoardScene[]): Promise<Described | null> {
     if (scenes.length < 2) return null;
     const gif = await this.renderer.gif(scenes);
-    if (!gif.ok) this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
+    if (!gif.ok && gif.error !== RENDERER_CLOSED)
+      this.options.logger.warn({ error: gif.error }, 'game GIF not rendered');
     return gif.ok ? { data: gif.value, description: describeAnimation(scenes) } : null;
   }
 }

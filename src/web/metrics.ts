@@ -19,6 +19,7 @@ export class Metrics {
   readonly discordRequests: Counter<'status'>;
   readonly editSeconds: Histogram;
   readonly renderSeconds: Histogram;
+  readonly rendersFailed: Counter<'kind' | 'reason'>;
   readonly viewersDropped: Counter;
 
   /** The edit scheduler's counts (src/relay/schedule.ts): its waits are counted, never logged. */
@@ -95,6 +96,12 @@ export class Metrics {
       name: 'kibitz_render_seconds',
       help: 'One board picture: its turn on the render thread and its drawing',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.rendersFailed = new Counter({
+      name: 'kibitz_renders_failed_total',
+      help: 'Pictures not made (board, chart, gif), by reason: closed (the bot stopping) or failed',
+      labelNames: ['kind', 'reason'],
       registers,
     });
     this.viewersDropped = new Counter({

@@ -1,39 +1,26 @@
 // Board image speed: our palette PNG path against the plain @napi-rs/canvas path, on the same
 // frames (480 px board, both player bars with names, ratings and clocks, last move, check), and a
 // 100-ply whole-game GIF. Inputs are the positions of a real game (test/fixtures/render).
-import { readFileSync } from 'node:fs';
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, loadPieceImages, registerFonts } from '../../render/assets.js';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
-import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
-import { parsePgn } from '../../src/game/pgn.js';
+import { fixtureScenes, withClocks } from '../render/game-scenes.js';
 import { computeLayout, DEFAULT_SIZE } from '../../render/layout.js';
 import { readPosition, type ScenePosition } from '../../render/position.js';
 import { formatClock } from '../../render/format.js';
 import { DEFAULT_THEME, themeByName } from '../../render/theme.js';
 
-const PGN = new URL('../fixtures/render/korchnoi-karpov-1974.pgn', import.meta.url);
 const PNG_RUNS = 400;
 const BASELINE_RUNS = 60;
 const GIF_RUNS = 5;
 const GIF_PLIES = 100;
 
-/** The game's positions with ratings and clocks that run down for the side that moved. */
+/** The game's positions at the default size with ratings and clocks. */
 function benchScenes(): BoardScene[] {
-  const games = parsePgn(readFileSync(PGN, 'utf8'));
-  if (!games.ok) throw new Error(games.error);
-  const read = chessLiveGameScenes(games.value[0]!);
-  if (!read.ok) throw new Error(read.error);
-  const clocks = { white: 300_000, black: 300_000 };
-  return read.value.map((scene, ply) => {
-    if (ply > 0) clocks[ply % 2 === 1 ? 'white' : 'black'] -= 1_000 + ((ply * 7919) % 9_000);
-    return {
-      ...scene,
-      size: DEFAULT_SIZE,
-      white: { ...scene.white, rating: '2670', clockMs: clocks.white },
-      black: { ...scene.black, rating: '2705', clockMs: clocks.black },
-    };
-  });
+  return withClocks(fixtureScenes('korchnoi-karpov-1974.pgn')).map((scene) => ({
+    ...scene,
+    size: DEFAULT_SIZE,
+  }));
 }
 
 function median(values: number[]): number {

@@ -3,7 +3,7 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { chartColours } from '../../render/chart.js';
-import { inlineRenderer } from '../../render/index.js';
+import { inlineRenderer, RENDERER_CLOSED, type Renderer } from '../../render/index.js';
 import { computeLayout } from '../../render/layout.js';
 import { makeSnapshotPgn } from '../../src/game/pgn.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
@@ -69,6 +69,41 @@ describe('final files', () => {
         side,
       ).toBeGreaterThan(500);
     }
+  });
+});
+
+describe('final files not drawn', () => {
+  /** BoardImages over a renderer whose GIFs and charts fail with `error`, and the lines it logs. */
+  function failing(error: string): { images: BoardImages; logged: string[] } {
+    const logged: string[] = [];
+    const renderer: Renderer = {
+      ...inlineRenderer,
+      gif: () => Promise.resolve({ ok: false, error }),
+      chart: () => Promise.resolve({ ok: false, error }),
+    };
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => void logged.push(JSON.parse(line).msg) },
+    );
+    return { images: new BoardImages({ renderer, snapshot: () => undefined, logger }), logged };
+  }
+
+  it('are logged one by one when the renderer fails', async () => {
+    const game = finishedGame();
+    const { images, logged } = failing('render failed: out of memory');
+    expect(await images.finalGif(game)).toBeNull();
+    const files = await images.finalFiles(game, makeSnapshotPgn(game));
+    expect(files.map((f) => f.name)).toEqual([`game-${game.game}.pgn`]);
+    expect(logged).toEqual(['game GIF not rendered', 'clock chart not rendered']);
+  });
+
+  it('are not logged one by one when the renderer was closed (the bot stopping counts them)', async () => {
+    const game = finishedGame();
+    const { images, logged } = failing(RENDERER_CLOSED);
+    expect(await images.finalGif(game)).toBeNull();
+    const files = await images.finalFiles(game, makeSnapshotPgn(game));
+    expect(files.map((f) => f.name)).toEqual([`game-${game.game}.pgn`]);
+    expect(logged).toEqual([]);
   });
 });
 

@@ -1,24 +1,17 @@
-// Whole-game GIFs decoded by omggif: frame count, timing, frames that hold only what changed, and
-// the last frame equal to the PNG of the final position.
-import { readFileSync } from 'node:fs';
+// Whole-game GIFs decoded by omggif: frame count, timing, frames that hold only what changed, every
+// frame as shown equal to its scene drawn whole, and the last frame equal to the PNG of the final
+// position.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEAVY_TEST_MS } from '../support/bounds.js';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
-import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { MAX_GIF_BYTES, MAX_GIF_FRAMES, gifScenes } from '../../render/game-gif.js';
 import { GifWriter } from '../../render/gif.js';
 import { computeLayout } from '../../render/layout.js';
-import { parsePgn } from '../../src/game/pgn.js';
+import { composeScene, readScene } from '../../render/compose.js';
+import { TRANSPARENT } from '../../render/palette.js';
+import { fixtureScenes, withClocks } from './game-scenes.js';
 import { decodeGif, decodePng, expectBoard, type Decoded } from './pixels.js';
-
-function fixtureScenes(name: string): BoardScene[] {
-  const games = parsePgn(readFileSync(new URL(`../fixtures/render/${name}`, import.meta.url), 'utf8'));
-  if (!games.ok) throw new Error(games.error);
-  const scenes = chessLiveGameScenes(games.value[0]!);
-  if (!scenes.ok) throw new Error(scenes.error);
-  return scenes.value;
-}
 
 function unwrap(out: { ok: true; value: Buffer } | { ok: false; error: string }): Buffer {
   if (!out.ok) throw new Error(out.error);
@@ -63,6 +56,57 @@ describe('whole-game GIF', () => {
     expect([d4.x, d4.y, d4.width, d4.height]).toEqual([3 * 60, 48 + 4 * 60, 60, 3 * 60]);
     expect(d4.transparent_index).toBe(255);
     expect(d4.disposal).toBe(1);
+  });
+});
+
+/**
+ * The scene drawn whole as the GIF draws it (the first scene's look, the layout for all of them,
+ * no turn marker): each pixel's RGBA as one little-endian 32-bit word, as decoded frames hold it.
+ */
+function wholeFrame(scene: BoardScene, first: BoardScene, footer: boolean): Uint32Array {
+  const read = readScene(scene);
+  if (!read.ok) throw new Error(read.error);
+  const needs = { footer, holdings: read.value.holdings !== null };
+  const frame = composeScene({ ...scene, theme: first.theme, size: first.size }, read.value, needs, false);
+  const indices = new Uint8Array(frame.width * frame.height);
+  for (const region of frame.regions) region.paint({ data: indices, stride: frame.width, base: 0 });
+  const rgb = frame.palette.rgb;
+  const colours = Uint32Array.from(
+    { length: 256 },
+    (_, i) => ((255 << 24) | (rgb[i * 3 + 2]! << 16) | (rgb[i * 3 + 1]! << 8) | rgb[i * 3]!) >>> 0,
+  );
+  const words = new Uint32Array(indices.length);
+  for (let p = 0; p < indices.length; p++) words[p] = colours[indices[p]!]!;
+  return words;
+}
+
+/** The first frame whose pixels differ from its scene drawn whole; -1 when none does. */
+function firstWrongFrame(scenes: BoardScene[], frames: Decoded[]): number {
+  const footer = scenes.some((s) => s.result);
+  return scenes.findIndex((scene, i) => {
+    const { rgba } = frames[i]!;
+    const want = wholeFrame(scene, scenes[0]!, footer);
+    return !Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength).equals(Buffer.from(want.buffer));
+  });
+}
+
+describe('GIF frames as shown', () => {
+  it(
+    'show after every ply the scene drawn whole: no changed block missing or misplaced',
+    { timeout: HEAVY_TEST_MS },
+    () => {
+      // Clocks that change every ply, as in a live game: the blocks of a ply reach from a bar to the board.
+      const scenes = withClocks(fixtureScenes('korchnoi-karpov-1974.pgn'));
+      const { frames } = decodeGif(unwrap(renderGif(scenes)));
+      expect(frames).toHaveLength(scenes.length);
+      expect(firstWrongFrame(scenes, frames)).toBe(-1);
+    },
+  );
+
+  it('show every ply of a crazyhouse game, pieces in hand included', { timeout: HEAVY_TEST_MS }, () => {
+    const scenes = withClocks(fixtureScenes('crazyhouse-random-105.pgn'));
+    const { frames } = decodeGif(unwrap(renderGif(scenes)));
+    expect(firstWrongFrame(scenes, frames)).toBe(-1);
   });
 });
 
@@ -117,6 +161,51 @@ describe('GIF writer', () => {
         expect(Buffer.from(decoded).equals(Buffer.from(pixels))).toBe(true);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('GIF writer runs', () => {
+  it('writes long runs of the transparent index, in any mix with other indices, as a standard decoder reads them', () => {
+    // Runs of the transparent index up to several rows long, between runs of other indices: the
+    // encoder skips through such runs, across its 9..12-bit code widths and its 4096-code clear.
+    const frame = fc.record({
+      width: fc.integer({ min: 1, max: 300 }),
+      height: fc.integer({ min: 1, max: 120 }),
+      seed: fc.integer(),
+      longest: fc.integer({ min: 1, max: 5_000 }),
+      share: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
+    // Palette entry i has red = i, so a decoded pixel's red is its index.
+    const palette = new Uint8Array(768).map((_, i) => (i % 3 === 0 ? i / 3 : 0));
+    fc.assert(
+      fc.property(frame, ({ width, height, seed, longest, share }) => {
+        const pixels = new Uint8Array(width * height);
+        let state = seed >>> 0 || 1;
+        const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
+        for (let i = 0; i < pixels.length;) {
+          const transparent = next() / 2 ** 24 < share;
+          const run = transparent ? 1 + (next() % longest) : 1 + (next() % 8);
+          pixels.fill(transparent ? TRANSPARENT : next() % 4, i, i + run);
+          i += run;
+        }
+        // Under the frame, a first one all of the transparent index (drawn, being opaque there).
+        const writer = new GifWriter(width, height, palette);
+        writer.frame({
+          x: 0,
+          y: 0,
+          width,
+          height,
+          pixels: new Uint8Array(width * height).fill(TRANSPARENT),
+          delayMs: 100,
+          transparentIndex: null,
+        });
+        writer.frame({ x: 0, y: 0, width, height, pixels, delayMs: 100, transparentIndex: TRANSPARENT });
+        const { rgba } = decodeGif(writer.finish()).frames[1]!;
+        const decoded = pixels.map((_, i) => rgba[i * 4]!);
+        expect(Buffer.from(decoded).equals(Buffer.from(pixels))).toBe(true);
+      }),
+      { numRuns: 80 },
     );
   });
 });

@@ -2,7 +2,14 @@
 // what was wrong with a bad scene, spreads work over its threads, and fails cleanly once closed.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
+import {
+  inlineRenderer,
+  RENDERER_CLOSED,
+  renderGif,
+  renderPng,
+  watchedRenderer,
+  type BoardScene,
+} from '../../render/index.js';
 import { chessLiveGameScenes } from '../../src/chesslive/scenes.js';
 import { RenderPool } from '../../render/worker-pool.js';
 import { parsePgn } from '../../src/game/pgn.js';
@@ -50,11 +57,21 @@ describe('render pool', () => {
     expect((await pool.png(scenes[0]!)).ok).toBe(true);
   });
 
-  it('fails renders once closed instead of hanging', async () => {
+  it('fails renders once closed instead of hanging, and says how many were waiting', async () => {
     const closing = new RenderPool({ workers: 1 });
-    const waiting = closing.gif(scenes);
-    await closing.close();
-    expect(await waiting).toEqual({ ok: false, error: 'the render pool was closed' });
+    const waiting = [closing.gif(scenes), closing.gif(scenes), closing.png(scenes[0]!)];
+    expect(await closing.close()).toBe(3);
+    for (const render of waiting) expect(await render).toEqual({ ok: false, error: RENDERER_CLOSED });
     expect(await closing.png(scenes[0]!)).toEqual({ ok: false, error: 'the render pool was closed' });
+    expect(await closing.close()).toBe(0);
+  });
+
+  it('tells through a watched renderer of each failed render, its kind and error', async () => {
+    const failed: string[] = [];
+    const watched = watchedRenderer(inlineRenderer, (kind, error) => failed.push(`${kind}: ${error}`));
+    expect((await watched.png(scenes[0]!)).ok).toBe(true);
+    expect((await watched.png({ ...scenes[0]!, fen: 'not a fen' })).ok).toBe(false);
+    expect((await watched.gif([])).ok).toBe(false);
+    expect(failed).toEqual([expect.stringMatching(/^png: .*fen/i), 'gif: no positions to animate']);
   });
 });
