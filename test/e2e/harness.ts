@@ -14,6 +14,7 @@ import { startFake, type Harness } from '../discord/harness.js';
 import { sharedRenderPools } from '../support/render-pools.js';
 import type { FakeDiscordOptions, FakeMessage, InteractionHandle, Invoker } from '../fake-discord/index.js';
 import type { GameScript } from '../fake-fics/game.js';
+import { IDENTIFY_WINDOW_MS } from '../fake-discord/gateway.js';
 import { FakeFics, type FakeFicsOptions } from '../fake-fics/server.js';
 import { bughouseFixture, scriptOf as fixtureScript, type FixtureGame } from '../fake-fics/fixture-games.js';
 
@@ -99,6 +100,12 @@ export class World {
       ...options.env,
     });
     if (!loaded.ok) throw new Error(loaded.error.join('\n'));
+    // A restart here takes milliseconds. Discord refuses an IDENTIFY of the same rate-limit key
+    // within 5 s of the last (the fake does too) and discord.js tries again 5 s later; no restart
+    // test is about that wait (test/fake-discord and test/faults/fatal are), so the fake's clock
+    // passes it.
+    if (this.fake.gatewayLog.some((e) => e.direction === 'in' && e.op === 2))
+      this.fake.advanceClock(IDENTIFY_WINDOW_MS);
     const logger = createLogger({
       level: loaded.value.logLevel,
       secrets: configSecrets(loaded.value),
