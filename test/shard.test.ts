@@ -1,6 +1,7 @@
-// The order the sharding manager starts shards in (src/shard.ts): Discord's "Max Concurrency".
+// The sharding manager's rules (src/shard.ts): the order it starts shards in (Discord's "Max
+// Concurrency") and when it starts a failed one again.
 import { describe, expect, it } from 'vitest';
-import { identifyWaves } from '../src/shard.js';
+import { EXIT_FATAL, RESPAWN_FIRST_MS, RESPAWN_MAX_MS, identifyWaves, respawnDelay } from '../src/shard.js';
 
 describe('identifyWaves', () => {
   it('starts one shard per rate-limit key (shard % max_concurrency) at a time, buckets in order', () => {
@@ -19,5 +20,15 @@ describe('identifyWaves', () => {
     expect(identifyWaves([0, 1], 0)).toEqual([[0], [1]]);
     expect(identifyWaves([0, 1], Number.NaN)).toEqual([[0], [1]]);
     expect(identifyWaves([], 16)).toEqual([]);
+  });
+});
+
+describe('respawnDelay', () => {
+  it('starts a failed shard again after seconds, doubling to minutes; never one that failed for good', () => {
+    expect(respawnDelay(1, 0)).toBe(RESPAWN_FIRST_MS);
+    expect(respawnDelay(1, 1)).toBe(2 * RESPAWN_FIRST_MS);
+    expect(respawnDelay(null, 3)).toBe(8 * RESPAWN_FIRST_MS);
+    expect(respawnDelay(1, 30)).toBe(RESPAWN_MAX_MS);
+    expect(respawnDelay(EXIT_FATAL, 0)).toBeNull();
   });
 });
