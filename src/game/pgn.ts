@@ -29,8 +29,26 @@ import { parsePgnVariant, pgnVariantHeader } from './variants.js';
 /** The moves as PGN nodes, each with its clock after the move where known. */
 function movetext(moves: readonly { san: string; clockMs: number | null }[]): PgnNodeData[] {
   return moves.map(({ san, clockMs }) =>
-    clockMs === null ? { san } : { san, comments: [makeComment({ clock: Math.max(0, clockMs) / 1000 })] },
+    clockMs === null ? { san } : { san, comments: [clockComment(clockMs)] },
   );
+}
+
+/**
+ * `[%clk h:mm:ss]` as chessops's makeComment writes it (seconds to at most 3 decimals, trailing
+ * zeros dropped). Whole milliseconds (every FICS clock) are written here: chessops formats each
+ * number through toLocaleString, a new number format per clock, which at a game's end cost more
+ * than the rest of its PGN.
+ */
+export function clockComment(clockMs: number): string {
+  const ms = Math.max(0, clockMs);
+  if (!Number.isSafeInteger(ms)) return makeComment({ clock: ms / 1000 });
+  const seconds = Math.floor(ms / 1000);
+  const fraction = ms % 1000;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `[%clk ${hours}:${pad(minutes)}:${pad(seconds % 60)}${decimals}]`;
 }
 
 /**
