@@ -111,6 +111,8 @@ describe('takebacks and gaps', () => {
     const listAt = all.findIndex((e) => e.kind === 'moveList' && e.white === first.white);
     const tracker = new GameTracker();
     const firstAt = all.indexOf(first);
+    // The move list comes after the first board: the game is joined mid-game first.
+    expect(listAt).toBeGreaterThan(firstAt);
     run(tracker, all.slice(0, firstAt + 1));
     const joinedAt = tracker.snapshot(gameId(first.game))!;
     expect(joinedAt.fen).not.toBe(INITIAL_FEN);
