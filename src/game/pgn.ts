@@ -33,24 +33,22 @@ function movetext(moves: readonly { san: string; clockMs: number | null }[]): Pg
   );
 }
 
-const twoDigits = (n: number): string => String(n).padStart(2, '0');
-
 /**
- * `[%clk h:mm:ss.sss]` as chessops' makeComment writes it (seconds to three decimals at most, no
- * trailing zero), for whole milliseconds without it: chessops formats each clock with
- * toLocaleString, half the time of writing a long game's PGN (test/load/fuzz.test.ts).
+ * `[%clk h:mm:ss]` as chessops's makeComment writes it (seconds to at most 3 decimals, trailing
+ * zeros dropped). Whole milliseconds (every FICS clock) are written here: chessops formats each
+ * number through toLocaleString, a new number format per clock, which at a game's end cost more
+ * than the rest of its PGN.
  */
 export function clockComment(clockMs: number): string {
   const ms = Math.max(0, clockMs);
-  if (!Number.isInteger(ms)) return makeComment({ clock: ms / 1000 });
-  const fraction =
-    ms % 1_000 === 0
-      ? ''
-      : `.${String(ms % 1_000)
-          .padStart(3, '0')
-          .replace(/0+$/, '')}`;
-  const [h, m, s] = [Math.floor(ms / 3_600_000), Math.floor(ms / 60_000) % 60, Math.floor(ms / 1_000) % 60];
-  return `[%clk ${h}:${twoDigits(m)}:${twoDigits(s)}${fraction}]`;
+  if (!Number.isSafeInteger(ms)) return makeComment({ clock: ms / 1000 });
+  const seconds = Math.floor(ms / 1000);
+  const fraction = ms % 1000;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const decimals = fraction === 0 ? '' : `.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `[%clk ${hours}:${pad(minutes)}:${pad(seconds % 60)}${decimals}]`;
 }
 
 /**

@@ -101,6 +101,8 @@ export class GameState {
 
   /** The position the history starts from, and how many plies came before it. */
   private base: Position | null = null;
+  /** The FEN of `base`, made once per base: every move's snapshot reads it. */
+  private baseFen: { base: Position; fen: string } | null = null;
   private basePly = 0;
   /** True when `base` is the game's initial position. */
   private fromStart = false;
@@ -455,7 +457,7 @@ export class GameState {
   snapshot(): FicsSnapshot {
     const pos = this.pos;
     const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
-    const startFen = this.base === null ? fen : this.fen(this.base);
+    const startFen = this.base === null ? fen : this.startFen(this.base);
     const uci = this.plies.map((p) => p.uci);
     const flagged = flaggedSides(this);
     return {
@@ -511,6 +513,12 @@ export class GameState {
 
   private fen(pos: Position): string {
     return makeFen(pos.toSetup());
+  }
+
+  /** A base is never played on (each replay clones it), so its FEN stays what it was. */
+  private startFen(base: Position): string {
+    if (this.baseFen?.base !== base) this.baseFen = { base, fen: this.fen(base) };
+    return this.baseFen.fen;
   }
 
   /** Plays the board's move from the current position; false when it does not lead to the board. */

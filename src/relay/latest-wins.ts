@@ -50,6 +50,8 @@ export interface LatestWinsOptions<T> {
   turn?: Turn;
   /** A value that goes before ordinary ones (a game's end, a button's answer). */
   urgent?: (value: T) => boolean;
+  /** Told when the values waiting for a turn turned urgent: the turn's standing changed. */
+  hasten?: () => void;
   /** Told about a failed send; the next update is still tried (no retry loop here). */
   onError?: (error: unknown, value: T) => void;
   /** Told once when a send is refused for good; the sender has stopped by then. */
@@ -74,6 +76,11 @@ export class LatestWins<T> {
   private cancelled = false;
   /** Ends a wait for a retry early (close()). */
   private wake: (() => void) | null = null;
+  /** What a turn is asked with: one function for all of them. */
+  private readonly standing = (): { since: number; urgent: boolean } => ({
+    since: this.since,
+    urgent: this.urgent,
+  });
   /** How many updates were skipped because a newer one replaced them. */
   skipped = 0;
   sent = 0;
@@ -89,8 +96,10 @@ export class LatestWins<T> {
     if (this.closed) return;
     if (this.pending !== null) this.skipped++;
     else this.since = this.clock.now();
+    const wasUrgent = this.urgent;
     this.urgent ||= this.options.urgent?.(value) ?? false;
     this.pending = { value };
+    if (this.urgent && !wasUrgent) this.options.hasten?.();
     if (this.inFlight === null) this.inFlight = this.drain();
   }
 
@@ -129,12 +138,7 @@ export class LatestWins<T> {
       };
       try {
         if (this.options.turn === undefined) await go();
-        else
-          await this.options.turn(
-            () => ({ since: this.since, urgent: this.urgent }),
-            go,
-            this.aborted.signal,
-          );
+        else await this.options.turn(this.standing, go, this.aborted.signal);
       } catch (error) {
         const taken = turn.taken;
         // Only the send fails, never the wait for a turn.

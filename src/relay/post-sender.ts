@@ -10,7 +10,7 @@ import type { BoardImages } from './images.js';
 import { LatestWins, Refused } from './latest-wins.js';
 import type { LiveAttachment, LiveMessage } from './message.js';
 import type { PostPort } from './ports.js';
-import type { EditScheduler } from './schedule.js';
+import type { EditScheduler, TurnRequest } from './schedule.js';
 
 /** One edit of a post: a game position, or a message made already (ended while offline). */
 export type Edit =
@@ -106,12 +106,17 @@ export class PostSenders {
     let sender = this.senders.get(postId);
     if (sender === undefined) {
       const { scheduler, logger } = this.options;
+      const bucket = (): string | null => this.bucketOf.get(postId) ?? null;
+      /** The post's last turn request: an edit turning urgent while it waits moves it up. */
+      let request: TurnRequest | null = null;
       sender = new LatestWins<Edit>(
         {
           send: (edit) => this.send(postId, edit),
           urgent: isUrgent,
-          turn: (standing, go, signal) =>
-            scheduler.run({ bucket: () => this.bucketOf.get(postId) ?? null, standing, signal }, go),
+          hasten: () => {
+            if (request !== null) scheduler.restand(request);
+          },
+          turn: (standing, go, signal) => scheduler.run((request = { bucket, standing, signal }), go),
           onError: (error) => logger.warn({ postId, error: errorMessage(error) }, 'edit failed'),
           onRefused: (refusal) => {
             this.senders.delete(postId);

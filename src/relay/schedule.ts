@@ -3,9 +3,11 @@
 // Discord side as an EditPace). Each turn goes to the most urgent waiter (a game's end, a new post,
 // a button's answer), then to the one whose oldest unshown update came first: that is the post whose
 // picture is the most out of date, so turns follow staleness and no busy game starves a quiet one.
+// The waiters are kept in that order (a heap), so a turn costs O(log n), not a pass over every post.
 // The waiter renders its picture and builds its request inside its turn, never before: nothing is
 // drawn or built only to be held back, and what goes out is the newest position of that moment.
 import { REAL_CLOCK, type ScheduleClock } from '../clock.js';
+import { Heap } from '../heap.js';
 import { RetryLater } from './latest-wins.js';
 
 export type { ScheduleClock } from '../clock.js';
@@ -35,7 +37,10 @@ export const UNPACED: EditPace = {
   inFlight: Number.POSITIVE_INFINITY,
 };
 
-/** One waiter's standing, read again at each turn (a waiter may turn urgent while it waits). */
+/**
+ * One waiter's standing, read when it starts waiting and again when its owner says it changed
+ * (`restand`: a waiter may turn urgent while it waits).
+ */
 export interface Standing {
   /** When its oldest unshown update came (the scheduler's clock). */
   since: number;
@@ -46,6 +51,7 @@ export interface Standing {
 export interface TurnRequest {
   /** The rate-limit bucket the send counts in (a channel's edits); null: none but the global one. */
   bucket: () => string | null;
+  /** Read when the request starts waiting, and at `restand`. */
   standing: () => Standing;
   /** Aborted: the waiter leaves the queue and its task never runs. */
   signal?: AbortSignal;
@@ -69,13 +75,17 @@ export interface ScheduleFigures {
 
 interface Waiter {
   request: TurnRequest;
+  /** As last read. */
+  standing: Standing;
   run: () => void;
   /** Order of arrival: ties in `since` go first come, first served. */
   seq: number;
 }
 
 export class EditScheduler {
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters = new Heap<Waiter>(before);
+  /** The waiters by their request, for `restand`. */
+  private readonly waiting = new Map<TurnRequest, Waiter>();
   /** GCRA: the time the next turn is due at the steady rate; a burst may run ahead of it. */
   private due = Number.NEGATIVE_INFINITY;
   /** Per bucket, when its recent turns went (at most `perBucket.limit` kept), and a hold. */
@@ -114,7 +124,10 @@ export class EditScheduler {
     if (request.signal?.aborted === true) return undefined;
     const granted = await new Promise<boolean>((resolve) => {
       const abort = (): void => {
-        if (this.waiters.delete(waiter)) resolve(false);
+        if (this.waiters.delete(waiter)) {
+          this.waiting.delete(request);
+          resolve(false);
+        }
       };
       // A post's sender passes one signal for all its turns: each turn takes its listener back,
       // or a long game would hold one per edit it ever made.
@@ -122,8 +135,9 @@ export class EditScheduler {
         request.signal?.removeEventListener('abort', abort);
         resolve(true);
       };
-      const waiter: Waiter = { request, run, seq: this.seq++ };
-      this.waiters.add(waiter);
+      const waiter: Waiter = { request, standing: request.standing(), run, seq: this.seq++ };
+      this.waiters.push(waiter);
+      this.waiting.set(request, waiter);
       request.signal?.addEventListener('abort', abort, { once: true });
       this.pump();
     });
@@ -142,6 +156,15 @@ export class EditScheduler {
       this.inFlight--;
       this.pump();
     }
+  }
+
+  /** A waiting request's standing changed (it turned urgent): it takes its new place in the order. */
+  restand(request: TurnRequest): void {
+    const waiter = this.waiting.get(request);
+    if (waiter === undefined) return;
+    waiter.standing = request.standing();
+    this.waiters.update(waiter);
+    this.pump();
   }
 
   figures(): ScheduleFigures {
@@ -166,25 +189,30 @@ export class EditScheduler {
     }
   }
 
-  /** The most urgent, then longest waiting, waiter whose bucket has room; else when one will. */
+  /**
+   * The most urgent, then longest waiting, waiter whose bucket has room; else when one will. The
+   * waiters ahead of it whose buckets are full are set aside and put back: at most one per post.
+   */
   private pick(now: number): { waiter: Waiter | null; freeAt: number } {
-    let best: { waiter: Waiter; standing: Standing } | null = null;
+    const full: Waiter[] = [];
     let freeAt = Number.POSITIVE_INFINITY;
-    // One pass over the waiters (at most one per live post) per turn: bounded by the posts.
-    for (const waiter of this.waiters) {
+    let found: Waiter | null = null;
+    for (let waiter = this.waiters.peek(); waiter !== undefined; waiter = this.waiters.peek()) {
       const free = this.bucketFreeAt(waiter.request.bucket(), now);
-      if (free > now) {
-        freeAt = Math.min(freeAt, free);
-        continue;
+      if (free <= now) {
+        found = waiter;
+        break;
       }
-      const standing = waiter.request.standing();
-      if (best === null || before(standing, waiter, best.standing, best.waiter)) best = { waiter, standing };
+      freeAt = Math.min(freeAt, free);
+      full.push(this.waiters.pop()!);
     }
-    return { waiter: best?.waiter ?? null, freeAt };
+    for (const waiter of full) this.waiters.push(waiter);
+    return { waiter: found, freeAt };
   }
 
   private give(waiter: Waiter, now: number, interval: number): void {
     this.waiters.delete(waiter);
+    this.waiting.delete(waiter.request);
     this.due = Math.max(this.due, now) + interval;
     const bucket = waiter.request.bucket();
     if (bucket !== null && Number.isFinite(this.pace.perBucket.limit)) {
@@ -192,7 +220,7 @@ export class EditScheduler {
       turns.push(now);
       if (turns.length > this.pace.perBucket.limit) turns.shift();
     }
-    const standing = waiter.request.standing();
+    const standing = waiter.standing;
     this.figuresNow.turns++;
     if (standing.urgent) this.figuresNow.urgentTurns++;
     this.figuresNow.lastWaitMs = now - standing.since;
@@ -233,8 +261,8 @@ export class EditScheduler {
 }
 
 /** Urgent first; then the oldest unshown update; then first come. */
-function before(a: Standing, aw: Waiter, b: Standing, bw: Waiter): boolean {
-  if (a.urgent !== b.urgent) return a.urgent;
-  if (a.since !== b.since) return a.since < b.since;
-  return aw.seq < bw.seq;
+function before(a: Waiter, b: Waiter): boolean {
+  if (a.standing.urgent !== b.standing.urgent) return a.standing.urgent;
+  if (a.standing.since !== b.standing.since) return a.standing.since < b.standing.since;
+  return a.seq < b.seq;
 }

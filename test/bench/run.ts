@@ -5,6 +5,7 @@ import { benchInsight } from './insight.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
 import { benchRenderPool } from './render-pool.js';
+import { benchSchedule } from './schedule.js';
 
 const json = process.argv.includes('--json');
 const figures: Record<string, number> = {
@@ -14,6 +15,7 @@ const figures: Record<string, number> = {
   ...(await benchRenderPool()),
   ...(await benchRelayLatency()),
   ...(await benchFrontPage()),
+  ...(await benchSchedule()),
 };
 if (json) {
   process.stdout.write(JSON.stringify(figures) + '\n');

@@ -1,4 +1,5 @@
 import { Chess } from 'chessops/chess';
+import { INITIAL_FEN } from 'chessops/fen';
 import { parseSan } from 'chessops/san';
 import { describe, expect, it } from 'vitest';
 import { GameTracker, type TrackerUpdate } from '../../src/game/tracker.js';
@@ -101,6 +102,29 @@ describe('takebacks and gaps', () => {
     expect(repaired.san).toEqual(game.san);
     expect(repaired.fen).toBe(game.fen_final);
     expect(repaired.needs).toBeNull();
+  });
+
+  it('starts its history at the first board seen mid-game, then at the first move once the list came', () => {
+    const all = events(transcript('fatics_takeback', 'obs_late.raw'));
+    const first = all.find((e) => e.kind === 'style12')!;
+    if (first.kind !== 'style12') throw new Error('no board');
+    const listAt = all.findIndex((e) => e.kind === 'moveList' && e.white === first.white);
+    const tracker = new GameTracker();
+    const firstAt = all.indexOf(first);
+    // The move list comes after the first board: the game is joined mid-game first.
+    expect(listAt).toBeGreaterThan(firstAt);
+    run(tracker, all.slice(0, firstAt + 1));
+    const joinedAt = tracker.snapshot(gameId(first.game))!;
+    expect(joinedAt.fen).not.toBe(INITIAL_FEN);
+    expect(joinedAt.startFen).toBe(joinedAt.fen);
+    expect(joinedAt.complete).toBe(false);
+    const listed = run(tracker, all.slice(firstAt + 1))
+      .flatMap((u) => (u.type === 'moved' || u.type === 'ended' ? [u.snapshot] : []))
+      .filter((g) => g.key === joinedAt.key)
+      .at(-1)!;
+    expect(listed.complete).toBe(true);
+    expect(listed.san.length).toBeGreaterThan(0);
+    expect(listed.startFen).toBe(INITIAL_FEN);
   });
 });
 

@@ -138,8 +138,9 @@ const livePostMessages = meterDb.prepare(
 const messageGame = new Map<string, number>();
 const gameOfMessage = (messageId: string): number | undefined => {
   if (!messageGame.has(messageId)) {
-    // Bounded: a day-long run must not see the meter's own map grow.
-    if (messageGame.size > 1_000) messageGame.clear();
+    // Bounded: a day-long run must not see the meter's own map grow. Above the live posts of a
+    // 1,000-game run, or it is cleared and read again (1,000 rows) every few edits.
+    if (messageGame.size > 10_000) messageGame.clear();
     for (const row of livePostMessages.all() as { message_id: string; game_number: number }[])
       messageGame.set(row.message_id, row.game_number);
   }

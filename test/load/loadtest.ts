@@ -13,7 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BotChild, buildCompiledBot } from './bot-child.js';
 import { runFaultLoad } from './fault-load.js';
-import { logCounts, machine, MB, round, summarize, table } from './stats.js';
+import { logCounts, machine, MB, round, summarize, table, threadCpuMs, threadCpuRates } from './stats.js';
 import { LoadWorld, sleep } from './world.js';
 import { POSTS_AND_EDITS_PER_SECOND as DISCORD_EDITS_PER_SECOND } from '../../src/discord/live-port.js';
 
@@ -84,6 +84,7 @@ try {
 
   await sleep(Number(args['warmup-s']) * 1000);
   await child.metrics({ reset: true });
+  const threadsBefore = threadCpuMs(child.pid);
   world.counts.editLatencyMs.length = 0;
   world.counts.stalenessMs.length = 0;
   world.counts.finalDelayMs.length = 0;
@@ -99,6 +100,7 @@ try {
     loads.push(loadavg()[0]!);
   }
   const bot = await child.metrics();
+  const threads = threadCpuRates(threadsBefore, threadCpuMs(child.pid), bot.wallMs / 1000);
   const driver = process.cpuUsage(driverCpu);
   const during = {
     edits: world.counts.edits - before.edits,
@@ -146,6 +148,16 @@ try {
     // Every thread of the bot (render workers, V8's helpers) over the edits that arrived, as
     // docs/performance.md has always given it (new posts and final GIFs are in the CPU, not counted).
     botCpuPerEditMs: round(bot.cpuMs / Math.max(1, during.edits)),
+    mainThreadCpuMsPerS: round(threads.get(child.pid) ?? Number.NaN),
+    mainThreadCpuPerEditMs: round(
+      ((threads.get(child.pid) ?? Number.NaN) * seconds) / Math.max(1, during.edits),
+    ),
+    // The other threads by id (creation order: V8's and libuv's helpers, then the render workers).
+    otherThreadsCpuMsPerS: [...threads]
+      .filter(([tid, rate]) => tid !== child.pid && rate >= 1)
+      .sort(([a], [b]) => a - b)
+      .map(([tid, rate]) => `${tid}: ${round(rate)}`)
+      .join(', '),
     driverCpuPercent: round(((driver.user + driver.system) / 1000 / bot.wallMs) * 100),
     rssMB: round(bot.rssBytes / MB),
     rssMaxMB: round(bot.rssMaxBytes / MB),
@@ -216,6 +228,12 @@ try {
           ['board edits per second', figures.boardsPerSecond, ''],
           ['bot CPU (% of one core)', figures.botCpuPercent, ''],
           ['bot CPU per edit ms (all threads)', figures.botCpuPerEditMs, '<= 5'],
+          [
+            'main thread ms of CPU a second, per edit ms',
+            `${figures.mainThreadCpuMsPerS}, ${figures.mainThreadCpuPerEditMs}`,
+            '',
+          ],
+          ['other threads ms of CPU a second (thread id: ms)', figures.otherThreadsCpuMsPerS, ''],
           ['fakes CPU (% of one core)', figures.driverCpuPercent, ''],
           ['resident memory (max) MB', figures.rssMaxMB, `< 400: ${goal(figures.rssMaxMB < 400)}`],
           ['heap used MB', figures.heapUsedMB, ''],

@@ -1,6 +1,6 @@
 // Small figures helpers for the load, soak and fault runs: percentiles of samples, a table, the
 // machine's name and what a bot's log holds.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /** The machine the figures were measured on. */
@@ -60,4 +60,42 @@ export function table(header: string[], rows: (string | number)[][]): string {
     `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
     ...cells.slice(1).map(line),
   ].join('\n');
+}
+
+/**
+ * CPU time of each thread of process `pid` so far, ms by thread id (Linux `/proc/<pid>/task/<tid>/stat`,
+ * utime + stime in clock ticks of 10 ms); empty where /proc is not there or the process is gone.
+ * The main thread's id is the pid; node names every thread "node", so the others are told apart by
+ * their ids (created in order: V8's helpers, then the render workers) and their use.
+ */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const times = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return times;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return times;
+}
+
+/** ms of CPU a second of each thread between two `threadCpuMs` readings, by thread id. */
+export function threadCpuRates(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  seconds: number,
+): Map<number, number> {
+  const rates = new Map<number, number>();
+  for (const [tid, ms] of after) rates.set(tid, (ms - (before.get(tid) ?? 0)) / seconds);
+  return rates;
 }

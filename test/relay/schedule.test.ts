@@ -1,7 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { LatestWins, RetryLater } from '../../src/relay/latest-wins.js';
-import { EditScheduler, NO_PACE_RECHECK_MS, type EditPace } from '../../src/relay/schedule.js';
+import {
+  EditScheduler,
+  NO_PACE_RECHECK_MS,
+  type EditPace,
+  type TurnRequest,
+} from '../../src/relay/schedule.js';
 import { ManualClock } from '../support/manual-clock.js';
 
 const pace = (over: Partial<EditPace> = {}): EditPace => ({
@@ -103,19 +108,46 @@ describe('EditScheduler', () => {
     expect(scheduler.figures().urgentTurns).toBe(2);
   });
 
-  it('reads a waiter standing at each turn: one that turns urgent while it waits goes next', async () => {
+  it('reads a waiter standing again when told: one that turns urgent while it waits goes next', async () => {
     const clock = new ManualClock();
     const scheduler = new EditScheduler(pace({ perSecond: 1 }), clock);
     const standing = { since: 50, urgent: false };
     const order: string[] = [];
-    const add = (name: string, get: () => { since: number; urgent: boolean }) =>
-      void scheduler.run({ bucket: () => null, standing: get }, async () => void order.push(name));
+    const add = (name: string, get: () => { since: number; urgent: boolean }) => {
+      const request = { bucket: () => null, standing: get };
+      void scheduler.run(request, async () => void order.push(name));
+      return request;
+    };
     add('first', () => ({ since: 0, urgent: false }));
     add('old move', () => ({ since: 10, urgent: false }));
-    add('ends now', () => standing);
+    const ending = add('ends now', () => standing);
     standing.urgent = true;
+    scheduler.restand(ending);
     await clock.advance(3000);
     expect(order).toEqual(['first', 'ends now', 'old move']);
+  });
+
+  it('costs a turn a few looks at its waiters, not one at each of them (1,000 posts waiting)', async () => {
+    const clock = new ManualClock();
+    const scheduler = new EditScheduler(pace({ perSecond: 10 }), clock);
+    let looks = 0;
+    const ran: number[] = [];
+    // A permutation of 0..999 as the times of their oldest unshown update.
+    const since = Array.from({ length: 1000 }, (_, i) => (i * 919) % 1000);
+    for (let i = 0; i < 1000; i++)
+      void scheduler.run(
+        {
+          bucket: () => (looks++, `channel ${i}`),
+          standing: () => (looks++, { since: since[i]!, urgent: false }),
+        },
+        async () => void ran.push(since[i]!),
+      );
+    looks = 0;
+    await clock.advance(1000);
+    // At 0, 100, ..., 1000 ms, oldest first.
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // One pass over the waiters per turn would be 1,000 looks a turn.
+    expect(looks).toBeLessThan(11 * 5);
   });
 
   it("keeps each bucket's limit, giving the turn meanwhile to another bucket's waiter", async () => {
@@ -270,6 +302,38 @@ describe('LatestWins in a scheduler', () => {
     expect(sent).toEqual([100, 3, -1]);
     await clock.advance(1000);
     expect(sent).toEqual([100, 3, -1, 101]);
+  });
+
+  it('moves a waiting post up when its newest value is urgent (a final edit behind older moves)', async () => {
+    const clock = new ManualClock();
+    const scheduler = new EditScheduler(pace({ perSecond: 1 }), clock);
+    const sent: number[] = [];
+    const make = () => {
+      let request: TurnRequest | null = null;
+      return new LatestWins<number>(
+        {
+          send: async (value) => void sent.push(value),
+          urgent: (value) => value < 0,
+          hasten: () => {
+            if (request !== null) scheduler.restand(request);
+          },
+          turn: (standing, go, signal) =>
+            scheduler.run((request = { bucket: () => null, standing, signal }), go),
+        },
+        clock,
+      );
+    };
+    const [busy, older, post] = [make(), make(), make()];
+    busy.push(100); // takes the first turn at 0
+    clock.t = 10;
+    older.push(200);
+    clock.t = 20;
+    post.push(1);
+    post.push(-1); // the game ended while its post waited behind an older move
+    await clock.advance(1000);
+    expect(sent).toEqual([100, -1]);
+    await clock.advance(1000);
+    expect(sent).toEqual([100, -1, 200]);
   });
 
   it('close() takes a waiting value out of the scheduler: it is never sent', async () => {
