@@ -37,6 +37,7 @@ import type { PostPort } from '../relay/ports.js';
 import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
 import { makeMultipart } from './multipart.js';
+import { postNonce } from './nonce.js';
 import type { RestGovernor } from './governor.js';
 
 /** Button ids: `<prefix>:<live post id>`. */
@@ -339,7 +340,7 @@ export class DiscordPostPort implements PostPort {
     }
     // One nonce for every try: Discord returns the message the first try made, if it made one,
     // rather than a second (enforce_nonce), so a try whose answer was lost is never a duplicate.
-    const nonce = SnowflakeUtil.generate().toString();
+    const nonce = postNonce();
     const request = messageRequest(makeMessageBody(message, postId, this.now()), {
       nonce,
       enforce_nonce: true,

@@ -266,10 +266,10 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   ): Promise<void> {
     const { pool, store, leaseMs } = this.options;
     // Held before a restart: it may have ended meanwhile on another machine's watch, its end
-    // stored. The relay tells by the players whether that end is its post's game.
-    const stored = resuming ? await store.read(game) : null;
-    if (stored !== null && stored.snapshot.ended) return this.subscribe(game, true);
-    if (!(await store.lease([game], leaseMs)).has(game)) return this.subscribe(game, resuming);
+    // stored and its lease given back. The lease statement itself refuses it then: a read first
+    // could miss an end stored just after it, and FICS would be asked for a game that is over.
+    // The relay tells by the players whether that end is its post's game.
+    if (!(await store.lease([game], leaseMs, resuming)).has(game)) return this.subscribe(game, resuming);
     this.held.add(game);
     try {
       await pool.observeGame(game, holder, kept);

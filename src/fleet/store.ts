@@ -51,10 +51,11 @@ export class FleetStore {
   /**
    * Takes or renews the lease of each game for `ms`, in one statement: a lease is taken when it
    * is free, expired, or ours already (compare-and-set under the row's lock, so two machines never
-   * both win). `takeover`: only games whose stored state has not ended (a holder gives an ended
-   * game's lease back; nobody must observe the number again for it). Resolves with the games held now.
+   * both win). `unlessEnded` (a takeover, a post resumed after a restart): only games whose stored
+   * state has not ended (a holder gives an ended game's lease back; nobody must observe the number
+   * again for it). Resolves with the games held now.
    */
-  async lease(games: readonly GameNumber[], ms: number, takeover = false): Promise<Set<GameNumber>> {
+  async lease(games: readonly GameNumber[], ms: number, unlessEnded = false): Promise<Set<GameNumber>> {
     if (games.length === 0) return new Set();
     const result = await this.query<{ game: number }>(
       this.leasePool,
@@ -64,7 +65,7 @@ export class FleetStore {
        ON CONFLICT (server, game) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
          WHERE l.holder = EXCLUDED.holder OR l.expires_at < clock_timestamp()
        RETURNING game`,
-      [this.server, this.holder, ms, games, takeover],
+      [this.server, this.holder, ms, games, unlessEnded],
     );
     // Numbers read back are checked again: only a game number reaches the pool.
     return new Set(

@@ -87,10 +87,35 @@ class StandInPool
   }
 }
 
-async function feedOf(pool: StandInPool, holder: string): Promise<FleetFeed> {
+/** Another machine's store, holding the game (a lease of a minute) with its first board published. */
+async function heldElsewhere(game: GameNumber, holder: string): Promise<FleetStore> {
+  const store = new FleetStore(db, SERVER, holder);
+  expect(await store.lease([game], 60_000)).toEqual(new Set([game]));
+  expect(await store.publish(snapshotOf(game, ['e4']))).toBe(1);
+  return store;
+}
+
+/** A store whose first lease statement waits for `first` to run (another machine, just before). */
+class StoreAfter extends FleetStore {
+  constructor(
+    holder: string,
+    private first: (() => Promise<unknown>) | null,
+  ) {
+    super(db, SERVER, holder);
+  }
+
+  override async lease(games: readonly GameNumber[], ms: number, unlessEnded?: boolean) {
+    const first = this.first;
+    this.first = null;
+    await first?.();
+    return super.lease(games, ms, unlessEnded);
+  }
+}
+
+async function feedOf(pool: StandInPool, holder: string | FleetStore): Promise<FleetFeed> {
   const feed = new FleetFeed({
     pool,
-    store: new FleetStore(db, SERVER, holder),
+    store: typeof holder === 'string' ? new FleetStore(db, SERVER, holder) : holder,
     listener: () => new pg.Client({ connectionString: server.url }),
     leaseMs: LEASE_MS,
     logger: createLogger({ level: 'silent' }),
@@ -103,11 +128,9 @@ async function feedOf(pool: StandInPool, holder: string): Promise<FleetFeed> {
 describe('fleet feed', () => {
   it('follows a game held elsewhere, and only a process with room takes it over', async () => {
     const game = gameNumber(7);
-    // A holder that dies after its first board: it never renews.
-    const dead = new FleetStore(db, SERVER, 'dead-machine');
-    // Its leases end when the test says so, on the database's clock (moveLeaseEnd).
-    expect(await dead.lease([game], 60_000)).toEqual(new Set([game]));
-    expect(await dead.publish(snapshotOf(game, ['e4']))).toBe(1);
+    // A holder that dies after its first board: it never renews. Its leases end when the test
+    // says so, on the database's clock (moveLeaseEnd).
+    const dead = await heldElsewhere(game, 'dead-machine');
 
     const fullPool = new StandInPool(false);
     const full = await feedOf(fullPool, 'full-machine');
@@ -178,6 +201,32 @@ describe('fleet feed', () => {
     // The second machine's servers get its boards through PostgreSQL.
     pools[0]!.board(snapshotOf(game, ['d4']));
     await waitFor(() => second!.snapshot(game)?.san.length === 1, 'the board on the second machine', 5_000);
+  });
+
+  it('resuming a post after a restart, never observes a game whose end was stored just before', async () => {
+    const game = gameNumber(11);
+    // Another machine holds the game; its end comes just as this machine, restarted, resumes its
+    // post: stored and the lease given back right before this machine's lease statement.
+    const holder = await heldElsewhere(game, 'holder-machine');
+    const pool = new StandInPool(true);
+    const restarted = await feedOf(
+      pool,
+      new StoreAfter('restarted-machine', async () => {
+        await holder.publish(snapshotOf(game, ['e4', 'e5'], true));
+        await holder.release(game);
+      }),
+    );
+    const heard: TrackerUpdate[] = [];
+    restarted.on('update', (update) => heard.push(update));
+    // `kept`: a post held before the restart, as the relay resumes it (src/relay/relay.ts).
+    expect(await restarted.observeGame(game, 'guild-on-restarted', true)).toBe(game);
+    // FICS is not asked for a game that is over, and nobody holds it.
+    expect(pool.observed).toEqual([]);
+    expect(restarted.heldGames()).toEqual([]);
+    expect((await db.query('SELECT holder FROM fleet_leases WHERE game = $1', [game])).rows).toEqual([]);
+    // Its end reaches the post from the table.
+    await waitFor(() => heard.at(-1)?.type === 'ended', 'the stored end on the restarted machine', 5_000);
+    expect(restarted.snapshot(game)).toMatchObject({ ended: true, san: ['e4', 'e5'] });
   });
 
   it('passes kibitzes and whispers on to the other machines as they come, within their bounds', async () => {
