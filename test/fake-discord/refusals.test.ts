@@ -28,6 +28,10 @@ const rateLimits = {
 /** Every 429 thrown, not waited out: what the bot does for header-less ones. */
 const rejectAll = { rest: { rejectOnRateLimit: () => true } };
 
+/** An embed showing the attachment `name` as its picture. */
+const picture = (name: string): APIEmbed => ({ title: name, image: { url: `attachment://${name}` } });
+const png = Buffer.from('png');
+
 describe('fake Discord refusals', () => {
   it('a header-less 429 carries no Retry-After, no X-RateLimit-* and the "blocked" body', async () => {
     const h = await harness({}, rejectAll);
@@ -136,8 +140,6 @@ describe('fake Discord refusals', () => {
 
   it('notes an embed picture naming no attachment of its message (Discord shows it outside the embed)', async () => {
     const h = await harness({ rateLimits });
-    const picture = (name: string): APIEmbed => ({ title: name, image: { url: `attachment://${name}` } });
-    const png = Buffer.from('png');
     const message = await h.textChannel.send({
       embeds: [picture('board.png'), picture('partner.png')],
       files: [{ attachment: png, name: 'board.png' }],
@@ -158,8 +160,6 @@ describe('fake Discord refusals', () => {
 
   it('notes a picture an edit left outside its embed (Discord shows it as a loose file)', async () => {
     const h = await harness({ rateLimits });
-    const picture = (name: string): APIEmbed => ({ title: name, image: { url: `attachment://${name}` } });
-    const png = Buffer.from('png');
     const message = await h.textChannel.send({
       embeds: [picture('board.png'), picture('partner.png')],
       files: [
