@@ -111,6 +111,14 @@ export class BotChild {
     });
   }
 
+  /** Starts sampling the bot's allocations, or (`write`) stops and writes them (bot-process.ts). */
+  allocations(write?: string): Promise<BotMetrics> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.send({ type: 'allocations', ...(write === undefined ? {} : { write }) });
+    });
+  }
+
   /** Stops the bot as SIGTERM would (clean logout); SIGKILL after `timeoutMs`. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.process.exitCode !== null || this.process.signalCode !== null) return;

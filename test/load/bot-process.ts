@@ -3,7 +3,8 @@
 // delay, and the time from a board reaching the FICS pool to its edit request leaving for Discord.
 // Started by bot-child.ts; KIBITZ_LOAD_FICS may hold pool settings as JSON (short back-offs).
 import diagnostics from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import BetterSqlite3 from 'better-sqlite3';
@@ -16,6 +17,8 @@ import { createLogger, logUnhandledRejections } from '../../src/log.js';
 /** What the parent asks. */
 export type ParentMessage =
   | { type: 'metrics'; reset?: boolean; gc?: boolean; sweep?: boolean; heapSnapshot?: string }
+  /** Sampling of the main thread's allocations, garbage included: start, then stop into a file. */
+  | { type: 'allocations'; write?: string }
   | { type: 'stop' };
 
 export interface BotMetrics {
@@ -265,6 +268,11 @@ async function answer(message: ParentMessage): Promise<void> {
     await bot.stop().finally(() => process.exit(0));
     return;
   }
+  if (message.type === 'allocations') {
+    await sampleAllocations(message.write);
+    send({ type: 'metrics', metrics: await metrics() });
+    return;
+  }
   if (message.sweep === true) await sweep();
   // Heap and RSS after a full collection (node --expose-gc): what a leak would grow.
   if (message.gc === true) (globalThis as { gc?: () => void }).gc?.();
@@ -272,6 +280,30 @@ async function answer(message: ParentMessage): Promise<void> {
   if (message.heapSnapshot !== undefined) writeHeapSnapshot(message.heapSnapshot);
   send({ type: 'metrics', metrics: await metrics() });
   if (message.reset === true) reset();
+}
+
+let inspector: Session | null = null;
+
+/**
+ * What the bot allocates, sampled every 32 KB including what is collected at once (Node's
+ * --heap-prof keeps only what is still alive): a `.heapprofile` for Chrome DevTools' Memory tab.
+ */
+async function sampleAllocations(write: string | undefined): Promise<void> {
+  if (write === undefined) {
+    inspector = new Session();
+    inspector.connect();
+    await inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 32 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    return;
+  }
+  if (inspector === null) return;
+  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  writeFileSync(write, JSON.stringify(profile));
+  inspector.disconnect();
+  inspector = null;
 }
 
 /**

@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     /** Write a CPU profile of the bot into the kept folder (with --keep). */
     profile: { type: 'boolean', default: false },
+    /** Write a sampling profile of the bot's allocations while measured into the kept folder (with --keep). */
+    allocations: { type: 'boolean', default: false },
     /** Write a heap snapshot of the bot at the end of the measurement into the kept folder (with --keep). */
     'heap-snapshot': { type: 'boolean', default: false },
     /** Every fault in turn instead of a measurement (fault-load.ts). */
@@ -38,6 +40,8 @@ const { values: args } = parseArgs({
     engine: { type: 'boolean', default: false },
     /** The bot compiled into dist/, as `npm start` runs it, instead of the sources under tsx. */
     compiled: { type: 'boolean', default: false },
+    /** A node or V8 option for the bot's process, to measure it (repeatable): `--node-option=--v8-pool-size=2`. */
+    'node-option': { type: 'string', multiple: true, default: [] },
   },
 });
 const games = Number(args.games);
@@ -69,7 +73,7 @@ const loadBefore = loadavg()[0]!;
 const child = await BotChild.start({
   env: world.botEnv(join(dir, 'kibitz.db'), args.engine ? { KIBITZ_ENGINE: 'on' } : {}),
   logFile,
-  nodeOptions: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [],
+  nodeOptions: [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), ...args['node-option']],
   compiled: args.compiled,
 });
 try {
@@ -84,6 +88,7 @@ try {
 
   await sleep(Number(args['warmup-s']) * 1000);
   await child.metrics({ reset: true });
+  if (args.allocations) await child.allocations();
   const threadsBefore = threadCpuMs(child.pid);
   world.counts.editLatencyMs.length = 0;
   world.counts.stalenessMs.length = 0;
@@ -99,6 +104,7 @@ try {
     await sleep(Math.min(5_000, measureEnd - Date.now()));
     loads.push(loadavg()[0]!);
   }
+  if (args.allocations) await child.allocations(join(dir, 'bot.heapprofile'));
   const bot = await child.metrics();
   const threads = threadCpuRates(threadsBefore, threadCpuMs(child.pid), bot.wallMs / 1000);
   const driver = process.cpuUsage(driverCpu);
@@ -220,7 +226,7 @@ try {
           ['machine', figures.machine, ''],
           [
             'bot run',
-            args.compiled ? 'compiled (dist/), as npm start runs it' : 'under tsx (npm run dev)',
+            `${args.compiled ? 'compiled (dist/), as npm start runs it' : 'under tsx (npm run dev)'}${args['node-option'].map((option) => ` ${option}`).join('')}`,
             '',
           ],
           ['load average before / during', `${figures.loadAverageBefore} / ${figures.loadAverageDuring}`, ''],
