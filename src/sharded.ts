@@ -5,9 +5,11 @@
 // (the others run on other machines of the fleet). The database is shared: it is migrated here
 // once, before any shard opens it, as two shards migrating one file at the same moment would collide.
 import { fileURLToPath } from 'node:url';
-import { Routes, ShardingManager } from 'discord.js';
+import { DiscordAPIError, HTTPError, Routes, ShardingManager } from 'discord.js';
 import type { Config } from './config.js';
+import { TOKEN_REJECTED, type LoginFailure } from './discord/bot.js';
 import { createRest } from './discord/client.js';
+import { err, errorMessage, ok, type Result } from './result.js';
 import { EXIT_FATAL, IDENTIFY_WINDOW_MS, RESPAWN_STABLE_MS, identifyWaves, respawnDelay } from './shard.js';
 import { startup } from './startup.js';
 import { openStorage } from './storage/index.js';
@@ -22,13 +24,25 @@ if (!migrated.ok) {
 await migrated.value.close();
 
 const { sharding } = config;
-const gateway = await gatewayBot(config);
-if (gateway === null && sharding.total === 'auto') {
-  process.stderr.write(
-    'Kibitz could not start: Discord did not say how many shards to run (GET /gateway/bot)\n',
-  );
-  process.exit(1);
+const asked = await gatewayBot(config);
+if (!asked.ok) {
+  const { fatal, message } = asked.error;
+  // A refused token stops the manager whatever KIBITZ_SHARDS says: every shard would be refused
+  // too. Without Discord's answer KIBITZ_SHARDS=auto has no shard count: the manager stops with 1
+  // (a supervisor may start it again); with a count set it starts the shards one per window.
+  const stop = fatal
+    ? message
+    : sharding.total === 'auto'
+      ? `Discord did not say how many shards to run (KIBITZ_SHARDS=auto): ${message}. Start again later, or set KIBITZ_SHARDS to a number.`
+      : null;
+  if (stop !== null) {
+    logger.fatal(stop);
+    process.stderr.write(`Kibitz could not start: ${stop}\n`);
+    process.exit(fatal ? EXIT_FATAL : 1);
+  }
+  logger.warn(`${message}: starting one shard per 5 s`);
 }
+const gateway = asked.ok ? asked.value : null;
 const total = sharding.total === 'auto' ? (gateway?.shards ?? 1) : sharding.total;
 const shardList = sharding.list ?? Array.from({ length: total }, (_, id) => id);
 // Run from source (tsx), each shard needs the TypeScript loader; built, it runs main.js.
@@ -122,21 +136,34 @@ if (up === shardList.length)
 
 /**
  * GET /gateway/bot (through DISCORD_API_BASE when set): Discord's recommended shard count, and how
- * many shards may identify at once (session_start_limit.max_concurrency); null when Discord did not
- * answer, as the shards would then say why (a refused token ends them with EXIT_FATAL).
+ * many shards may identify at once (session_start_limit.max_concurrency). discord.js has tried a
+ * 5xx or a timeout 4 times by then (REST's `retries`, 3, each at once); a 401 is the token refused,
+ * `fatal`: starting again as is fails the same way.
  */
-async function gatewayBot(config: Config): Promise<{ shards: number; maxConcurrency: number } | null> {
+async function gatewayBot(
+  config: Config,
+): Promise<Result<{ shards: number; maxConcurrency: number }, LoginFailure>> {
   let answer: { shards?: unknown; session_start_limit?: { max_concurrency?: unknown } };
   try {
     answer = (await createRest(config.discord).get(Routes.gatewayBot())) as typeof answer;
   } catch (error) {
-    logger.warn({ err: error }, 'GET /gateway/bot failed: starting one shard per 5 s');
-    return null;
+    if (error instanceof DiscordAPIError && error.status === 401)
+      return err({ message: TOKEN_REJECTED, fatal: true });
+    return err({ message: `GET /gateway/bot failed (${failure(error)})`, fatal: false });
   }
   const positive = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
   const concurrency = answer.session_start_limit?.max_concurrency;
-  return {
+  return ok({
     shards: positive(answer.shards) ? answer.shards : 1,
     maxConcurrency: positive(concurrency) ? concurrency : 1,
-  };
+  });
+}
+
+/** A failed request in a few words: its HTTP status, or the connection's error and code. */
+function failure(error: unknown): string {
+  if (error instanceof HTTPError || error instanceof DiscordAPIError)
+    return `HTTP ${error.status}: ${error.message}`;
+  const message = errorMessage(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && !message.includes(code) ? `${message}, ${code}` : message;
 }

@@ -187,10 +187,12 @@ function tokenInvalid(error: unknown): boolean {
   return error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid;
 }
 
+/** What Kibitz says when Discord refuses the bot token at start (401): the bot's and the sharding manager's words. */
+export const TOKEN_REJECTED =
+  'Discord rejected DISCORD_TOKEN. Open the developer portal (https://discord.com/developers/applications), Bot tab, press Reset Token, and start again with the new token.';
+
 function loginFailure(error: unknown): string {
-  if (tokenInvalid(error)) {
-    return 'Discord rejected DISCORD_TOKEN. Open the developer portal (https://discord.com/developers/applications), Bot tab, press Reset Token, and start again with the new token.';
-  }
+  if (tokenInvalid(error)) return TOKEN_REJECTED;
   if (error instanceof Error && error.name === 'AbortError') {
     return 'Discord did not report the bot ready in time (gateway READY and guilds); check the network and try again.';
   }

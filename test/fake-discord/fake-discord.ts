@@ -840,6 +840,9 @@ export class FakeDiscord extends EventEmitter {
       response: null,
     };
     this.requests.push(record);
+    // On arrival ('request' comes with the answer, and never for a cut connection): a test notes
+    // its own clock's time of each request here.
+    this.emit('arrival', record);
 
     let matched: CompiledFakeRoute | undefined;
     let params: Record<string, string> = {};
