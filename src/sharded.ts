@@ -57,7 +57,7 @@ const manager = new ShardingManager(
     // Respawning is ours (below): discord.js would start a shard again at once, forever, even
     // one whose token Discord refuses.
     respawn: false,
-    // Built, each shard gets this process's node options (npm start's --max-semi-space-size).
+    // Built, each shard gets this process's node options (npm start's V8 settings).
     execArgv: typescript ? ['--import', 'tsx'] : process.execArgv,
   },
 );

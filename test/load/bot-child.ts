@@ -55,8 +55,8 @@ export class BotChild {
     const log = options.logFile === undefined ? 'ignore' : openSync(options.logFile, 'a');
     const child = fork(options.entry ?? (options.compiled === true ? COMPILED_ENTRY : ENTRY), [], {
       execArgv: [
-        // Compiled, with the V8 setting of package.json's start script.
-        ...(options.compiled === true ? ['--max-semi-space-size=4'] : []),
+        // Compiled, with the V8 settings of package.json's start script.
+        ...(options.compiled === true ? ['--max-semi-space-size=4', '--heap-growing-percent=100'] : []),
         ...(options.entry === undefined && options.compiled !== true ? ['--import', 'tsx'] : []),
         '--expose-gc',
         ...(options.nodeOptions ?? []),
