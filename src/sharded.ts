@@ -136,9 +136,10 @@ if (up === shardList.length)
 
 /**
  * GET /gateway/bot (through DISCORD_API_BASE when set): Discord's recommended shard count, and how
- * many shards may identify at once (session_start_limit.max_concurrency). discord.js has tried a
- * 5xx or a timeout 4 times by then (REST's `retries`, 3, each at once); a 401 is the token refused,
- * `fatal`: starting again as is fails the same way.
+ * many shards may identify at once (session_start_limit.max_concurrency). Asked once: a 5xx, a
+ * timeout or a cut is not sent again at once (client.ts), it is the failure (a supervisor starts
+ * the manager again later); a 401 is the token refused, `fatal`: starting again as is fails the
+ * same way.
  */
 async function gatewayBot(
   config: Config,

@@ -13,7 +13,7 @@ export function createClient(config: DiscordConfig): Client {
     // default) would only grow, by every game posted, for days (npm run soak measured it).
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
     rest: {
-      ...(config.apiBase !== null ? { api: config.apiBase } : {}),
+      ...restBase(config),
       // Live boards are edited latest-wins (relay/latest-wins.ts): were discord.js to hold an edit
       // until its rate limit passed, the position it then sent would be an old one. It says so
       // at once instead, and the relay sends the newest position when the limit allows.
@@ -29,6 +29,20 @@ export function createClient(config: DiscordConfig): Client {
 /** discord.js's name for the rate-limit bucket of channel message edits. */
 const LIVE_EDIT_ROUTE = '/channels/:id/messages/:id';
 
+/**
+ * discord.js resends a request that met a 5xx, a timeout (AbortError) or ECONNRESET at once, up to
+ * `retries` times (3 by default: a 503 meets 4 tries in ms). Discord asks for a wait before a
+ * retry, so none is resent here: each caller waits and tries again itself (live-port.ts: posts and
+ * edits after 1 s, doubling), or fails and says so (a command's reply, GET /gateway/bot). 429s
+ * are not counted in `retries`: discord.js waits their Retry-After.
+ */
+export const REST_RETRIES = 0;
+
+/** What every REST handle of the bot shares: the API base (the fake's, in tests), no resends. */
+function restBase(config: DiscordConfig): { api?: string; retries: number } {
+  return { ...(config.apiBase !== null ? { api: config.apiBase } : {}), retries: REST_RETRIES };
+}
+
 export function createRest(config: DiscordConfig): REST {
-  return new REST(config.apiBase !== null ? { api: config.apiBase } : {}).setToken(config.token);
+  return new REST(restBase(config)).setToken(config.token);
 }

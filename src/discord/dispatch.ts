@@ -7,17 +7,29 @@ import type { CommandRegistry } from './loader.js';
 import type { BotContext } from './context.js';
 import { parseCustomId } from './custom-id.js';
 import { StorageError } from '../storage/index.js';
+import { passingFailure } from './passing.js';
 
 export type InteractionDispatcher = (interaction: Interaction) => Promise<void>;
 
 export function createDispatcher(registry: CommandRegistry, ctx: BotContext): InteractionDispatcher {
   return async (interaction) => {
+    const receivedAt = Date.now();
     const about = describeInteraction(interaction);
     ctx.logger.debug({ interaction: about }, 'interaction received');
     try {
       await route(registry, ctx, interaction);
     } catch (error) {
       ctx.logger.error({ err: error, interaction: about }, 'interaction handler failed');
+      // Discord failed a request (a 5xx, a cut connection): the answer may be that same request,
+      // and Discord asks for a wait before it is sent again (discord.js sends none again:
+      // client.ts). The user is told after the wait, if Discord's window for it is still open.
+      if (passingFailure(error) && !(await waitedToAnswer(interaction, receivedAt))) {
+        ctx.logger.warn(
+          { interaction: about },
+          'could not tell the user about the failure: Discord failed, and no wait fits in its window for an answer',
+        );
+        return;
+      }
       await answerFailure(interaction, about.label, error).catch((replyError: unknown) =>
         ctx.logger.warn({ err: replyError, interaction: about }, 'could not tell the user about the failure'),
       );
@@ -65,6 +77,27 @@ async function route(registry: CommandRegistry, ctx: BotContext, interaction: In
     return;
   }
   ctx.logger.debug({ type: interaction.type }, 'interaction type not handled');
+}
+
+/** How long the dispatcher waits after Discord failed before it tells the user. */
+export const FAILURE_ANSWER_WAIT_MS = 1_000;
+/**
+ * Discord's window for an interaction's first answer (3 s, interactions/receiving-and-responding),
+ * less a margin for the answer's way there, counted from when the bot received it.
+ */
+const FIRST_ANSWER_WITHIN_MS = 3_000 - 500;
+
+/**
+ * Waits FAILURE_ANSWER_WAIT_MS when an answer can still go after it: a follow-up (the token
+ * lasts 15 minutes) or a first answer still inside Discord's window. An autocomplete's choices
+ * would come too late to matter.
+ */
+async function waitedToAnswer(interaction: Interaction, receivedAt: number): Promise<boolean> {
+  if (!interaction.isRepliable()) return false;
+  const answered = interaction.deferred || interaction.replied;
+  if (!answered && Date.now() + FAILURE_ANSWER_WAIT_MS > receivedAt + FIRST_ANSWER_WITHIN_MS) return false;
+  await new Promise((resolve) => setTimeout(resolve, FAILURE_ANSWER_WAIT_MS));
+  return true;
 }
 
 async function answerFailure(interaction: Interaction, label: string, error: unknown): Promise<void> {

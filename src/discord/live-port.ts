@@ -7,8 +7,6 @@ import {
   ButtonStyle,
   ComponentType,
   DiscordAPIError,
-  DiscordjsError,
-  HTTPError,
   PermissionFlagsBits,
   RateLimitError,
   Routes,
@@ -38,6 +36,7 @@ import { cleanText, truncate } from '../text.js';
 import { customId } from './custom-id.js';
 import { makeMultipart } from './multipart.js';
 import { postNonce } from './nonce.js';
+import { passingFailure } from './passing.js';
 import type { RestGovernor } from './governor.js';
 
 /** Button ids: `<prefix>:<live post id>`. */
@@ -298,16 +297,6 @@ const EDIT_RETRY: BackoffOptions = { initialMs: 1_000, maxMs: 60_000, factor: 2,
 /** Tries of a new post before its failure is reported (its waits: 1, 2 and 4 s). */
 export const POST_ATTEMPTS = 4;
 
-/** A failure that may pass: Discord's 5xx, a connection cut, reset or timed out. */
-function passing(error: unknown): boolean {
-  if (error instanceof HTTPError) return error.status >= 500;
-  if (!(error instanceof Error) || error instanceof DiscordAPIError || error instanceof DiscordjsError)
-    return false;
-  // undici and node:net errors carry a string code: UND_ERR_SOCKET, ECONNRESET, EPIPE...
-  const code = (error as { code?: unknown }).code;
-  return error.name === 'AbortError' || (typeof code === 'string' && /^(UND_ERR_|E[A-Z]+$)/.test(code));
-}
-
 export class DiscordPostPort implements PostPort {
   /** Failed edits in a row per message, for the retry back-off. */
   private readonly failures = new Map<string, number>();
@@ -324,7 +313,8 @@ export class DiscordPostPort implements PostPort {
   ) {}
 
   async post(postId: number, channelId: string, message: LiveMessage, threadName: string | null) {
-    const channel = await this.client.channels.fetch(channelId);
+    // Cached mostly (the Guilds intent); a GET when not, tried again as the post is.
+    const channel = await this.tried(() => this.client.channels.fetch(channelId));
     if (channel === null || !channel.isSendable()) throw new Error('that channel cannot take messages');
     let target = channel;
     let threadId: string | null = null;
@@ -356,14 +346,16 @@ export class DiscordPostPort implements PostPort {
   /**
    * Runs a send again after a connection cut or a 5xx (EPIPE, ECONNRESET, no answer: under load a
    * kept-alive connection may be closed by the other side just as a request goes out), after 1 s,
-   * 2 s, 4 s; what Discord refused is thrown at once, and so is the last failure.
+   * 2 s, 4 s; what Discord refused is thrown at once, and so is the last failure. (A thread's
+   * creation is not run again: it has no nonce, and a try whose answer was lost would make a
+   * second thread. The member who asked is told the post failed.)
    */
   private async tried<T>(send: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await send();
       } catch (error) {
-        if (attempt + 1 >= POST_ATTEMPTS || !passing(error)) throw error;
+        if (attempt + 1 >= POST_ATTEMPTS || !passingFailure(error)) throw error;
         await this.wait(backoffDelay(EDIT_RETRY, attempt));
       }
     }
@@ -419,10 +411,10 @@ export class DiscordPostPort implements PostPort {
       // edit: client.ts), then sends the newest position.
       const given = error instanceof RateLimitError ? error.retryAfter : 0;
       if (given > 0) throw new RetryLater(Math.max(given, this.governor?.pausedForMs() ?? 0));
-      // A 429 without a wait (Discord's edge refusing a banned IP), a 5xx after discord.js's own
-      // retries, or a connection cut (which it never retries): tried again after a back-off that
-      // starts at a second, so that no final position or PGN is lost to a passing failure.
-      if (!(error instanceof RateLimitError) && !passing(error)) throw error;
+      // A 429 without a wait (Discord's edge refusing a banned IP), a 5xx or a connection cut
+      // (discord.js resends neither: client.ts): tried again after a back-off that starts at a
+      // second, so that no final position or PGN is lost to a passing failure.
+      if (!(error instanceof RateLimitError) && !passingFailure(error)) throw error;
       const failed = (this.failures.get(messageId) ?? 0) + 1;
       this.failures.set(messageId, failed);
       const backoff = backoffDelay(EDIT_RETRY, failed - 1);

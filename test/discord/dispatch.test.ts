@@ -2,6 +2,7 @@
 // commands that succeed and fail in every way.
 import { Routes } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURE_ANSWER_WAIT_MS } from '../../src/discord/dispatch.js';
 import { MESSAGE_FLAG_EPHEMERAL } from '../fake-discord/index.js';
 import { FIXTURE_COMMANDS, startFake, startTestBot } from './harness.js';
 import type { Harness, TestBot } from './harness.js';
@@ -25,6 +26,10 @@ const logged = (): {
   interaction?: Record<string, unknown>;
   err?: { message: string };
 }[] => bot.logLines.map((line) => JSON.parse(line) as { level: number; msg: string });
+
+const CALLBACK = '/interactions/:interaction_id/:interaction_token/callback';
+const callbacksOf = (interactionId: string) =>
+  h.fake.requestsTo('POST', CALLBACK).filter((r) => r.params.interaction_id === interactionId);
 
 describe('dispatcher', () => {
   it('runs a chat-input command with its options', async () => {
@@ -82,6 +87,35 @@ describe('dispatcher', () => {
   it('answers a failing autocomplete with no choices', async () => {
     const reply = await h.fake.autocomplete(h.guild.id, h.channel.id, 'boom', { when: 'b' }, 'when').reply();
     expect(reply.choices).toEqual([]);
+  });
+
+  it('a first answer Discord fails (500): the user is told after a wait, not at once', async () => {
+    h.fake.failNext({ method: 'POST', route: CALLBACK }, { kind: 'error', status: 500 });
+    const handle = h.fake.command(h.guild.id, h.channel.id, 'echo', { text: 'e4' });
+    const reply = await handle.reply();
+    expect(reply).toMatchObject({
+      ephemeral: true,
+      content: 'Something went wrong with /echo. It has been logged; please try again.',
+    });
+    const answers = callbacksOf(handle.id);
+    expect(answers.map((r) => r.status)).toEqual([500, 204]);
+    expect(answers[1]!.at - answers[0]!.at).toBeGreaterThanOrEqual(FAILURE_ANSWER_WAIT_MS);
+    expect(h.fake.immediateRetries).toEqual([]);
+  });
+
+  it('an autocomplete Discord fails (500) is not answered again: its choices would come too late', async () => {
+    h.fake.failNext({ method: 'POST', route: CALLBACK }, { kind: 'error', status: 500 });
+    const handle = h.fake.autocomplete(h.guild.id, h.channel.id, 'echo', { text: 'Qh' }, 'text');
+    await h.fake.waitFor(
+      () =>
+        logged().some(
+          (l) =>
+            l.msg.startsWith('could not tell the user about the failure') && l.interaction?.id === handle.id,
+        ),
+      'the failure logged',
+    );
+    expect(callbacksOf(handle.id).map((r) => r.status)).toEqual([500]);
+    expect(h.fake.immediateRetries).toEqual([]);
   });
 
   it('answers a command it does not know (stale registration) ephemerally', async () => {

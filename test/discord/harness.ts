@@ -24,7 +24,7 @@ export async function startFake(options: FakeDiscordOptions = {}): Promise<Harne
   const fake = await FakeDiscord.start(options);
   const guild = fake.createGuild({ name: 'Chess Club' });
   const channel = fake.createChannel(guild.id, { name: 'live-games' });
-  return { fake, guild, channel, close: () => fake.stop() };
+  return { fake, guild, channel, close: () => stopChecked(fake) };
 }
 
 export async function startFakeWithClient(
@@ -49,9 +49,18 @@ export async function startFakeWithClient(
     textChannel,
     close: async () => {
       await client.destroy();
-      await harness.fake.stop();
+      await harness.close();
     },
   };
+}
+
+/**
+ * Stops the fake, then fails the test if a request was sent again without a wait after a 5xx or a
+ * cut connection (`minRetryWaitMs`): every test that uses a fake guards that rule.
+ */
+async function stopChecked(fake: FakeDiscord): Promise<void> {
+  await fake.stop();
+  fake.assertRetriesWaited();
 }
 
 /** A real 3x2 red PNG, made once with @napi-rs/canvas and kept as bytes. */

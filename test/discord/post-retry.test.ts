@@ -1,6 +1,7 @@
 // A new post that meets a connection cut is tried again after a wait, and never made twice: the
 // bot sends each post with a nonce Discord enforces, so a try whose answer was lost gets back the
-// message it made. The waits are asked of a clock the test holds (no real time passes).
+// message it made. The waits are asked of a clock the test holds (no real time passes), the fake
+// Discord's: it checks that each retry came after a wait.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscordPostPort, POST_ATTEMPTS } from '../../src/discord/live-port.js';
 import { BOARD_IMAGE, type LiveMessage } from '../../src/relay/message.js';
@@ -26,8 +27,10 @@ const CREATE = { method: 'POST', route: '/channels/:channel_id/messages' };
 async function withPort(): Promise<{ h: ClientHarness; port: DiscordPostPort; waits: number[] }> {
   const h = (open = await startFakeWithClient());
   const waits: number[] = [];
+  // The wait passes on the fake's clock, which measures the wait before each retry (at least 250 ms).
   const port = new DiscordPostPort(h.client, null, Date.now, (ms) => {
     waits.push(ms);
+    h.fake.advanceClock(ms);
     return Promise.resolve();
   });
   return { h, port, waits };

@@ -131,6 +131,28 @@ describe('FICS unreachable', () => {
   });
 });
 
+describe('Discord failing a new post', () => {
+  it('a thread Discord fails to make (500) is asked once: the member is told, nothing stays live', async () => {
+    const world = (w = await World.start());
+    const game = world.fics.addGame(scriptOf(fixture('fatics_master_seq#0')));
+    await world.startBot();
+    const THREADS = '/channels/:channel_id/threads';
+    world.fake.failNext({ method: 'POST', route: THREADS }, { kind: 'error', status: 500 });
+    const reply = await world.command('observe', { game, thread: true }).reply();
+    // Not made again at once (a lost answer would have made two threads): the member asks again.
+    expect(reply.content).toMatch(/^Could not post the board: /);
+    expect(world.fake.requestsTo('POST', THREADS).map((r) => r.status)).toEqual([500]);
+    expect(world.livePosts()).toEqual([]);
+    expect(await world.running.context.storage.livePosts.listLive()).toEqual([]);
+    // The member waits before asking again, as Discord asks (the fake's clock).
+    world.fake.advanceClock(250);
+    expect((await world.command('observe', { game, thread: true }).reply()).content).not.toMatch(
+      /^Could not/,
+    );
+    expect(world.fake.requestsTo('POST', THREADS).map((r) => r.status)).toEqual([500, 201]);
+  });
+});
+
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();

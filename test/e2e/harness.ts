@@ -187,8 +187,9 @@ export class World {
       await this.stopBot();
     } finally {
       await this.fics.close();
-      await this.discord.close();
       rmSync(this.dir, { recursive: true, force: true });
+      // Throws when a request was sent again without a wait after a 5xx or a cut connection.
+      await this.discord.close();
     }
     // A bug in the fake would otherwise pass as a bot problem (or not at all).
     if (this.fake.internalErrors.length > 0) throw this.fake.internalErrors[0]!;

@@ -536,12 +536,66 @@ describe('fake Discord: rate limits and failures', () => {
     expect(edits[2]!.at - edits[0]!.at).toBeGreaterThanOrEqual(250);
   });
 
-  it('answers 500 on demand (discord.js retries) and can reset a connection', async () => {
+  it('lists a request sent again on its method and path less than 250 ms (its clock) after a 5xx or a cut', async () => {
+    const h = await startFake();
+    open.push(h);
+    const get = (path: string): Promise<number> =>
+      fetch(`${h.fake.apiBase}/v10${path}`, { headers: { authorization: `Bot ${h.fake.token}` } }).then(
+        (response) => response.status,
+        () => -1,
+      );
+    const gateway = '/gateway/bot';
+    const channel = `/channels/${h.channel.id}`;
+    h.fake.failNext({ path: gateway }, { kind: 'error', status: 503 });
+    expect(await get(gateway)).toBe(503);
+    // Another path is not a retry of it.
+    expect(await get(channel)).toBe(200);
+    expect(h.fake.immediateRetries).toEqual([]);
+    // The same, at once: served, and listed.
+    expect(await get(gateway)).toBe(200);
+    expect(h.fake.immediateRetries).toMatchObject([{ method: 'GET', path: gateway, failedStatus: 503 }]);
+    expect(h.fake.immediateRetries[0]!.waitedMs).toBeLessThan(250);
+    // After the wait: not listed.
+    h.fake.failNext({ path: gateway }, { kind: 'error', status: 500 });
+    expect(await get(gateway)).toBe(500);
+    h.fake.advanceClock(250);
+    expect(await get(gateway)).toBe(200);
+    // A cut connection, then the same at once: listed.
+    h.fake.failNext({ path: channel }, { kind: 'reset' });
+    expect(await get(channel)).toBe(-1);
+    expect(await get(channel)).toBe(200);
+    // A refusal for good is not a failure to wait out (a retry of it is another rule).
+    h.fake.failNext({ path: channel }, { kind: 'error', status: 403, code: 50001 });
+    expect(await get(channel)).toBe(403);
+    expect(await get(channel)).toBe(200);
+    expect(h.fake.immediateRetries.map((r) => [r.path, r.failedStatus])).toEqual([
+      [gateway, 503],
+      [channel, -1],
+    ]);
+    // What the harnesses call when a test ends.
+    expect(() => h.fake.assertRetriesWaited()).toThrow(
+      /2 request\(s\) sent again less than 250 ms after a 5xx or a cut connection .*GET \/gateway\/bot/,
+    );
+    expect(h.fake.takeImmediateRetries()).toHaveLength(2);
+    expect(() => h.fake.assertRetriesWaited()).not.toThrow();
+  });
+
+  it('answers 500 on demand (discord.js, left at retries: 3, resends it at once) and can reset a connection', async () => {
     const h = await withClient();
     h.fake.failNext({ path: /^\/channels\/\d+\/messages$/ }, { kind: 'error', status: 500 });
     await h.textChannel.send('retried');
-    expect(h.fake.requestsTo('POST', '/channels/:channel_id/messages').map((r) => r.status)).toEqual([
-      500, 200,
+    const posts = h.fake.requestsTo('POST', '/channels/:channel_id/messages');
+    expect(posts.map((r) => r.status)).toEqual([500, 200]);
+    // Sent again with no wait: Discord asks for one, the fake lists it (the bot sets retries: 0).
+    expect(h.fake.takeImmediateRetries()).toEqual([
+      {
+        method: 'POST',
+        path: posts[0]!.path,
+        failedSeq: posts[0]!.seq,
+        failedStatus: 500,
+        seq: posts[1]!.seq,
+        waitedMs: expect.any(Number) as number,
+      },
     ]);
 
     h.fake.failNext(
@@ -555,6 +609,8 @@ describe('fake Discord: rate limits and failures', () => {
     h.fake.failNext({ method: 'POST' }, { kind: 'reset' });
     await expect(h.textChannel.send('lost')).rejects.toThrow(/other side closed/);
     expect(h.fake.requests.at(-1)?.status).toBe(-1);
+    // The wait Discord asks for before the same request again, on the fake's clock.
+    h.fake.advanceClock(250);
     await h.textChannel.send('after a reset');
     expect(h.fake.messagesIn(h.channel.id).map((m) => m.content)).toEqual(['retried', 'after a reset']);
     expect(h.fake.internalErrors).toEqual([]);

@@ -70,6 +70,25 @@ export interface FakeDiscordOptions {
   oldMessageEdits?: { limit: number; windowMs: number };
   /** Whether the 30046 answer carries Retry-After (Discord sends it with or without). */
   oldMessageEditRetryAfter?: boolean;
+  /**
+   * The least wait, by `retryClock`, before a request on a method and path that was answered 5xx
+   * or cut may come again (Discord asks for a wait before a retry: "never retry without a wait").
+   * One that comes sooner is served, as Discord would, and listed in `immediateRetries`. 250 ms.
+   */
+  minRetryWaitMs?: number;
+}
+
+/** A request that came again less than `minRetryWaitMs` after the same method and path failed. */
+export interface ImmediateRetry {
+  method: string;
+  path: string;
+  /** The failed request: its seq, and its answer (a 5xx; -1 for a cut connection). */
+  failedSeq: number;
+  failedStatus: number;
+  /** The request that came too soon. */
+  seq: number;
+  /** Time between the failure and its arrival, by `retryClock`. */
+  waitedMs: number;
 }
 
 /** Discord's edge answer to a banned IP: 429 with no Retry-After and no X-RateLimit-* header. */
@@ -179,6 +198,15 @@ export class FakeDiscord extends EventEmitter {
   #origin = '';
   /** Times the IP was banned. */
   bans = 0;
+  /**
+   * The clock waits before retries are measured by: the fake's own (`now()`) unless a test whose
+   * bot waits on a clock of its own (an edit clock) adds that clock's time to it.
+   */
+  retryClock: () => number = () => this.now();
+  readonly #minRetryWaitMs: number;
+  /** The last failure (5xx or cut) of each method and path not answered since, by `retryClock`. */
+  readonly #failedAt = new Map<string, { seq: number; status: number; at: number }>();
+  readonly #immediateRetries: ImmediateRetry[] = [];
 
   private constructor(options: FakeDiscordOptions) {
     super();
@@ -190,6 +218,7 @@ export class FakeDiscord extends EventEmitter {
     this.#banMs = options.banMs ?? 60 * 60_000;
     this.#oldEdits = options.oldMessageEdits ?? { limit: 3, windowMs: 60_000 };
     this.#oldEditRetryAfter = options.oldMessageEditRetryAfter ?? false;
+    this.#minRetryWaitMs = options.minRetryWaitMs ?? 250;
     this.state.now = () => this.now();
     // The same bound as test/support/wait.ts: a bound on what must happen, not a speed check.
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 15_000;
@@ -532,6 +561,30 @@ export class FakeDiscord extends EventEmitter {
 
   // ---- inspecting -----------------------------------------------------------------------------------
 
+  /** Requests sent again without the wait after a 5xx or a cut connection (see minRetryWaitMs). */
+  get immediateRetries(): readonly ImmediateRetry[] {
+    return this.#immediateRetries;
+  }
+
+  /** The immediate retries so far, forgotten: for a test that makes them on purpose. */
+  takeImmediateRetries(): ImmediateRetry[] {
+    return this.#immediateRetries.splice(0);
+  }
+
+  /** Throws naming every request sent again without its wait (the harnesses call it at the end). */
+  assertRetriesWaited(): void {
+    const retries = this.#immediateRetries;
+    if (retries.length === 0) return;
+    const shown = retries
+      .slice(0, 5)
+      .map(
+        (r) => `${r.method} ${r.path} #${r.seq} ${r.waitedMs} ms after #${r.failedSeq} got ${r.failedStatus}`,
+      );
+    throw new Error(
+      `fake Discord: ${retries.length} request(s) sent again less than ${this.#minRetryWaitMs} ms after a 5xx or a cut connection (Discord asks for a wait): ${shown.join('; ')}`,
+    );
+  }
+
   message(id: string): FakeMessage | undefined {
     return this.state.messages.get(id);
   }
@@ -840,6 +893,7 @@ export class FakeDiscord extends EventEmitter {
       response: null,
     };
     this.requests.push(record);
+    this.#checkRetryWait(record);
     // On arrival ('request' comes with the answer, and never for a cut connection): a test notes
     // its own clock's time of each request here.
     this.emit('arrival', record);
@@ -883,6 +937,7 @@ export class FakeDiscord extends EventEmitter {
       const fault = this.#takeFault(record);
       if (fault?.kind === 'reset') {
         record.status = -1;
+        this.#noteFailure(record);
         this.#changed();
         req.socket.destroy();
         return;
@@ -950,6 +1005,7 @@ export class FakeDiscord extends EventEmitter {
       });
       if (fault?.kind === 'resetAfter') {
         record.status = -1;
+        this.#noteFailure(record);
         this.#changed();
         req.socket.destroy();
         return;
@@ -966,6 +1022,30 @@ export class FakeDiscord extends EventEmitter {
       headers ??= rateLimitHeaders(this.#limiter.take(bucketName, spec, major).bucket);
       this.#send(res, record, apiError.status, apiError.toJSON(), headers);
     }
+  }
+
+  /** A request on a method and path that failed less than minRetryWaitMs before is listed. */
+  #checkRetryWait(record: RecordedRequest): void {
+    const failed = this.#failedAt.get(`${record.method} ${record.path}`);
+    if (failed === undefined) return;
+    const waitedMs = this.retryClock() - failed.at;
+    if (waitedMs < this.#minRetryWaitMs)
+      this.#immediateRetries.push({
+        method: record.method,
+        path: record.path,
+        failedSeq: failed.seq,
+        failedStatus: failed.status,
+        seq: record.seq,
+        waitedMs,
+      });
+  }
+
+  #noteFailure(record: RecordedRequest): void {
+    this.#failedAt.set(`${record.method} ${record.path}`, {
+      seq: record.seq,
+      status: record.status,
+      at: this.retryClock(),
+    });
   }
 
   #takeFault(record: RecordedRequest): Fault | undefined {
@@ -1017,6 +1097,9 @@ export class FakeDiscord extends EventEmitter {
   ): void {
     record.status = status;
     record.response = body ?? null;
+    // A failure holds its method and path until the wait has passed or an answer came through.
+    if (status >= 500) this.#noteFailure(record);
+    else this.#failedAt.delete(`${record.method} ${record.path}`);
     this.#countInvalid(status, headers['x-ratelimit-scope'] ?? null);
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, {

@@ -4,6 +4,7 @@ export type {
   Fault,
   FakeDiscordOptions,
   GuildInit,
+  ImmediateRetry,
   OverwriteInit,
   RequestMatch,
 } from './fake-discord.js';

@@ -70,6 +70,9 @@ export async function startOnEditClock(
   env: Record<string, string> = {},
 ): Promise<ClockedBot> {
   const clock = new ManualClock();
+  // The bot waits before an edit's retry on this clock: the fake measures those waits by it, added
+  // to its own (the waits of posts and replies pass in real time).
+  world.discord.retryClock = () => world.discord.now() + clock.now();
   const started = await startInProcessBot(world, ':memory:', env, clock);
   const { relay } = started.bot.context;
   let moving = false;

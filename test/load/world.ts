@@ -442,6 +442,8 @@ export class LoadWorld {
     this.stopPacing();
     await this.fics.close();
     await this.discord.stop();
+    // No request sent again without a wait after a 5xx or a cut (FakeDiscord's minRetryWaitMs).
+    this.discord.assertRetriesWaited();
   }
 
   // ---- games ---------------------------------------------------------------------------------------
