@@ -52,10 +52,46 @@ function runEnd(
   let j = from;
   if (words !== null) {
     while (j < end && (j & 3) !== 0 && pixels[j] === value) j++;
-    if ((j & 3) === 0) while (j + 4 <= end && words[j >> 2] === word) j += 4;
+    if ((j & 3) === 0) {
+      let w = j >> 2;
+      const wordsEnd = end >> 2;
+      while (w < wordsEnd && words[w] === word) w++;
+      j = w << 2;
+    }
   }
   while (j < end && pixels[j] === value) j++;
   return j;
+}
+
+/**
+ * The encoder's tables, made once per thread and left clean after each frame: a GIF has about a
+ * hundred frames and a render thread makes a few GIFs a second, and 4 MB of fresh zeroed tables
+ * a frame was page faults and garbage.
+ */
+interface LzwTables {
+  /** Code of (prefix code, pixel) at pixel << 12 | prefix; 0 for none. */
+  dict: Uint16Array;
+  /** The slots of `dict` in use, to clear only those. */
+  used: Uint32Array;
+  /** runCodes[v << 12 | k]: the code of index v repeated k times, for 1 <= k <= runLengths[v]. */
+  runCodes: Uint16Array;
+  runLengths: Uint16Array;
+}
+
+let tables: LzwTables | null = null;
+
+function lzwTables(): LzwTables {
+  if (tables === null) {
+    const runCodes = new Uint16Array(256 << 12);
+    for (let v = 0; v < 256; v++) runCodes[(v << 12) | 1] = v;
+    tables = {
+      dict: new Uint16Array(256 << 12),
+      used: new Uint32Array(MAX_CODE + 1),
+      runCodes,
+      runLengths: new Uint16Array(256).fill(1),
+    };
+  }
+  return tables;
 }
 
 /**
@@ -64,32 +100,25 @@ function runEnd(
  * the code that makes the next free code exceed the current width; clear when all 4096 codes are
  * used).
  *
- * Runs of one index (the transparent one, most of a frame) skip the dictionary walk: the codes of
- * that index repeated 1, 2, ... k times are kept in `runCodes`, so a string starting a run jumps to
- * the longest such code its run allows after one scan of the pixels. The codes written are the
- * same as the walk's, byte for byte.
+ * Runs of one index (transparent pixels, square colours, bar backgrounds: most of a frame) skip the
+ * dictionary walk: for each index v the codes of v repeated 1, 2, ... k times are kept in
+ * `runCodes` as the walk makes them (only ever one longer than the longest so far), so a string
+ * starting a run jumps to the longest such code its run allows after one scan of the pixels. The
+ * codes written are the same as the walk's, byte for byte.
  */
 class LzwEncoder {
-  private readonly dict = new Uint16Array(256 << 12);
-  private readonly used = new Uint32Array(MAX_CODE + 1);
-  /** runCodes[k]: the code of the run index repeated k times, for k <= runLength. */
-  private readonly runCodes = new Uint16Array(MAX_CODE + 2);
-  private usedCount = 0;
   private block = Buffer.allocUnsafe(255);
   private blockLength = 0;
   private accumulator = 0;
   private bits = 0;
 
-  /** `runIndex`: the index whose runs are skipped (-1: none). */
-  encode(pixels: Uint8Array, out: ByteSink, runIndex: number): void {
+  encode(pixels: Uint8Array, out: ByteSink): void {
     out.byte(MIN_CODE_SIZE);
     let codeSize = MIN_CODE_SIZE + 1;
     let maxCode = (1 << codeSize) - 1;
     let nextCode = FIRST_FREE;
-    const { dict, used, runCodes } = this;
-    runCodes[1] = runIndex;
-    let runLength = 1;
-    const runWord = (runIndex & 0xff) * 0x01010101;
+    const { dict, used, runCodes, runLengths } = lzwTables();
+    let usedCount = 0;
     const words =
       pixels.byteOffset % 4 === 0
         ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
@@ -111,51 +140,59 @@ class LzwEncoder {
         maxCode = codeSize === 12 ? MAX_CODE + 1 : (1 << codeSize) - 1;
       }
     };
+    const clear = (): void => {
+      for (let k = 0; k < usedCount; k++) dict[used[k]!] = 0;
+      usedCount = 0;
+      runLengths.fill(1);
+    };
     emit(CLEAR, true);
     let prefix = pixels[0]!;
-    for (let i = 1; i < pixels.length; i++) {
-      const pixel = pixels[i]!;
-      const slot = (pixel << 12) | prefix;
-      const code = dict[slot]!;
-      if (code !== 0) {
-        prefix = code;
-        continue;
+    // The tables are the thread's: left clean whatever happens, or every later GIF would be wrong.
+    try {
+      for (let i = 1; i < pixels.length; i++) {
+        const pixel = pixels[i]!;
+        const slot = (pixel << 12) | prefix;
+        const code = dict[slot]!;
+        if (code !== 0) {
+          prefix = code;
+          continue;
+        }
+        emit(prefix, false);
+        const runs = pixel << 12;
+        if (nextCode <= MAX_CODE) {
+          // The walk only ever makes the run one longer than the longest it knows.
+          const longest = runLengths[pixel]!;
+          if (prefix === runCodes[runs | longest])
+            runCodes[runs | (runLengths[pixel] = longest + 1)] = nextCode;
+          dict[slot] = nextCode++;
+          used[usedCount++] = slot;
+        } else {
+          clear();
+          nextCode = FIRST_FREE;
+          emit(CLEAR, true);
+        }
+        prefix = pixel;
+        const longest = runLengths[pixel]!;
+        if (longest > 1) {
+          // The walk would follow runCodes up to the run's end or `longest`, whichever comes first.
+          const j = runEnd(pixels, words, i + 1, Math.min(pixels.length, i + longest), pixel * 0x01010101);
+          prefix = runCodes[runs | (j - i)]!;
+          i = j - 1;
+        }
       }
       emit(prefix, false);
-      if (nextCode <= MAX_CODE) {
-        if (pixel === runIndex && prefix === runCodes[runLength]) runCodes[++runLength] = nextCode;
-        dict[slot] = nextCode++;
-        used[this.usedCount++] = slot;
-      } else {
-        this.clearDict();
-        nextCode = FIRST_FREE;
-        emit(CLEAR, true);
-        runLength = 1;
-      }
-      prefix = pixel;
-      if (pixel === runIndex) {
-        // The walk would follow runCodes up to the run's end or runLength, whichever comes first.
-        const j = runEnd(pixels, words, i + 1, Math.min(pixels.length, i + runLength), runWord);
-        prefix = runCodes[j - i]!;
-        i = j - 1;
-      }
+      emit(END, false);
+    } finally {
+      clear();
     }
-    emit(prefix, false);
-    emit(END, false);
     if (this.bits > 0) {
       this.block[this.blockLength++] = this.accumulator & 0xff;
       if (this.blockLength === 255) this.flushBlock(out);
     }
     this.flushBlock(out);
     out.byte(0);
-    this.clearDict();
     this.accumulator = 0;
     this.bits = 0;
-  }
-
-  private clearDict(): void {
-    for (let i = 0; i < this.usedCount; i++) this.dict[this.used[i]!] = 0;
-    this.usedCount = 0;
   }
 
   private flushBlock(out: ByteSink): void {
@@ -211,7 +248,7 @@ export class GifWriter {
     out.u16(f.width);
     out.u16(f.height);
     out.byte(0); // no local colour table, not interlaced
-    this.lzw.encode(f.pixels, out, f.transparentIndex ?? -1);
+    this.lzw.encode(f.pixels, out);
   }
 
   /** Bytes written so far. */
