@@ -43,7 +43,7 @@ class ByteSink {
  */
 function runEnd(
   pixels: Uint8Array,
-  words: Uint32Array | null,
+  words: Int32Array | null,
   from: number,
   end: number,
   word: number,
@@ -55,6 +55,12 @@ function runEnd(
     if ((j & 3) === 0) {
       let w = j >> 2;
       const wordsEnd = end >> 2;
+      // Sixteen pixels a step where the run is long, then four.
+      while (
+        w + 4 <= wordsEnd &&
+        ((words[w]! ^ word) | (words[w + 1]! ^ word) | (words[w + 2]! ^ word) | (words[w + 3]! ^ word)) === 0
+      )
+        w += 4;
       while (w < wordsEnd && words[w] === word) w++;
       j = w << 2;
     }
@@ -121,7 +127,7 @@ class LzwEncoder {
     let usedCount = 0;
     const words =
       pixels.byteOffset % 4 === 0
-        ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
+        ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
         : null;
     const emit = (code: number, reset: boolean): void => {
       this.accumulator |= code << this.bits;
@@ -175,7 +181,13 @@ class LzwEncoder {
         const longest = runLengths[pixel]!;
         if (longest > 1) {
           // The walk would follow runCodes up to the run's end or `longest`, whichever comes first.
-          const j = runEnd(pixels, words, i + 1, Math.min(pixels.length, i + longest), pixel * 0x01010101);
+          const j = runEnd(
+            pixels,
+            words,
+            i + 1,
+            Math.min(pixels.length, i + longest),
+            (pixel * 0x01010101) | 0,
+          );
           prefix = runCodes[runs | (j - i)]!;
           i = j - 1;
         }
