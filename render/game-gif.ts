@@ -76,6 +76,17 @@ function shownScenes(all: readonly BoardScene[], maxFrames?: number): BoardScene
   return [{ ...scenes[0]!, result: { result: '*', reason: note } }, ...scenes.slice(1)];
 }
 
+/**
+ * One buffer for every frame's pixels, of every GIF the thread draws (each frame paints or clears
+ * all of its box first): kept at the largest frame so far, at most a whole picture.
+ */
+let scratch = new Uint8Array(0);
+
+function framePixels(length: number): Uint8Array {
+  if (scratch.length < length) scratch = new Uint8Array(length);
+  return scratch.subarray(0, length);
+}
+
 /** One frame per scene; every scene is drawn with the first one's theme, size and layout. */
 export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
   const scenes = shownScenes(all, opts.maxFrames);
@@ -97,8 +108,6 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
 
   let previous: Frame | null = null;
   let writer: GifWriter | null = null;
-  // One buffer for every frame's pixels: each frame paints or clears all of its box first.
-  let scratch: Uint8Array | null = null;
   for (const [i, scene] of scenes.entries()) {
     const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
     // The start of a cut game stays long enough to read what was left out.
@@ -126,8 +135,7 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
       });
     } else {
       const box = boundingBox(changed);
-      scratch ??= new Uint8Array(frame.width * frame.height);
-      const pixels = scratch.subarray(0, box.w * box.h);
+      const pixels = framePixels(box.w * box.h);
       const surface = { data: pixels, stride: box.w, base: -(box.y * box.w + box.x) };
       if (changed !== frame.regions) fillRect(surface, box.x, box.y, box.w, box.h, TRANSPARENT);
       for (const region of changed) region.paint(surface);

@@ -227,13 +227,22 @@ export interface GifFrame {
   transparentIndex: number | null;
 }
 
+/**
+ * The thread's sink, between GIFs: kept at its size, as each GIF grew a fresh one from 64 KB to
+ * 512 KB (1 MB of garbage a GIF). A writer takes it when free; finish gives it back.
+ */
+let spareSink: ByteSink | null = null;
+
 export class GifWriter {
-  private readonly out = new ByteSink();
+  private readonly out: ByteSink;
   private readonly lzw = new LzwEncoder();
 
   /** `palette`: 256 entries of r, g, b. Loops forever. */
   constructor(width: number, height: number, palette: Uint8Array) {
-    const { out } = this;
+    const out = spareSink ?? new ByteSink();
+    spareSink = null;
+    out.length = 0;
+    this.out = out;
     out.write('GIF89a');
     out.u16(width);
     out.u16(height);
@@ -268,8 +277,11 @@ export class GifWriter {
     return this.out.length;
   }
 
+  /** The GIF's bytes (a copy: the sink serves the next writer); the writer is done. */
   finish(): Buffer {
     this.out.byte(0x3b);
-    return Buffer.from(this.out.bytes.subarray(0, this.out.length));
+    const gif = Buffer.from(this.out.bytes.subarray(0, this.out.length));
+    spareSink = this.out;
+    return gif;
   }
 }
