@@ -112,107 +112,135 @@ function lzwTables(): LzwTables {
  * starting a run jumps to the longest such code its run allows after one scan of the pixels. The
  * codes written are the same as the walk's, byte for byte.
  */
-class LzwEncoder {
-  private block = Buffer.allocUnsafe(255);
+/** Codes packed into bytes, least significant bit first, in data sub-blocks of up to 255 bytes. */
+class CodeWriter {
+  private readonly block = Buffer.allocUnsafe(255);
   private blockLength = 0;
   private accumulator = 0;
   private bits = 0;
+  private codeSize = MIN_CODE_SIZE + 1;
+  private maxCode = (1 << (MIN_CODE_SIZE + 1)) - 1;
 
-  encode(pixels: Uint8Array, out: ByteSink): void {
-    out.byte(MIN_CODE_SIZE);
-    let codeSize = MIN_CODE_SIZE + 1;
-    let maxCode = (1 << codeSize) - 1;
-    let nextCode = FIRST_FREE;
-    const { dict, used, runCodes, runLengths } = lzwTables();
-    let usedCount = 0;
-    const words =
-      pixels.byteOffset % 4 === 0
-        ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
-        : null;
-    const emit = (code: number, reset: boolean): void => {
-      this.accumulator |= code << this.bits;
-      this.bits += codeSize;
-      while (this.bits >= 8) {
-        this.block[this.blockLength++] = this.accumulator & 0xff;
-        this.accumulator >>>= 8;
-        this.bits -= 8;
-        if (this.blockLength === 255) this.flushBlock(out);
-      }
-      if (reset) {
-        codeSize = MIN_CODE_SIZE + 1;
-        maxCode = (1 << codeSize) - 1;
-      } else if (nextCode > maxCode && codeSize < 12) {
-        codeSize++;
-        maxCode = codeSize === 12 ? MAX_CODE + 1 : (1 << codeSize) - 1;
-      }
-    };
-    const clear = (): void => {
-      for (let k = 0; k < usedCount; k++) dict[used[k]!] = 0;
-      usedCount = 0;
-      runLengths.fill(1);
-    };
-    emit(CLEAR, true);
-    let prefix = pixels[0]!;
-    // The tables are the thread's: left clean whatever happens, or every later GIF would be wrong.
-    try {
-      for (let i = 1; i < pixels.length; i++) {
-        const pixel = pixels[i]!;
-        const slot = (pixel << 12) | prefix;
-        const code = dict[slot]!;
-        if (code !== 0) {
-          prefix = code;
-          continue;
-        }
-        emit(prefix, false);
-        const runs = pixel << 12;
-        if (nextCode <= MAX_CODE) {
-          // The walk only ever makes the run one longer than the longest it knows.
-          const longest = runLengths[pixel]!;
-          if (prefix === runCodes[runs | longest])
-            runCodes[runs | (runLengths[pixel] = longest + 1)] = nextCode;
-          dict[slot] = nextCode++;
-          used[usedCount++] = slot;
-        } else {
-          clear();
-          nextCode = FIRST_FREE;
-          emit(CLEAR, true);
-        }
-        prefix = pixel;
-        const longest = runLengths[pixel]!;
-        if (longest > 1) {
-          // The walk would follow runCodes up to the run's end or `longest`, whichever comes first.
-          const j = runEnd(
-            pixels,
-            words,
-            i + 1,
-            Math.min(pixels.length, i + longest),
-            (pixel * 0x01010101) | 0,
-          );
-          prefix = runCodes[runs | (j - i)]!;
-          i = j - 1;
-        }
-      }
-      emit(prefix, false);
-      emit(END, false);
-    } finally {
-      clear();
+  constructor(private readonly out: ByteSink) {}
+
+  /** Writes `code`; the width grows once `nextCode`, the next free code, no longer fits it. */
+  put(code: number, nextCode: number): void {
+    this.accumulator |= code << this.bits;
+    this.bits += this.codeSize;
+    while (this.bits >= 8) {
+      this.block[this.blockLength++] = this.accumulator & 0xff;
+      this.accumulator >>>= 8;
+      this.bits -= 8;
+      if (this.blockLength === 255) this.flushBlock();
     }
+    if (nextCode > this.maxCode && this.codeSize < 12) {
+      this.codeSize++;
+      this.maxCode = this.codeSize === 12 ? MAX_CODE + 1 : (1 << this.codeSize) - 1;
+    }
+  }
+
+  /** Writes a clear code; the codes after it start at the least width again. */
+  clear(): void {
+    this.put(CLEAR, FIRST_FREE);
+    this.codeSize = MIN_CODE_SIZE + 1;
+    this.maxCode = (1 << this.codeSize) - 1;
+  }
+
+  /** The last bits, the last sub-block and the terminator. */
+  finish(): void {
     if (this.bits > 0) {
       this.block[this.blockLength++] = this.accumulator & 0xff;
-      if (this.blockLength === 255) this.flushBlock(out);
+      if (this.blockLength === 255) this.flushBlock();
     }
-    this.flushBlock(out);
-    out.byte(0);
-    this.accumulator = 0;
-    this.bits = 0;
+    this.flushBlock();
+    this.out.byte(0);
   }
 
-  private flushBlock(out: ByteSink): void {
+  private flushBlock(): void {
     if (this.blockLength === 0) return;
-    out.byte(this.blockLength);
-    out.write(this.block.subarray(0, this.blockLength));
+    this.out.byte(this.blockLength);
+    this.out.reserve(this.blockLength);
+    this.block.copy(this.out.bytes, this.out.length, 0, this.blockLength);
+    this.out.length += this.blockLength;
     this.blockLength = 0;
   }
+}
+
+/** Empties the dictionary's slots in use and forgets the runs. */
+function clearTables({ dict, used, runLengths }: LzwTables, usedCount: number): void {
+  for (let k = 0; k < usedCount; k++) dict[used[k]!] = 0;
+  runLengths.fill(1);
+}
+
+/**
+ * LZW for GIF with 8-bit pixels. The dictionary is a dense table indexed by (pixel << 12 | prefix
+ * code) instead of a hash: one load per pixel. Code widths follow GIFCOMPR.C (grow after writing
+ * the code that makes the next free code exceed the current width; clear when all 4096 codes are
+ * used).
+ *
+ * Runs of one index (transparent pixels, square colours, bar backgrounds: most of a frame) skip the
+ * dictionary walk: for each index v the codes of v repeated 1, 2, ... k times are kept in
+ * `runCodes` as the walk makes them (only ever one longer than the longest so far), so a string
+ * starting a run jumps to the longest such code its run allows after one scan of the pixels. The
+ * codes written are the same as the walk's, byte for byte.
+ */
+function encodeLzw(pixels: Uint8Array, out: ByteSink): void {
+  out.byte(MIN_CODE_SIZE);
+  const writer = new CodeWriter(out);
+  const tables = lzwTables();
+  const { dict, used, runCodes, runLengths } = tables;
+  let nextCode = FIRST_FREE;
+  let usedCount = 0;
+  const words =
+    pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  writer.clear();
+  let prefix = pixels[0]!;
+  // The tables are the thread's: left clean whatever happens, or every later GIF would be wrong.
+  try {
+    for (let i = 1; i < pixels.length; i++) {
+      const pixel = pixels[i]!;
+      const slot = (pixel << 12) | prefix;
+      const code = dict[slot]!;
+      if (code !== 0) {
+        prefix = code;
+        continue;
+      }
+      writer.put(prefix, nextCode);
+      const runs = pixel << 12;
+      if (nextCode <= MAX_CODE) {
+        // The walk only ever makes the run one longer than the longest it knows.
+        const longest = runLengths[pixel]!;
+        if (prefix === runCodes[runs | longest])
+          runCodes[runs | (runLengths[pixel] = longest + 1)] = nextCode;
+        dict[slot] = nextCode++;
+        used[usedCount++] = slot;
+      } else {
+        clearTables(tables, usedCount);
+        usedCount = 0;
+        nextCode = FIRST_FREE;
+        writer.clear();
+      }
+      prefix = pixel;
+      const longest = runLengths[pixel]!;
+      if (longest > 1) {
+        // The walk would follow runCodes up to the run's end or `longest`, whichever comes first.
+        const j = runEnd(
+          pixels,
+          words,
+          i + 1,
+          Math.min(pixels.length, i + longest),
+          (pixel * 0x01010101) | 0,
+        );
+        prefix = runCodes[runs | (j - i)]!;
+        i = j - 1;
+      }
+    }
+    writer.put(prefix, nextCode);
+    writer.put(END, nextCode);
+  } finally {
+    clearTables(tables, usedCount);
+  }
+  writer.finish();
 }
 
 export interface GifFrame {
@@ -235,7 +263,6 @@ let spareSink: ByteSink | null = null;
 
 export class GifWriter {
   private readonly out: ByteSink;
-  private readonly lzw = new LzwEncoder();
 
   /** `palette`: 256 entries of r, g, b. Loops forever. */
   constructor(width: number, height: number, palette: Uint8Array) {
@@ -269,7 +296,7 @@ export class GifWriter {
     out.u16(f.width);
     out.u16(f.height);
     out.byte(0); // no local colour table, not interlaced
-    this.lzw.encode(f.pixels, out);
+    encodeLzw(f.pixels, out);
   }
 
   /** Bytes written so far. */
