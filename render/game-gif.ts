@@ -1,7 +1,7 @@
 // Scenes to an animated GIF, the way lichess's GIF renderer does it: one fixed palette, the first
 // frame whole, and every later frame only the bounding box of the regions (squares, clocks, names)
 // that changed, with the unchanged regions inside it transparent.
-import { composeScene, readScene, type Frame, type Region } from './compose.js';
+import { readScene, sceneComposer, type Frame, type Region } from './compose.js';
 import { GifWriter } from './gif.js';
 import type { LayoutNeeds } from './layout.js';
 import { TRANSPARENT } from './palette.js';
@@ -103,13 +103,13 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
     footer: scenes.some((s) => s.result),
     holdings: positions.some((p) => p.holdings !== null),
   };
-  const look = { theme: first.theme, size: first.size };
+  const compose = sceneComposer({ theme: first.theme, size: first.size }, needs, false);
   const lastFrameDelayMs = opts.lastFrameDelayMs ?? LAST_FRAME_DELAY_MS;
 
   let previous: Frame | null = null;
   let writer: GifWriter | null = null;
   for (const [i, scene] of scenes.entries()) {
-    const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
+    const frame = compose(scene, positions[i]!);
     // The start of a cut game stays long enough to read what was left out.
     const delayMs =
       i === scenes.length - 1
