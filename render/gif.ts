@@ -70,9 +70,9 @@ function runEnd(
 }
 
 /**
- * The encoder's tables, made once per thread and left clean after each frame: a GIF has about a
- * hundred frames and a render thread makes a few GIFs a second, and 4 MB of fresh zeroed tables
- * a frame was page faults and garbage.
+ * The encoder's tables, made once per thread and left clean after each frame: a render thread
+ * makes a few GIFs a second, and a fresh zeroed 2 MB dictionary a GIF was page faults and garbage.
+ * Only the pages of slots in use are ever touched.
  */
 interface LzwTables {
   /** Code of (prefix code, pixel) at pixel << 12 | prefix; 0 for none. */
@@ -100,18 +100,6 @@ function lzwTables(): LzwTables {
   return tables;
 }
 
-/**
- * LZW for GIF with 8-bit pixels. The dictionary is a dense table indexed by (pixel << 12 | prefix
- * code) instead of a hash: one load per pixel. Code widths follow GIFCOMPR.C (grow after writing
- * the code that makes the next free code exceed the current width; clear when all 4096 codes are
- * used).
- *
- * Runs of one index (transparent pixels, square colours, bar backgrounds: most of a frame) skip the
- * dictionary walk: for each index v the codes of v repeated 1, 2, ... k times are kept in
- * `runCodes` as the walk makes them (only ever one longer than the longest so far), so a string
- * starting a run jumps to the longest such code its run allows after one scan of the pixels. The
- * codes written are the same as the walk's, byte for byte.
- */
 /** Codes packed into bytes, least significant bit first, in data sub-blocks of up to 255 bytes. */
 class CodeWriter {
   private readonly block = Buffer.allocUnsafe(255);
