@@ -57,17 +57,32 @@ function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: Sc
       };
       const x = column.board.x + col * square;
       const y = column.board.y + row * square;
-      regions.push({
-        x,
-        y,
-        w: square,
-        h: square,
-        key: squareLookKey(look),
-        paint: (s) => blit(s, p.sprites.square(look), x, y),
-      });
+      regions.push(new SquareRegion(x, y, square, p.sprites, look));
     }
   }
   return regions;
+}
+
+/** A board square, its sprite found when painted: an object, not a closure, as a frame has 64. */
+class SquareRegion implements Region {
+  readonly key: string;
+  readonly w: number;
+  readonly h: number;
+
+  constructor(
+    readonly x: number,
+    readonly y: number,
+    size: number,
+    private readonly sprites: SpriteKit,
+    private readonly look: SquareLook,
+  ) {
+    this.key = squareLookKey(look);
+    this.w = this.h = size;
+  }
+
+  paint(s: Surface): void {
+    blit(s, this.sprites.square(this.look), this.x, this.y);
+  }
 }
 
 /** The file letters under the board, each centred under its file. */
@@ -402,12 +417,14 @@ function drawArrow(
     for (let y = region.y; y < region.y + region.h; y++)
       for (let x = region.x; x < region.x + region.w; x++) if (inside(x + 0.5, y + 0.5)) pixels.push(x, y);
     if (pixels.length === 0) continue;
-    const paint = region.paint;
     regions[i] = {
-      ...region,
+      x: region.x,
+      y: region.y,
+      w: region.w,
+      h: region.h,
       key: `${region.key}|arrow:${arrow.from}-${arrow.to}`,
       paint: (s) => {
-        paint(s);
+        region.paint(s);
         for (let j = 0; j < pixels.length; j += 2)
           s.data[s.base + pixels[j + 1]! * s.stride + pixels[j]!] = colour;
       },
@@ -453,13 +470,27 @@ export function composeScene(
   needs: LayoutNeeds,
   markTurn = true,
 ): Frame {
-  const layout = computeLayout(scene.size ?? DEFAULT_SIZE, needs);
-  const sprites = spriteKit(themeByName(scene.theme ?? DEFAULT_THEME), layout);
+  return sceneComposer(scene, needs, markTurn)(scene, position);
+}
+
+/**
+ * composeScene for many scenes of one theme, size and layout (a GIF's frames): the layout and the
+ * sprite kit are found once, not once a frame. The scenes' own theme and size are not read.
+ */
+export function sceneComposer(
+  look: Pick<BoardScene, 'theme' | 'size'>,
+  needs: LayoutNeeds,
+  markTurn: boolean,
+): (scene: BoardScene, position: ScenePosition) => Frame {
+  const layout = computeLayout(look.size ?? DEFAULT_SIZE, needs);
+  const sprites = spriteKit(themeByName(look.theme ?? DEFAULT_THEME), layout);
   const painter: Painter = { layout, sprites, markTurn };
-  const regions = panelRegions(painter, layout.panel, scene, position);
-  if (layout.evaluationBar !== null && scene.evaluation)
-    regions.push(evaluationRegion(painter, layout.evaluationBar, layout.panel.board, scene));
-  const arrow = scene.evaluation?.bestMove ? arrowOf(scene.evaluation.bestMove) : null;
-  if (arrow !== null) drawArrow(painter, layout.panel, scene.orientation, arrow, regions);
-  return { width: layout.width, height: layout.height, palette: sprites.kit.palette, regions };
+  return (scene, position) => {
+    const regions = panelRegions(painter, layout.panel, scene, position);
+    if (layout.evaluationBar !== null && scene.evaluation)
+      regions.push(evaluationRegion(painter, layout.evaluationBar, layout.panel.board, scene));
+    const arrow = scene.evaluation?.bestMove ? arrowOf(scene.evaluation.bestMove) : null;
+    if (arrow !== null) drawArrow(painter, layout.panel, scene.orientation, arrow, regions);
+    return { width: layout.width, height: layout.height, palette: sprites.kit.palette, regions };
+  };
 }

@@ -1,7 +1,7 @@
 // Scenes to an animated GIF, the way lichess's GIF renderer does it: one fixed palette, the first
 // frame whole, and every later frame only the bounding box of the regions (squares, clocks, names)
 // that changed, with the unchanged regions inside it transparent.
-import { composeScene, readScene, type Frame, type Region } from './compose.js';
+import { readScene, sceneComposer, type Frame, type Region } from './compose.js';
 import { GifWriter } from './gif.js';
 import type { LayoutNeeds } from './layout.js';
 import { TRANSPARENT } from './palette.js';
@@ -76,6 +76,17 @@ function shownScenes(all: readonly BoardScene[], maxFrames?: number): BoardScene
   return [{ ...scenes[0]!, result: { result: '*', reason: note } }, ...scenes.slice(1)];
 }
 
+/**
+ * One buffer for every frame's pixels, of every GIF the thread draws (each frame paints or clears
+ * all of its box first): kept at the largest frame so far, at most a whole picture.
+ */
+let scratch = new Uint8Array(0);
+
+function framePixels(length: number): Uint8Array {
+  if (scratch.length < length) scratch = new Uint8Array(length);
+  return scratch.subarray(0, length);
+}
+
 /** One frame per scene; every scene is drawn with the first one's theme, size and layout. */
 export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResult<Buffer> {
   const scenes = shownScenes(all, opts.maxFrames);
@@ -92,15 +103,13 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
     footer: scenes.some((s) => s.result),
     holdings: positions.some((p) => p.holdings !== null),
   };
-  const look = { theme: first.theme, size: first.size };
+  const compose = sceneComposer({ theme: first.theme, size: first.size }, needs, false);
   const lastFrameDelayMs = opts.lastFrameDelayMs ?? LAST_FRAME_DELAY_MS;
 
   let previous: Frame | null = null;
   let writer: GifWriter | null = null;
-  // One buffer for every frame's pixels: each frame paints or clears all of its box first.
-  let scratch: Uint8Array | null = null;
   for (const [i, scene] of scenes.entries()) {
-    const frame = composeScene({ ...scene, ...look }, positions[i]!, needs, false);
+    const frame = compose(scene, positions[i]!);
     // The start of a cut game stays long enough to read what was left out.
     const delayMs =
       i === scenes.length - 1
@@ -126,8 +135,7 @@ export function renderGif(all: BoardScene[], opts: GifOptions = {}): RenderResul
       });
     } else {
       const box = boundingBox(changed);
-      scratch ??= new Uint8Array(frame.width * frame.height);
-      const pixels = scratch.subarray(0, box.w * box.h);
+      const pixels = framePixels(box.w * box.h);
       const surface = { data: pixels, stride: box.w, base: -(box.y * box.w + box.x) };
       if (changed !== frame.regions) fillRect(surface, box.x, box.y, box.w, box.h, TRANSPARENT);
       for (const region of changed) region.paint(surface);

@@ -43,7 +43,7 @@ class ByteSink {
  */
 function runEnd(
   pixels: Uint8Array,
-  words: Uint32Array | null,
+  words: Int32Array | null,
   from: number,
   end: number,
   word: number,
@@ -52,10 +52,112 @@ function runEnd(
   let j = from;
   if (words !== null) {
     while (j < end && (j & 3) !== 0 && pixels[j] === value) j++;
-    if ((j & 3) === 0) while (j + 4 <= end && words[j >> 2] === word) j += 4;
+    if ((j & 3) === 0) {
+      let w = j >> 2;
+      const wordsEnd = end >> 2;
+      // Sixteen pixels a step where the run is long, then four.
+      while (
+        w + 4 <= wordsEnd &&
+        ((words[w]! ^ word) | (words[w + 1]! ^ word) | (words[w + 2]! ^ word) | (words[w + 3]! ^ word)) === 0
+      )
+        w += 4;
+      while (w < wordsEnd && words[w] === word) w++;
+      j = w << 2;
+    }
   }
   while (j < end && pixels[j] === value) j++;
   return j;
+}
+
+/**
+ * The encoder's tables, made once per thread and left clean after each frame: a render thread
+ * makes a few GIFs a second, and a fresh zeroed 2 MB dictionary a GIF was page faults and garbage.
+ * Only the pages of slots in use are ever touched.
+ */
+interface LzwTables {
+  /** Code of (prefix code, pixel) at pixel << 12 | prefix; 0 for none. */
+  dict: Uint16Array;
+  /** The slots of `dict` in use, to clear only those. */
+  used: Uint32Array;
+  /** runCodes[v << 12 | k]: the code of index v repeated k times, for 1 <= k <= runLengths[v]. */
+  runCodes: Uint16Array;
+  runLengths: Uint16Array;
+}
+
+let tables: LzwTables | null = null;
+
+function lzwTables(): LzwTables {
+  if (tables === null) {
+    const runCodes = new Uint16Array(256 << 12);
+    for (let v = 0; v < 256; v++) runCodes[(v << 12) | 1] = v;
+    tables = {
+      dict: new Uint16Array(256 << 12),
+      used: new Uint32Array(MAX_CODE + 1),
+      runCodes,
+      runLengths: new Uint16Array(256).fill(1),
+    };
+  }
+  return tables;
+}
+
+/** Codes packed into bytes, least significant bit first, in data sub-blocks of up to 255 bytes. */
+class CodeWriter {
+  private readonly block = Buffer.allocUnsafe(255);
+  private blockLength = 0;
+  private accumulator = 0;
+  private bits = 0;
+  private codeSize = MIN_CODE_SIZE + 1;
+  private maxCode = (1 << (MIN_CODE_SIZE + 1)) - 1;
+
+  constructor(private readonly out: ByteSink) {}
+
+  /** Writes `code`; the width grows once `nextCode`, the next free code, no longer fits it. */
+  put(code: number, nextCode: number): void {
+    this.accumulator |= code << this.bits;
+    this.bits += this.codeSize;
+    while (this.bits >= 8) {
+      this.block[this.blockLength++] = this.accumulator & 0xff;
+      this.accumulator >>>= 8;
+      this.bits -= 8;
+      if (this.blockLength === 255) this.flushBlock();
+    }
+    if (nextCode > this.maxCode && this.codeSize < 12) {
+      this.codeSize++;
+      this.maxCode = this.codeSize === 12 ? MAX_CODE + 1 : (1 << this.codeSize) - 1;
+    }
+  }
+
+  /** Writes a clear code; the codes after it start at the least width again. */
+  clear(): void {
+    this.put(CLEAR, FIRST_FREE);
+    this.codeSize = MIN_CODE_SIZE + 1;
+    this.maxCode = (1 << this.codeSize) - 1;
+  }
+
+  /** The last bits, the last sub-block and the terminator. */
+  finish(): void {
+    if (this.bits > 0) {
+      this.block[this.blockLength++] = this.accumulator & 0xff;
+      if (this.blockLength === 255) this.flushBlock();
+    }
+    this.flushBlock();
+    this.out.byte(0);
+  }
+
+  private flushBlock(): void {
+    if (this.blockLength === 0) return;
+    this.out.byte(this.blockLength);
+    this.out.reserve(this.blockLength);
+    this.block.copy(this.out.bytes, this.out.length, 0, this.blockLength);
+    this.out.length += this.blockLength;
+    this.blockLength = 0;
+  }
+}
+
+/** Empties the dictionary's slots in use and forgets the runs. */
+function clearTables({ dict, used, runLengths }: LzwTables, usedCount: number): void {
+  for (let k = 0; k < usedCount; k++) dict[used[k]!] = 0;
+  runLengths.fill(1);
 }
 
 /**
@@ -64,55 +166,25 @@ function runEnd(
  * the code that makes the next free code exceed the current width; clear when all 4096 codes are
  * used).
  *
- * Runs of one index (the transparent one, most of a frame) skip the dictionary walk: the codes of
- * that index repeated 1, 2, ... k times are kept in `runCodes`, so a string starting a run jumps to
- * the longest such code its run allows after one scan of the pixels. The codes written are the
- * same as the walk's, byte for byte.
+ * Runs of one index (transparent pixels, square colours, bar backgrounds: most of a frame) skip the
+ * dictionary walk: for each index v the codes of v repeated 1, 2, ... k times are kept in
+ * `runCodes` as the walk makes them (only ever one longer than the longest so far), so a string
+ * starting a run jumps to the longest such code its run allows after one scan of the pixels. The
+ * codes written are the same as the walk's, byte for byte.
  */
-class LzwEncoder {
-  private readonly dict = new Uint16Array(256 << 12);
-  private readonly used = new Uint32Array(MAX_CODE + 1);
-  /** runCodes[k]: the code of the run index repeated k times, for k <= runLength. */
-  private readonly runCodes = new Uint16Array(MAX_CODE + 2);
-  private usedCount = 0;
-  private block = Buffer.allocUnsafe(255);
-  private blockLength = 0;
-  private accumulator = 0;
-  private bits = 0;
-
-  /** `runIndex`: the index whose runs are skipped (-1: none). */
-  encode(pixels: Uint8Array, out: ByteSink, runIndex: number): void {
-    out.byte(MIN_CODE_SIZE);
-    let codeSize = MIN_CODE_SIZE + 1;
-    let maxCode = (1 << codeSize) - 1;
-    let nextCode = FIRST_FREE;
-    const { dict, used, runCodes } = this;
-    runCodes[1] = runIndex;
-    let runLength = 1;
-    const runWord = (runIndex & 0xff) * 0x01010101;
-    const words =
-      pixels.byteOffset % 4 === 0
-        ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
-        : null;
-    const emit = (code: number, reset: boolean): void => {
-      this.accumulator |= code << this.bits;
-      this.bits += codeSize;
-      while (this.bits >= 8) {
-        this.block[this.blockLength++] = this.accumulator & 0xff;
-        this.accumulator >>>= 8;
-        this.bits -= 8;
-        if (this.blockLength === 255) this.flushBlock(out);
-      }
-      if (reset) {
-        codeSize = MIN_CODE_SIZE + 1;
-        maxCode = (1 << codeSize) - 1;
-      } else if (nextCode > maxCode && codeSize < 12) {
-        codeSize++;
-        maxCode = codeSize === 12 ? MAX_CODE + 1 : (1 << codeSize) - 1;
-      }
-    };
-    emit(CLEAR, true);
-    let prefix = pixels[0]!;
+function encodeLzw(pixels: Uint8Array, out: ByteSink): void {
+  out.byte(MIN_CODE_SIZE);
+  const writer = new CodeWriter(out);
+  const tables = lzwTables();
+  const { dict, used, runCodes, runLengths } = tables;
+  let nextCode = FIRST_FREE;
+  let usedCount = 0;
+  const words =
+    pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  writer.clear();
+  let prefix = pixels[0]!;
+  // The tables are the thread's: left clean whatever happens, or every later GIF would be wrong.
+  try {
     for (let i = 1; i < pixels.length; i++) {
       const pixel = pixels[i]!;
       const slot = (pixel << 12) | prefix;
@@ -121,49 +193,42 @@ class LzwEncoder {
         prefix = code;
         continue;
       }
-      emit(prefix, false);
+      writer.put(prefix, nextCode);
+      const runs = pixel << 12;
       if (nextCode <= MAX_CODE) {
-        if (pixel === runIndex && prefix === runCodes[runLength]) runCodes[++runLength] = nextCode;
+        // The walk only ever makes the run one longer than the longest it knows.
+        const longest = runLengths[pixel]!;
+        if (prefix === runCodes[runs | longest])
+          runCodes[runs | (runLengths[pixel] = longest + 1)] = nextCode;
         dict[slot] = nextCode++;
-        used[this.usedCount++] = slot;
+        used[usedCount++] = slot;
       } else {
-        this.clearDict();
+        clearTables(tables, usedCount);
+        usedCount = 0;
         nextCode = FIRST_FREE;
-        emit(CLEAR, true);
-        runLength = 1;
+        writer.clear();
       }
       prefix = pixel;
-      if (pixel === runIndex) {
-        // The walk would follow runCodes up to the run's end or runLength, whichever comes first.
-        const j = runEnd(pixels, words, i + 1, Math.min(pixels.length, i + runLength), runWord);
-        prefix = runCodes[j - i]!;
+      const longest = runLengths[pixel]!;
+      if (longest > 1) {
+        // The walk would follow runCodes up to the run's end or `longest`, whichever comes first.
+        const j = runEnd(
+          pixels,
+          words,
+          i + 1,
+          Math.min(pixels.length, i + longest),
+          (pixel * 0x01010101) | 0,
+        );
+        prefix = runCodes[runs | (j - i)]!;
         i = j - 1;
       }
     }
-    emit(prefix, false);
-    emit(END, false);
-    if (this.bits > 0) {
-      this.block[this.blockLength++] = this.accumulator & 0xff;
-      if (this.blockLength === 255) this.flushBlock(out);
-    }
-    this.flushBlock(out);
-    out.byte(0);
-    this.clearDict();
-    this.accumulator = 0;
-    this.bits = 0;
+    writer.put(prefix, nextCode);
+    writer.put(END, nextCode);
+  } finally {
+    clearTables(tables, usedCount);
   }
-
-  private clearDict(): void {
-    for (let i = 0; i < this.usedCount; i++) this.dict[this.used[i]!] = 0;
-    this.usedCount = 0;
-  }
-
-  private flushBlock(out: ByteSink): void {
-    if (this.blockLength === 0) return;
-    out.byte(this.blockLength);
-    out.write(this.block.subarray(0, this.blockLength));
-    this.blockLength = 0;
-  }
+  writer.finish();
 }
 
 export interface GifFrame {
@@ -178,13 +243,21 @@ export interface GifFrame {
   transparentIndex: number | null;
 }
 
+/**
+ * The thread's sink, between GIFs: kept at its size, as each GIF grew a fresh one from 64 KB to
+ * 512 KB (1 MB of garbage a GIF). A writer takes it when free; finish gives it back.
+ */
+let spareSink: ByteSink | null = null;
+
 export class GifWriter {
-  private readonly out = new ByteSink();
-  private readonly lzw = new LzwEncoder();
+  private readonly out: ByteSink;
 
   /** `palette`: 256 entries of r, g, b. Loops forever. */
   constructor(width: number, height: number, palette: Uint8Array) {
-    const { out } = this;
+    const out = spareSink ?? new ByteSink();
+    spareSink = null;
+    out.length = 0;
+    this.out = out;
     out.write('GIF89a');
     out.u16(width);
     out.u16(height);
@@ -211,7 +284,7 @@ export class GifWriter {
     out.u16(f.width);
     out.u16(f.height);
     out.byte(0); // no local colour table, not interlaced
-    this.lzw.encode(f.pixels, out, f.transparentIndex ?? -1);
+    encodeLzw(f.pixels, out);
   }
 
   /** Bytes written so far. */
@@ -219,8 +292,11 @@ export class GifWriter {
     return this.out.length;
   }
 
+  /** The GIF's bytes (a copy: the sink serves the next writer); the writer is done. */
   finish(): Buffer {
     this.out.byte(0x3b);
-    return Buffer.from(this.out.bytes.subarray(0, this.out.length));
+    const gif = Buffer.from(this.out.bytes.subarray(0, this.out.length));
+    spareSink = this.out;
+    return gif;
   }
 }
