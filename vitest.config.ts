@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (test/support/unit-guard.ts) and runs alone as `npm run test:fast`.
  */
 const INTEGRATION = [
+  'test/bench/**/*.test.ts',
   'test/chesslive/{feed,limits,source}.test.ts',
   'test/cli/{chesslive,help,observe,render}.test.ts',
   'test/club/{club,tv}.test.ts',
