@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/load/fuzz.test.ts',
   'test/protocol/transcripts.test.ts',
   'test/relay/relay.test.ts',
+  'test/render/idle-pool.test.ts',
   'test/storage/**/*.test.ts',
   'test/web/{bounds,browser,stream,web}.test.ts',
 ];

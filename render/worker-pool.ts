@@ -106,7 +106,6 @@ export class RenderPool implements Renderer {
   private spawn(slot: number): Thread {
     const thread: Thread = { worker: startWorker(), pending: new Map() };
     this.threads[slot] = thread;
-    thread.worker.unref();
     thread.worker.on('message', (response: RenderResponse) => {
       const resolve = thread.pending.get(response.id);
       thread.pending.delete(response.id);
@@ -126,6 +125,9 @@ export class RenderPool implements Renderer {
     };
     thread.worker.on('error', (error) => lost(`the render worker failed: ${error.message}`));
     thread.worker.on('exit', (code) => lost(`the render worker stopped (exit code ${code})`));
+    // After the listeners: a 'message' listener refs the worker's port again, and an idle pool
+    // (warmed, never used) would then keep its process alive.
+    thread.worker.unref();
     return thread;
   }
 
