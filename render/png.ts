@@ -1,7 +1,7 @@
 // A minimal writer for 8-bit palette PNGs on node:zlib. Our own because @napi-rs/canvas only
 // encodes RGBA, which takes about 10 ms for a 480x603 board; palette indices are a quarter of the
 // bytes, already laid out by the frame composer, and deflate in well under a millisecond.
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -16,11 +16,12 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /**
- * Measured on the positions of a whole game at 480 px: level 3 takes ~0.47 ms for a 14 KB median
- * (21 KB largest); 1-2 are as fast but larger, 4-5 are slower AND larger (lazy matching with short
- * chains), 6 is ~20 % smaller for three times the time; Z_RLE is 0.36 ms but 18 KB.
+ * zlib's run-length strategy: matches at distance 1 only, no hash chains. Measured on the 1,107
+ * positions of 13 games (docs/performance.md, "Board PNG band cache, ninth round"): deflate a
+ * quarter faster than level 3 (0.65-0.75 ms against 0.9-1.0) for a fifth more bytes (median 23.3 KB
+ * against 19.0, largest 28.6 against 24.3). At 1,000 games CPU is the bound, not upload.
  */
-export const PNG_DEFLATE_LEVEL = 3;
+const PNG_DEFLATE = { strategy: constants.Z_RLE } as const;
 
 /**
  * `rows` holds `height` rows of 1 filter byte (0: none) + `width` palette indices.
@@ -41,7 +42,7 @@ export function encodeIndexedPng(
     SIGNATURE,
     chunk('IHDR', header),
     chunk('PLTE', palette),
-    chunk('IDAT', deflateSync(rows, { level: PNG_DEFLATE_LEVEL })),
+    chunk('IDAT', deflateSync(rows, PNG_DEFLATE)),
     chunk('IEND', new Uint8Array(0)),
   ]);
 }
