@@ -72,3 +72,11 @@ export const identifies = (world: World) =>
 /** Sessions let in: an IDENTIFY the fake refused (Invalid Session) has no READY. */
 export const readies = (world: World) =>
   world.fake.gatewayLog.filter((e) => e.direction === 'out' && e.t === 'READY');
+
+/** Waits until `count` shards have been sent READY. */
+export const shardsReady = (world: World, count: number): Promise<true> =>
+  world.fake.waitFor(
+    () => (readies(world).length >= count ? true : undefined),
+    `${count} shards READY`,
+    120_000,
+  );

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { afterEach, expect, it } from 'vitest';
 import { World } from '../e2e/harness.js';
-import { identifies, readies, startSharded } from './sharded.js';
+import { identifies, readies, shardsReady, startSharded } from './sharded.js';
 
 let w: World | null = null;
 afterEach(async () => {
@@ -18,11 +18,7 @@ it('starts the shards of different rate-limit keys together, one IDENTIFY per ke
   world.fake.holdReady(2);
   const manager = startSharded(world, 3);
   try {
-    await world.fake.waitFor(
-      () => (readies(world).length >= 3 ? true : undefined),
-      'three shards READY',
-      120_000,
-    );
+    await shardsReady(world, 3);
     const [first, second, third] = identifies(world);
     expect([first?.shard, second?.shard].sort()).toEqual([0, 1]);
     expect(third?.shard).toBe(2);
@@ -45,11 +41,7 @@ it('when GET /gateway/bot fails, starts the shards one per 5 s window, as if max
   world.fake.failNext({ method: 'GET', path: /^\/gateway\/bot$/ }, { kind: 'error', status: 503 });
   const manager = startSharded(world, 2);
   try {
-    await world.fake.waitFor(
-      () => (readies(world).length >= 2 ? true : undefined),
-      'two shards READY',
-      120_000,
-    );
+    await shardsReady(world, 2);
     expect(world.fake.requests.filter((r) => r.path === '/gateway/bot')[0]?.status).toBe(503);
     const [first, second] = identifies(world);
     expect([first?.shard, second?.shard]).toEqual([0, 1]);

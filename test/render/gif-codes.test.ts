@@ -9,6 +9,7 @@ import { renderGif, type BoardScene } from '../../render/index.js';
 import { DEFAULT_SIZE } from '../../render/layout.js';
 import { GifWriter } from '../../render/gif.js';
 import { ficsFixtureScenes, fixtureScenes, withClocks } from './game-scenes.js';
+import { Dice } from '../load/random.js';
 
 const CLEAR = 256;
 const END = 257;
@@ -187,14 +188,13 @@ describe('GIF codes', () => {
         const writer = new GifWriter(300, 120, palette);
         const all = frames.map(({ width, height, seed, colours, longest, mixed }) => {
           const pixels = new Uint8Array(width * height);
-          let state = seed >>> 0 || 1;
-          const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
+          const dice = new Dice(seed);
           for (let i = 0; i < pixels.length;) {
-            const run = 1 + (next() % longest);
-            if (next() / 2 ** 24 < mixed) {
-              for (let j = i; j < Math.min(pixels.length, i + run); j++) pixels[j] = next() % colours;
+            const run = 1 + dice.int(longest);
+            if (dice.chance(mixed)) {
+              for (let j = i; j < Math.min(pixels.length, i + run); j++) pixels[j] = dice.int(colours);
             } else {
-              pixels.fill(next() % colours, i, i + run);
+              pixels.fill(dice.int(colours), i, i + run);
             }
             i += run;
           }

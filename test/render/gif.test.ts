@@ -12,6 +12,7 @@ import { composeScene, readScene } from '../../render/compose.js';
 import { TRANSPARENT } from '../../render/palette.js';
 import { fixtureScenes, withClocks } from './game-scenes.js';
 import { decodeGif, decodePng, expectBoard, type Decoded } from './pixels.js';
+import { Dice } from '../load/random.js';
 
 function unwrap(out: { ok: true; value: Buffer } | { ok: false; error: string }): Buffer {
   if (!out.ok) throw new Error(out.error);
@@ -181,12 +182,11 @@ describe('GIF writer runs', () => {
     fc.assert(
       fc.property(frame, ({ width, height, seed, longest, share }) => {
         const pixels = new Uint8Array(width * height);
-        let state = seed >>> 0 || 1;
-        const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8;
+        const dice = new Dice(seed);
         for (let i = 0; i < pixels.length;) {
-          const transparent = next() / 2 ** 24 < share;
-          const run = transparent ? 1 + (next() % longest) : 1 + (next() % 8);
-          pixels.fill(transparent ? TRANSPARENT : next() % 4, i, i + run);
+          const transparent = dice.chance(share);
+          const run = 1 + dice.int(transparent ? longest : 8);
+          pixels.fill(transparent ? TRANSPARENT : dice.int(4), i, i + run);
           i += run;
         }
         // Under the frame, a first one all of the transparent index (drawn, being opaque there).
