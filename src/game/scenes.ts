@@ -5,10 +5,13 @@ import type { BoardScene, RenderResult, ScenePlayer } from '../../render/scene.j
 import type { ThemeName } from '../../render/theme.js';
 import type { Holdings } from '../protocol/events.js';
 import { flaggedSides } from './flag.js';
-import { parseUciMove, play, replayFen, startReplay } from './moves.js';
+import { parseUciMove, replayFen, startReplay } from './moves.js';
 import type { GameRecord } from './record.js';
 import type { GameSnapshot } from './snapshot.js';
 import { rulesFor } from './variants.js';
+
+/** A bughouse board's hands where they are not known. */
+const NO_HOLDINGS: Holdings = Object.freeze({ white: '', black: '' });
 
 export interface SceneOptions {
   theme?: ThemeName;
@@ -54,7 +57,13 @@ export interface GameLook {
   size?: number;
 }
 
-/** One scene per position of a game record (start + one per ply), its result on the last. */
+/**
+ * One scene per position of a game record (start + one per ply), its result on the last. Built at
+ * every game's end for its GIF, so each ply costs little: the record's own SAN is taken (naming
+ * each move again cost a third of the replay), each scene is built in one shape, and a side's
+ * player (name, rating, clock) is one object until its clock changes, so the clone of the scenes
+ * to the render worker writes it once.
+ */
 export function recordScenes(
   game: GameRecord,
   extras: SceneExtras,
@@ -64,65 +73,85 @@ export function recordScenes(
   if (!start.ok) return { ok: false, error: start.error };
   const replay = start.value;
   const rules = rulesFor(game.variant);
+  const orientation = look.orientation ?? 'white';
   const bughouse = game.variant === 'bughouse';
   const clocks: Record<Color, number | null> = { white: extras.initialClockMs, black: extras.initialClockMs };
-  const noHoldings = { white: '', black: '' };
+  const players: Record<Color, ScenePlayer> = {
+    white: { ...extras.white, clockMs: clocks.white },
+    black: { ...extras.black, clockMs: clocks.black },
+  };
   // Bughouse hands come from the partner board: the scenes show them as they were seen.
   const sceneOf = (
     lastMove: string | null,
     lastSan: string | null,
     moveTimeMs: number | null,
     hands: Holdings | null = null,
-  ): BoardScene => ({
-    fen: replayFen(replay),
-    rules,
-    orientation: look.orientation ?? 'white',
-    lastMove,
-    lastSan,
-    moveTimeMs,
-    white: { ...extras.white, clockMs: clocks.white },
-    black: { ...extras.black, clockMs: clocks.black },
-    ...(bughouse ? { holdings: hands ?? noHoldings } : {}),
-    ...(look.theme ? { theme: look.theme } : {}),
-    ...(look.size ? { size: look.size } : {}),
-  });
+  ): BoardScene => {
+    const scene: BoardScene = {
+      fen: replayFen(replay),
+      rules,
+      orientation,
+      lastMove,
+      lastSan,
+      moveTimeMs,
+      white: players.white,
+      black: players.black,
+    };
+    if (bughouse) scene.holdings = hands ?? NO_HOLDINGS;
+    if (look.theme) scene.theme = look.theme;
+    if (look.size) scene.size = look.size;
+    return scene;
+  };
   const scenes: BoardScene[] = [sceneOf(null, null, null)];
   for (const [ply, uci] of game.uci.entries()) {
     const move = parseUciMove(replay, uci);
     if (!move) return { ok: false, error: `invalid move "${uci}" at ply ${ply + 1}` };
     const mover = replay.pos.turn;
-    const { san } = play(replay, move);
+    // parseUciMove gave a legal move, a bughouse hand ready for it: played as is, not named again.
+    replay.pos.play(move);
     const before = clocks[mover];
     const after = game.clocksMs[ply] ?? null;
     const fell = before !== null && after !== null && after <= before ? before - after : null;
-    clocks[mover] = after ?? clocks[mover];
+    if (after !== null && after !== before) {
+      clocks[mover] = after;
+      players[mover] = { ...extras[mover], clockMs: after };
+    }
+    const san = game.san[ply] ?? null;
     scenes.push(sceneOf(uci, san, extras.moveTimesMs?.[ply] ?? fell, extras.handsAfter[ply] ?? null));
   }
-  const last = scenes.at(-1)!;
+  scenes[scenes.length - 1] = finalScene(scenes.at(-1)!, game, extras);
+  return { ok: true, value: scenes };
+}
+
+/** A game's last scene as its end shows it: a fallen flag at 0, the final hands, the result. */
+export function finalScene(last: BoardScene, game: GameRecord, extras: SceneExtras): BoardScene {
   const flagged = flaggedSides({ ...game, ended: extras.ended });
-  scenes[scenes.length - 1] = {
+  return {
     ...last,
     ...(flagged.white ? { white: { ...last.white, clockMs: 0 } } : {}),
     ...(flagged.black ? { black: { ...last.black, clockMs: 0 } } : {}),
-    ...(bughouse ? { holdings: extras.finalHoldings ?? noHoldings } : {}),
+    ...(game.variant === 'bughouse' ? { holdings: extras.finalHoldings ?? NO_HOLDINGS } : {}),
     ...(extras.ended ? { result: { result: game.result, reason: game.reason } } : {}),
   };
-  return { ok: true, value: scenes };
+}
+
+/** What a snapshot's animation shows beyond its record. */
+export function snapshotSceneExtras(snap: GameSnapshot): SceneExtras {
+  return {
+    initialClockMs: snap.initialMinutes === null ? null : snap.initialMinutes * 60_000,
+    white: { name: snap.white, rating: snap.whiteRating },
+    black: { name: snap.black, rating: snap.blackRating },
+    handsAfter: snap.handsAfter ?? [],
+    moveTimesMs: snap.moveTimesMs,
+    finalHoldings: snap.holdings,
+    ended: snap.ended,
+  };
 }
 
 /** Every position of a snapshot's known history, oriented as the server suggests by default. */
 export function gameScenes(snap: GameSnapshot, opts: SceneOptions = {}): RenderResult<BoardScene[]> {
-  return recordScenes(
-    snap,
-    {
-      initialClockMs: snap.initialMinutes === null ? null : snap.initialMinutes * 60_000,
-      white: { name: snap.white, rating: snap.whiteRating },
-      black: { name: snap.black, rating: snap.blackRating },
-      handsAfter: snap.handsAfter ?? [],
-      moveTimesMs: snap.moveTimesMs,
-      finalHoldings: snap.holdings,
-      ended: snap.ended,
-    },
-    { ...opts, orientation: opts.orientation ?? (snap.flip ? 'black' : 'white') },
-  );
+  return recordScenes(snap, snapshotSceneExtras(snap), {
+    ...opts,
+    orientation: opts.orientation ?? (snap.flip ? 'black' : 'white'),
+  });
 }

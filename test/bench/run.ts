@@ -1,6 +1,7 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
 import { benchFrontPage } from './front-page.js';
+import { benchGameEnd } from './game-end.js';
 import { benchInsight } from './insight.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
@@ -11,6 +12,7 @@ const json = process.argv.includes('--json');
 const figures: Record<string, number> = {
   ...benchDecode(),
   ...benchInsight(),
+  ...benchGameEnd(),
   ...(await benchRender()),
   ...(await benchRenderPool()),
   ...(await benchRelayLatency()),
