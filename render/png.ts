@@ -4,15 +4,18 @@
 import { constants, crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A chunk's length, type and CRC around its data. */
+const CHUNK_FRAME = 12;
 
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
+/** Writes chunk `type` of `data` at `at` in `out`; returns where the next one starts. */
+function writeChunk(out: Buffer, at: number, type: string, data: Uint8Array): number {
+  out.writeUInt32BE(data.length, at);
+  out.write(type, at + 4, 'latin1');
+  out.set(data, at + 8);
+  const end = at + 8 + data.length;
   // zlib's CRC-32 (node >= 20.15): a tenth of the time of a table walk in JavaScript.
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+  out.writeUInt32BE(crc32(out.subarray(at + 4, end)), end);
+  return end + 4;
 }
 
 /**
@@ -38,11 +41,19 @@ export function encodeIndexedPng(
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 3; // colour type: palette
-  return Buffer.concat([
-    SIGNATURE,
-    chunk('IHDR', header),
-    chunk('PLTE', palette),
-    chunk('IDAT', deflateSync(rows, PNG_DEFLATE)),
-    chunk('IEND', new Uint8Array(0)),
-  ]);
+  const idat = deflateSync(rows, PNG_DEFLATE);
+  // One buffer, each chunk written in place: the compressed data is copied once.
+  const chunks: [string, Uint8Array][] = [
+    ['IHDR', header],
+    ['PLTE', palette],
+    ['IDAT', idat],
+    ['IEND', new Uint8Array(0)],
+  ];
+  const out = Buffer.allocUnsafe(
+    SIGNATURE.length + chunks.reduce((sum, [, data]) => sum + CHUNK_FRAME + data.length, 0),
+  );
+  SIGNATURE.copy(out, 0);
+  let at = SIGNATURE.length;
+  for (const [type, data] of chunks) at = writeChunk(out, at, type, data);
+  return out;
 }

@@ -27,6 +27,12 @@ export function makeSprite(width: number, height: number, pixels: Buffer): Sprit
 }
 
 export function fillRect(s: Surface, x: number, y: number, w: number, h: number, index: number): void {
+  // Whole rows (a GIF frame's box) are one span: one fill, not a call a row.
+  if (w === s.stride) {
+    const start = s.base + y * s.stride + x;
+    s.data.fill(index, start, start + w * h);
+    return;
+  }
   for (let row = 0; row < h; row++) {
     const start = s.base + (y + row) * s.stride + x;
     s.data.fill(index, start, start + w);

@@ -14,6 +14,10 @@ const PNG_RUNS = 400;
 const BASELINE_RUNS = 60;
 const GIF_RUNS = 5;
 const GIF_PLIES = 100;
+/** CPU figures: the median of CPU_ROUNDS rounds, after one round of warm-up. */
+const CPU_ROUNDS = 5;
+const CPU_PNGS_A_ROUND = 400;
+const CPU_GIFS_A_ROUND = 10;
 
 /** The game's positions at the default size with ratings and clocks. */
 function benchScenes(): BoardScene[] {
@@ -90,6 +94,18 @@ function plainRenderer(): (scene: BoardScene, pos: ScenePosition) => Buffer {
   };
 }
 
+/** CPU (this thread, user + system) of one call of `work`, ms: the median over rounds of `calls` calls. */
+function cpuMs(calls: number, work: (call: number) => void): number {
+  const rounds: number[] = [];
+  for (let round = -1; round < CPU_ROUNDS; round++) {
+    const start = process.cpuUsage();
+    for (let call = 0; call < calls; call++) work(call);
+    const used = process.cpuUsage(start);
+    if (round >= 0) rounds.push((used.user + used.system) / 1000 / calls);
+  }
+  return median(rounds);
+}
+
 export async function benchRender(): Promise<Record<string, number>> {
   const scenes = benchScenes();
   const png = (scene: BoardScene): Buffer => {
@@ -137,6 +153,15 @@ export async function benchRender(): Promise<Record<string, number>> {
     gifBytes = gif.value.length;
   }
 
+  // CPU rather than wall time: what a render thread spends, whatever else the machine runs.
+  const pngCpuMs = cpuMs(CPU_PNGS_A_ROUND, (call) => png(scenes[call % scenes.length]!));
+  const gifCpuMs = (plies: number): number =>
+    cpuMs(CPU_GIFS_A_ROUND, () => {
+      if (!renderGif(scenes.slice(0, plies + 1)).ok) throw new Error('no GIF');
+    });
+  const gif44CpuMs = gifCpuMs(44);
+  const gif100CpuMs = gifCpuMs(GIF_PLIES);
+
   const pngMedian = median(times);
   const baselineMedian = median(baseline);
   return {
@@ -147,5 +172,8 @@ export async function benchRender(): Promise<Record<string, number>> {
     render_png_bytes: largest,
     gif_100ply_ms: median(gifTimes),
     gif_100ply_bytes: gifBytes,
+    render_png_cpu_us: pngCpuMs * 1000,
+    gif_44ply_cpu_ms: gif44CpuMs,
+    gif_100ply_cpu_ms: gif100CpuMs,
   };
 }
