@@ -10,5 +10,7 @@ const fake = await FakeDiscord.start({
 });
 const guild = fake.createGuild({ name: 'Bench' });
 const made = Array.from({ length: channels }, (_, i) => fake.createChannel(guild.id, { name: `c${i}` }).id);
-process.stdout.write(`${JSON.stringify({ apiBase: fake.apiBase, token: fake.token, guild: guild.id, channels: made })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ apiBase: fake.apiBase, token: fake.token, guild: guild.id, channels: made })}\n`,
+);
 process.on('disconnect', () => void fake.stop().then(() => process.exit(0)));

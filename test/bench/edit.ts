@@ -98,7 +98,7 @@ export async function benchEdit(): Promise<Record<string, number>> {
     };
     const senders: PostSenders = new PostSenders({
       livePosts: storage.livePosts,
-      port: process.env.NOHTTP ? { edit: () => new Promise<void>((r) => setImmediate(r)) } : port,
+      port,
       images,
       scheduler,
       logger,
@@ -150,7 +150,6 @@ export async function benchEdit(): Promise<Record<string, number>> {
       await done;
       const used = process.cpuUsage(start);
       perEdit.push((used.user + used.system) / (edits - from));
-      process.stderr.write(`round ${round}: user ${used.user / (edits - from)} sys ${used.system / (edits - from)}\n`);
     }
     senders.close();
     return { edit_main_us: Math.round(median(perEdit)) };
