@@ -10,7 +10,7 @@ const INTEGRATION = [
   'test/chesslive/{feed,limits,source}.test.ts',
   'test/cli/{chesslive,help,observe,render}.test.ts',
   'test/club/{club,tv}.test.ts',
-  'test/discord/{bot,commands,dispatch,nonce,permissions,post-retry}.test.ts',
+  'test/discord/{bot,buffered-request,commands,dispatch,nonce,permissions,post-retry}.test.ts',
   'test/e2e/**/*.test.ts',
   'test/engine/**/*.test.ts',
   'test/fake-discord/**/*.test.ts',

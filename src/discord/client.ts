@@ -1,6 +1,7 @@
 // The discord.js client and REST handle, pointed at DISCORD_API_BASE when set (the fake).
 import { Client, GatewayIntentBits, Options, REST } from 'discord.js';
 import type { DiscordConfig } from '../config.js';
+import { bufferedRequest } from './buffered-request.js';
 
 export function createClient(config: DiscordConfig): Client {
   return new Client({
@@ -38,9 +39,20 @@ const LIVE_EDIT_ROUTE = '/channels/:id/messages/:id';
  */
 export const REST_RETRIES = 0;
 
-/** What every REST handle of the bot shares: the API base (the fake's, in tests), no resends. */
-function restBase(config: DiscordConfig): { api?: string; retries: number } {
-  return { ...(config.apiBase !== null ? { api: config.apiBase } : {}), retries: REST_RETRIES };
+/**
+ * What every REST handle of the bot shares: the API base (the fake's, in tests), no resends, and
+ * answers read into a buffer rather than a stream (buffered-request.ts).
+ */
+function restBase(config: DiscordConfig): {
+  api?: string;
+  retries: number;
+  makeRequest: typeof bufferedRequest;
+} {
+  return {
+    ...(config.apiBase !== null ? { api: config.apiBase } : {}),
+    retries: REST_RETRIES,
+    makeRequest: bufferedRequest,
+  };
 }
 
 export function createRest(config: DiscordConfig): REST {

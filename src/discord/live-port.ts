@@ -9,6 +9,7 @@ import {
   DiscordAPIError,
   PermissionFlagsBits,
   RateLimitError,
+  RequestMethod,
   Routes,
   SnowflakeUtil,
   type APIMessage,
@@ -400,7 +401,12 @@ export class DiscordPostPort implements PostPort {
       }
       // Straight to REST: discord.js would build a Message object from every answer (its message
       // cache is off, client.ts), and its FormData costs a socket write per part.
-      await this.client.rest.patch(Routes.channelMessage(channel.id, messageId), messageRequest(body));
+      // Its answer (the whole message) is not read: nothing here needs it (buffered-request.ts).
+      await this.client.rest.queueRequest({
+        fullRoute: Routes.channelMessage(channel.id, messageId),
+        method: RequestMethod.Patch,
+        ...messageRequest(body),
+      });
       this.failures.delete(messageId);
     } catch (error) {
       if (error instanceof Refused) throw error;

@@ -1,5 +1,6 @@
 // npm run bench [-- --json]: every benchmark's figures, as a table or one JSON object.
 import { benchDecode } from './decode.js';
+import { benchEdit } from './edit.js';
 import { benchFrontPage } from './front-page.js';
 import { benchGameEnd } from './game-end.js';
 import { benchInsight } from './insight.js';
@@ -18,6 +19,7 @@ const figures: Record<string, number> = {
   ...(await benchRelayLatency()),
   ...(await benchFrontPage()),
   ...(await benchSchedule()),
+  ...(await benchEdit()),
 };
 if (json) {
   process.stdout.write(JSON.stringify(figures) + '\n');

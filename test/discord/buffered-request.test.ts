@@ -1,0 +1,181 @@
+// The bot's HTTP step for discord.js (buffered-request.ts) against discord.js's own (undici's
+// request()): for every kind of answer, the same request reaches the server and discord.js is
+// handed the same status, headers and body; an aborted or cut request fails the same way.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DefaultRestOptions, type ResponseLike } from 'discord.js';
+import type { RequestInit } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bufferedRequest } from '../../src/discord/buffered-request.js';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const received: Received[] = [];
+/** What the server does for each path. */
+const ANSWERS: Record<string, (res: ServerResponse) => void> = {
+  '/api/v10/ok': (res) => {
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '4',
+      'X-RateLimit-Reset-After': '1.25',
+      'X-RateLimit-Bucket': 'abc',
+    });
+    res.end(JSON.stringify({ id: '12', embeds: [{ title: 'Game 7 · é' }] }));
+  },
+  '/api/v10/refused': (res) => {
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ message: 'Unknown Message', code: 10008 }));
+  },
+  '/api/v10/limited': (res) => {
+    res.writeHead(429, {
+      'Content-Type': 'application/json',
+      'Retry-After': '2',
+      'X-RateLimit-Global': 'true',
+      'X-RateLimit-Scope': 'global',
+    });
+    res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: 1.5, global: true }));
+  },
+  '/api/v10/empty': (res) => {
+    res.writeHead(204);
+    res.end();
+  },
+  '/api/v10/chunked': (res) => {
+    res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+    res.writeHead(502, { 'Content-Type': 'text/html' });
+    res.write('<html>bad ');
+    setImmediate(() => res.end('gateway</html>'));
+  },
+  '/api/v10/slow': (res) => {
+    setTimeout(() => res.end('{}'), 2_000).unref();
+  },
+  '/api/v10/cut': (res) => res.socket?.destroy(),
+};
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('latin1'),
+      });
+      ANSWERS[req.url!]!(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v10`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+type MakeRequest = (url: string, init: RequestInit) => Promise<ResponseLike>;
+
+/** What discord.js reads of an answer, and what the server received. */
+async function seen(
+  makeRequest: MakeRequest,
+  path: string,
+  init: RequestInit,
+  read: 'json' | 'text' | 'arrayBuffer',
+) {
+  received.length = 0;
+  const res = await makeRequest(`${base}${path}`, init);
+  const headers = [...res.headers.entries()].filter(([name]) => name !== 'date' && name !== 'keep-alive');
+  const body =
+    read === 'arrayBuffer' ? Buffer.from(await res.arrayBuffer()).toString('hex') : await res[read]();
+  const request = received.map(({ headers, ...rest }) => ({
+    ...rest,
+    headers: Object.entries(headers).filter(([name]) => name !== 'connection'),
+  }));
+  return {
+    status: res.status,
+    statusText: res.statusText,
+    ok: res.ok,
+    headers,
+    body,
+    request,
+  };
+}
+
+const JSON_INIT: RequestInit = {
+  method: 'PATCH',
+  body: JSON.stringify({ embeds: [{ title: 'x' }] }),
+  headers: {
+    'Content-Type': 'application/json',
+    Authorization: 'Bot token',
+    'User-Agent': 'DiscordBot (test)',
+  },
+};
+const BYTES_INIT: RequestInit = {
+  method: 'PATCH',
+  body: Buffer.from([0, 1, 2, 250, 255, 13, 10]),
+  headers: { 'Content-Type': 'multipart/form-data; boundary=b', Authorization: 'Bot token' },
+};
+
+describe('buffered answers for discord.js', () => {
+  it.each([
+    ['/ok', JSON_INIT, 'json'],
+    ['/ok', BYTES_INIT, 'arrayBuffer'],
+    ['/refused', JSON_INIT, 'json'],
+    ['/limited', BYTES_INIT, 'json'],
+    ['/empty', { method: 'DELETE', headers: { Authorization: 'Bot token' } }, 'text'],
+    ['/chunked', { method: 'GET', headers: {} }, 'text'],
+  ] as const)('%s: the same request sent, the same answer handed over', async (path, init, read) => {
+    const ours = await seen(bufferedRequest, path, init, read);
+    const theirs = await seen(DefaultRestOptions.makeRequest, path, init, read);
+    expect(ours).toEqual(theirs);
+    expect(ours.request).toHaveLength(1);
+  });
+
+  it('a body is read once, as a fetch Response is', async () => {
+    const res = await bufferedRequest(`${base}/ok`, JSON_INIT);
+    expect(res.bodyUsed).toBe(false);
+    expect(await res.json()).toEqual({ id: '12', embeds: [{ title: 'Game 7 · é' }] });
+    expect(res.bodyUsed).toBe(true);
+    await expect(res.text()).rejects.toThrow(TypeError);
+  });
+
+  it('an abort (discord.js times a request out so) fails the request as it did', async () => {
+    const fail = async (makeRequest: MakeRequest, when: 'before' | 'during') => {
+      const controller = new AbortController();
+      if (when === 'before') controller.abort();
+      const pending = makeRequest(`${base}/slow`, { ...JSON_INIT, signal: controller.signal });
+      if (when === 'during') setTimeout(() => controller.abort(), 50);
+      const error = (await pending.then(
+        () => null,
+        (e: unknown) => e,
+      )) as Error | null;
+      return error === null ? null : { name: error.name, message: error.message };
+    };
+    for (const when of ['before', 'during'] as const) {
+      const ours = await fail(bufferedRequest, when);
+      expect(ours?.name).toBe('AbortError');
+      expect(ours).toEqual(await fail(DefaultRestOptions.makeRequest, when));
+    }
+  });
+
+  it('a connection cut fails the request with the same error', async () => {
+    const cut = async (makeRequest: MakeRequest) => {
+      const error = (await makeRequest(`${base}/cut`, JSON_INIT).then(
+        () => null,
+        (e: unknown) => e,
+      )) as (Error & { code?: string }) | null;
+      return error === null ? null : { name: error.name, code: error.code, message: error.message };
+    };
+    const ours = await cut(bufferedRequest);
+    expect(ours?.code).toBe('UND_ERR_SOCKET');
+    expect(ours).toEqual(await cut(DefaultRestOptions.makeRequest));
+  });
+});
