@@ -1,7 +1,6 @@
 // A scene as a list of regions that tile the image. Each region has a key that changes exactly when
 // its pixels do, so a GIF frame can carry only the regions that changed since the last one.
 import type { Color } from 'chessops/types';
-import type { PieceName } from './assets.js';
 import { drawText, lineHeight, textWidth, type FontSpec } from './glyphs.js';
 import {
   computeLayout,
@@ -15,7 +14,7 @@ import type { Palette } from './palette.js';
 import { HOLDING_ROLES, readPosition, type ScenePosition } from './position.js';
 import { formatClock, resultText } from './format.js';
 import type { BoardScene, RenderResult, SceneEvaluation } from './scene.js';
-import { spriteKit, squareLookKey, type SpriteKit, type SquareLook, type TextStyle } from './sprites.js';
+import { spriteKit, squareLook, type KeyedLook, type SpriteKit, type TextStyle } from './sprites.js';
 import { blit, fillRect, type Surface } from './surface.js';
 import { DEFAULT_THEME, isThemeName, themeByName } from './theme.js';
 
@@ -23,7 +22,8 @@ import { DEFAULT_THEME, isThemeName, themeByName } from './theme.js';
 export const LOW_CLOCK_MS = 20_000;
 
 export interface Region extends Rect {
-  key: string;
+  /** Squares' keys are their looks' numbers (squareLook), the other regions' strings. */
+  key: string | number;
   paint(s: Surface): void;
 }
 
@@ -48,13 +48,8 @@ function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: Sc
       const file = scene.orientation === 'white' ? col : 7 - col;
       const rank = scene.orientation === 'white' ? 7 - row : row;
       const sq = rank * 8 + file;
-      const piece = pos.board.get(sq);
-      const look: SquareLook = {
-        light: (file + rank) % 2 === 1,
-        mark: pos.check === sq ? 'check' : pos.highlighted.includes(sq) ? 'last' : 'none',
-        piece: piece ? (`${piece.color}-${piece.role}` satisfies PieceName) : null,
-        rankLabel: col === 0 ? String(rank + 1) : null,
-      };
+      const mark = pos.check === sq ? 'check' : pos.highlighted.includes(sq) ? 'last' : 'none';
+      const look = squareLook((file + rank) % 2 === 1, mark, pos.board.get(sq), col === 0 ? rank : null);
       const x = column.board.x + col * square;
       const y = column.board.y + row * square;
       regions.push(new SquareRegion(x, y, square, p.sprites, look));
@@ -65,7 +60,7 @@ function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: Sc
 
 /** A board square, its sprite found when painted: an object, not a closure, as a frame has 64. */
 class SquareRegion implements Region {
-  readonly key: string;
+  readonly key: number;
   readonly w: number;
   readonly h: number;
 
@@ -74,9 +69,9 @@ class SquareRegion implements Region {
     readonly y: number,
     size: number,
     private readonly sprites: SpriteKit,
-    private readonly look: SquareLook,
+    private readonly look: KeyedLook,
   ) {
-    this.key = squareLookKey(look);
+    this.key = look.key;
     this.w = this.h = size;
   }
 

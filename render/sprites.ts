@@ -7,6 +7,7 @@ import type { Layout } from './layout.js';
 import { blend, buildPalette, type Palette } from './palette.js';
 import { makeSprite, type Sprite } from './surface.js';
 import { parseHex, type Rgb, type Theme, type ThemeName } from './theme.js';
+import { ROLES, type Piece } from 'chessops/types';
 
 export type SquareMark = 'none' | 'last' | 'check';
 
@@ -18,8 +19,36 @@ export interface SquareLook {
   rankLabel: string | null;
 }
 
-export function squareLookKey(look: SquareLook): string {
-  return `${look.light ? 'L' : 'D'}${look.mark[0]}${look.piece ?? '-'}${look.rankLabel ?? ''}`;
+/** A square look with the number that tells it apart (see squareLook). */
+export interface KeyedLook extends SquareLook {
+  readonly key: number;
+}
+
+const MARKS: readonly SquareMark[] = ['none', 'last', 'check'];
+/** Every look made so far, by key: at most 2 shades x 3 marks x 13 contents x 9 labels. */
+const looks: KeyedLook[] = [];
+
+/**
+ * The look of a square, one object per distinct look: a frame has 64 squares and a GIF hundreds of
+ * frames, so their looks are neither built again nor told apart by strings. `rank` (0-7) labels the
+ * square with its rank's digit.
+ */
+export function squareLook(
+  light: boolean,
+  mark: SquareMark,
+  piece: Piece | undefined,
+  rank: number | null,
+): KeyedLook {
+  const content = piece === undefined ? 0 : (piece.color === 'white' ? 1 : 7) + ROLES.indexOf(piece.role);
+  const key =
+    ((((rank ?? -1) + 1) * 13 + content) * MARKS.length + MARKS.indexOf(mark)) * 2 + (light ? 1 : 0);
+  return (looks[key] ??= {
+    light,
+    mark,
+    piece: piece === undefined ? null : `${piece.color}-${piece.role}`,
+    rankLabel: rank === null ? null : String(rank + 1),
+    key,
+  });
 }
 
 /** Text colour pairs; each gets a coverage table. */
@@ -148,7 +177,7 @@ export function themeKit(theme: Theme): ThemeKit {
 
 /** Per theme and board size: square sprites (made on first use) and holdings icons. */
 export class SpriteKit {
-  private readonly squares = new Map<string, Sprite>();
+  private readonly squares = new Map<number, Sprite>();
   private readonly icons = new Map<PieceName, Sprite>();
   private readonly squareCtx: SKRSContext2D;
   private readonly iconCtx: SKRSContext2D;
@@ -161,9 +190,8 @@ export class SpriteKit {
     this.iconCtx = createCanvas(layout.holdingIcon, layout.holdingIcon).getContext('2d');
   }
 
-  square(look: SquareLook): Sprite {
-    const key = squareLookKey(look);
-    let sprite = this.squares.get(key);
+  square(look: KeyedLook): Sprite {
+    let sprite = this.squares.get(look.key);
     if (!sprite) {
       const size = this.layout.square;
       drawSquare(this.squareCtx, this.kit.theme, look, size, this.layout.fontPx.coordinate);
@@ -172,7 +200,7 @@ export class SpriteKit {
         size,
         this.kit.palette.quantise(this.squareCtx.getImageData(0, 0, size, size).data),
       );
-      this.squares.set(key, sprite);
+      this.squares.set(look.key, sprite);
     }
     return sprite;
   }
