@@ -151,6 +151,42 @@ function axisClock(ms: number): string {
   return ms === 0 ? '0:00' : formatClock(ms);
 }
 
+/** A theme's chart palette, its colours' indices and a text ramp per colour. */
+interface ChartInks {
+  colours: ChartColours;
+  palette: Palette;
+  index: Record<keyof ChartColours, number>;
+  luts: Map<string, Uint8Array>;
+}
+
+/**
+ * Made once per theme: the ramps' nearest colours were some 160,000 distance sums, several ms a
+ * chart, and a chart goes with every finished game.
+ */
+const inks = new Map<ThemeName, ChartInks>();
+
+function chartInks(theme: ThemeName): ChartInks {
+  const known = inks.get(theme);
+  if (known !== undefined) return known;
+  const colours = chartColours(theme);
+  // The flat colours, then text over the background at each coverage step for smooth glyphs.
+  const flat = Object.values(colours).map(parseHex);
+  const ramps: Rgb[] = [];
+  const background = parseHex(colours.background);
+  for (const fg of [colours.text, colours.dim, colours.white, colours.black, colours.evaluation]) {
+    for (let step = 1; step < 16; step++) ramps.push(blend(parseHex(fg), background, step / 16));
+  }
+  const palette = new Palette([...flat, ...ramps]);
+  const index = Object.fromEntries(
+    Object.entries(colours).map(([name, hex]) => [name, palette.nearest(...parseHex(hex))]),
+  ) as ChartInks['index'];
+  const luts = new Map<string, Uint8Array>();
+  for (const hex of Object.values(colours)) luts.set(hex, palette.coverageLut(parseHex(hex), background));
+  const made = { colours, palette, index, luts };
+  inks.set(theme, made);
+  return made;
+}
+
 interface Pen {
   surface: Surface;
   width: number;
@@ -209,21 +245,7 @@ export function renderChart(scene: ChartScene): RenderResult<Buffer> {
   const theme = scene.theme !== undefined && isThemeName(scene.theme) ? scene.theme : DEFAULT_THEME;
   const layout = chartLayout(scene);
   const { width, height, plot } = layout;
-  const colours = chartColours(theme);
-
-  // The flat colours, then text over the background at each coverage step for smooth glyphs.
-  const flat = Object.values(colours).map(parseHex);
-  const ramps: Rgb[] = [];
-  const background = parseHex(colours.background);
-  for (const fg of [colours.text, colours.dim, colours.white, colours.black, colours.evaluation]) {
-    for (let step = 1; step < 16; step++) ramps.push(blend(parseHex(fg), background, step / 16));
-  }
-  const palette = new Palette([...flat, ...ramps]);
-  const index = Object.fromEntries(
-    Object.entries(colours).map(([name, hex]) => [name, palette.nearest(...parseHex(hex))]),
-  ) as Pen['index'];
-  const luts = new Map<string, Uint8Array>();
-  for (const hex of Object.values(colours)) luts.set(hex, palette.coverageLut(parseHex(hex), background));
+  const { colours, palette, index, luts } = chartInks(theme);
   const stride = width + 1;
   const rows = Buffer.alloc(stride * height);
   const pen: Pen = { surface: { data: rows, stride, base: 1 }, width, index, luts };

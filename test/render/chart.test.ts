@@ -9,6 +9,7 @@ import { parsePgn } from '../../src/game/pgn.js';
 import { decodeTranscript } from '../../src/game/transcript.js';
 import { transcript } from '../support/fixtures.js';
 import { count, decodePng, hex, pixel, same, type Decoded } from './pixels.js';
+import { THEME_NAMES } from '../../render/theme.js';
 
 const colours = chartColours();
 
@@ -166,6 +167,17 @@ describe('clock chart', () => {
     expect(odd.value.readUInt32BE(16)).toBe(800);
     // A game without any clock has no chart at all.
     expect(snapshotChartScene({ ...realGame(97), clocksMs: [null, null] })).toBeNull();
+  });
+
+  it("draws each chart in its own theme's colours, whichever themes came before it", async () => {
+    const game = realGame(139);
+    const scene = { ...snapshotChartScene(game)!, evaluations: game.clocksMs.map((_, i) => (i % 20) - 10) };
+    const { plot } = chartLayout(scene);
+    // Each theme's colours are made once and kept: a chart must not take an earlier theme's.
+    for (const theme of [...THEME_NAMES, ...[...THEME_NAMES].reverse()]) {
+      const img = await draw({ ...scene, theme });
+      expect(columns(img, plot, chartColours(theme).evaluation).size).toBeGreaterThan(plot.w * 0.7);
+    }
   });
 
   it('charts a game read back from its PGN, clocks from its comments, Black first from a set-up', () => {
