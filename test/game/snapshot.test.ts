@@ -86,6 +86,9 @@ describe('a delta board', () => {
     const updates = tracker.apply(decodeLine('<d1> 7 1 Ng1f3 g1f3 0 300000 0'));
     expect(updates.map((u) => u.type)).toEqual(['moved']);
     expect(tracker.snapshot(gameId(7))!.san).toEqual(['Nf3']);
+    // A SAN that names no move at all: the squares say which.
+    expect(tracker.apply(decodeLine('<d1> 7 2 P-K4 e7e5 0 300000 0')).map((u) => u.type)).toEqual(['moved']);
+    expect(tracker.snapshot(gameId(7))!.san).toEqual(['Nf3', 'e5']);
     expect(tracker.snapshot(gameId(7))!.needs).toBeNull();
   });
 
