@@ -543,16 +543,23 @@ export class GameState {
     const pos = this.pos!;
     if (board.san === null && board.verboseMove === null) return false;
     if (board.san !== null) this.admitDrop(pos, board.san);
-    const candidates = [
-      board.san === null ? undefined : moveFromSan(pos, board.san),
-      board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san),
-    ];
-    for (const move of candidates) {
+    const moverClock = board.sideToMove === 'black' ? board.whiteClockMs : board.blackClockMs;
+    // The verbose move first: it takes a legality test where the SAN takes a parse. When chessops
+    // names it as the server did, the SAN names it too: it is the move the SAN would give.
+    const verbose =
+      board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san);
+    const named = verbose === undefined ? undefined : playSan(pos, verbose);
+    if (named !== undefined && named.san === board.san && boardMatches(named.after, board)) {
+      this.play(verbose!, board.moveTimeMs, moverClock, named);
+      return true;
+    }
+    // Else the SAN's move, then the verbose one: the server may have either wrong.
+    const bySan = board.san === null ? undefined : moveFromSan(pos, board.san);
+    for (const move of [bySan, verbose]) {
       if (move === undefined) continue;
-      const named = playSan(pos, move);
-      if (!boardMatches(named.after, board)) continue;
-      const moverClock = board.sideToMove === 'black' ? board.whiteClockMs : board.blackClockMs;
-      this.play(move, board.moveTimeMs, moverClock, named);
+      const made = move === verbose ? named! : playSan(pos, move);
+      if (!boardMatches(made.after, board)) continue;
+      this.play(move, board.moveTimeMs, moverClock, made);
       return true;
     }
     return false;

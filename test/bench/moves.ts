@@ -3,8 +3,9 @@
 // the relay's and the clubs' listeners (in-memory storage, a port that records). Every game has a
 // live post; the edit scheduler never gives a turn, so no picture is drawn (edits are another
 // bench's). Games are the fixture games, played round-robin as the load test's are, in the bytes
-// FatICS sends (`<d1>` lines, `iset compressmove 1`). CPU time, so the figure stays the code's when
-// other work shares the cores.
+// FatICS sends: `<d1>` lines (`iset compressmove 1`), or a `<12>` board per move as servers
+// without compressmove send. CPU time, so the figure stays the code's when other work shares the
+// cores.
 import { pino } from 'pino';
 import { ClubPoster } from '../../src/club/poster.js';
 import type { ObserverConnection } from '../../src/fics/connection.js';
@@ -56,8 +57,11 @@ interface World {
   feed(connection: number, bytes: Buffer): void;
 }
 
+/** How a server writes each move. */
+type MoveLines = 'delta' | 'style12';
+
 /** `games` games observed with a live post each, their moves made ready (not fed yet). */
-async function world(games: number): Promise<World> {
+async function world(games: number, lines: MoveLines): Promise<World> {
   const chess = fixtureGames.filter((g) => g.variant === 'chess');
   const scripted = Array.from(
     { length: games },
@@ -132,7 +136,7 @@ async function world(games: number): Promise<World> {
       game.play();
       moves.push({
         connection: Math.floor((game.number - 1) / GAMES_PER_CONNECTION),
-        bytes: pushed([game.delta()]),
+        bytes: pushed([lines === 'delta' ? game.delta() : game.style12(view)]),
       });
     }
   }
@@ -143,8 +147,8 @@ async function world(games: number): Promise<World> {
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** CPU µs per move over one round: every move of `games` games. */
-async function round(games: number): Promise<number> {
-  const w = await world(games);
+async function round(games: number, lines: MoveLines): Promise<number> {
+  const w = await world(games, lines);
   const start = process.cpuUsage();
   for (let i = 0; i < w.moves.length; i++) {
     const move = w.moves[i]!;
@@ -168,13 +172,22 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-export async function benchMoves(games = 300, rounds = 7): Promise<Record<string, number>> {
-  await round(games); // warm-up
+/** Median and least CPU µs per move over `rounds` rounds, after one to warm up. */
+async function usPerMove(games: number, lines: MoveLines, rounds: number): Promise<[number, number]> {
+  await round(games, lines);
   const figures: number[] = [];
-  for (let i = 0; i < rounds; i++) figures.push(await round(games));
+  for (let i = 0; i < rounds; i++) figures.push(await round(games, lines));
+  return [Math.round(median(figures) * 10) / 10, Math.round(Math.min(...figures) * 10) / 10];
+}
+
+export async function benchMoves(games = 300, rounds = 5): Promise<Record<string, number>> {
+  const [delta, deltaMin] = await usPerMove(games, 'delta', rounds);
+  const [style12, style12Min] = await usPerMove(games, 'style12', rounds);
   return {
-    move_main_thread_us: Math.round(median(figures) * 10) / 10,
-    move_main_thread_us_min: Math.round(Math.min(...figures) * 10) / 10,
+    move_main_thread_us: delta,
+    move_main_thread_us_min: deltaMin,
+    move_style12_main_thread_us: style12,
+    move_style12_main_thread_us_min: style12Min,
   };
 }
 
