@@ -4,7 +4,7 @@
 import type { Move, Role } from 'chessops';
 import { castlingSide, normalizeMove, type Position } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { makeSan, parseSan } from 'chessops/san';
+import { makeSanAndPlay, parseSan } from 'chessops/san';
 import { Material, MaterialSide } from 'chessops/setup';
 import { SquareSet } from 'chessops/squareSet';
 import { isDrop, type Color } from 'chessops/types';
@@ -21,8 +21,27 @@ const DROP_ROLES: readonly Role[] = ['pawn', 'knight', 'bishop', 'rook', 'queen'
 
 /** SAN as FICS and PGN write it: chessops leaves the P off pawn drops (`@e4`). */
 export function sanOf(pos: Position, move: Move): string {
-  const san = makeSan(pos, move);
-  return san.startsWith('@') ? `P${san}` : san;
+  return playSan(pos, move).san;
+}
+
+/**
+ * A move's SAN and the position after it. The SAN's check mark needs that position, so it is
+ * made on a copy that is then the next position: one play per move, not one to name it and one
+ * to play it. `pos` is left as it was.
+ */
+export function playSan(pos: Position, move: Move): { san: string; after: Position } {
+  const after = pos.clone();
+  const san = makeSanAndPlay(after, move);
+  return { san: san.startsWith('@') ? `P${san}` : san, after };
+}
+
+/**
+ * Whether the side to move is in check after a move named `san` by chessops: under chess and
+ * crazyhouse rules it marks `+` or `#` exactly then (atomic and antichess games end otherwise).
+ */
+export function checkAfter(after: Position, san: string): boolean {
+  if (after.rules !== 'chess' && after.rules !== 'crazyhouse') return after.isCheck();
+  return san.endsWith('+') || san.endsWith('#');
 }
 
 /**

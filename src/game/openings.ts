@@ -100,7 +100,7 @@ export const OPENING_POSITIONS = TABLE.size;
 
 /** The opening the table names for this standard-chess position, if any. */
 export function openingAt(pos: Position): Opening | undefined {
-  if (pos.rules !== 'chess') return undefined;
+  if (pos.rules !== 'chess' || pos.board.occupied.size() < TABLE.minPieces) return undefined;
   writeSignature(pos, scratch);
   const bucket = TABLE.byHash.get(hashSignature(scratch));
   if (bucket === undefined) return undefined;

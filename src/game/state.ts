@@ -32,8 +32,8 @@ import {
   setupFromStyle12,
   startPosition,
 } from './position.js';
-import { moveFromSan, moveFromSquares, moveFromVerbose, sanOf, uciOf } from './moves.js';
-import { OpeningTrail } from './openings.js';
+import { checkAfter, moveFromSan, moveFromSquares, moveFromVerbose, playSan, sanOf, uciOf } from './moves.js';
+import { openingAt, type Opening } from './openings.js';
 import {
   MAX_SAID_PER_GAME,
   type FicsSnapshot,
@@ -52,6 +52,11 @@ export interface Ply {
   clockMs: number | null;
   /** Bughouse: the hands after the move, and after the pieces passed before the next one. */
   hands?: Holdings;
+  /**
+   * The deepest position of the ECO table the history reached by this ply (set as the ply is
+   * played): a snapshot reads it instead of replaying the moves. Null outside standard chess.
+   */
+  opening: Opening | null;
 }
 
 /** What one move did to the hands, to tell crazyhouse from bughouse by the server's holdings. */
@@ -101,18 +106,19 @@ export class GameState {
 
   /** The position the history starts from, and how many plies came before it. */
   private base: Position | null = null;
-  /** The FEN of `base`, made once per base: every move's snapshot reads it. */
-  private baseFen: { base: Position; fen: string } | null = null;
+  /** The FEN and opening of `base`, made once per base: every move's snapshot reads them. */
+  private baseFacts: { base: Position; fen: string; opening: Opening | null } | null = null;
   private basePly = 0;
   /** True when `base` is the game's initial position. */
   private fromStart = false;
   private plies: Ply[] = [];
   private pos: Position | null = null;
+  /** Whether `pos` is in check, as the SAN of the move that led to it said (saves a test per snapshot). */
+  private checked: { pos: Position; ply: number; check: boolean } | null = null;
   /** The last board when no legal position could be built from it (odd setups). */
   private rawFen: string | null = null;
   /** Deltas that arrived while the position was unknown. */
   private waiting: (DeltaBoard | Style12)[] = [];
-  private readonly openings = new OpeningTrail();
   /** Kibitzes and whispers, each at the absolute ply it was said (bounded: MAX_SAID_PER_GAME). */
   private readonly said: Said[] = [];
   private saidDropped = 0;
@@ -391,15 +397,13 @@ export class GameState {
       this.truncate(delta.ply - 1);
     }
     this.admitDrop(this.pos, delta.san);
-    const move =
-      moveFromSan(this.pos, delta.san) ?? moveFromSquares(this.pos, delta.from, delta.to, delta.promotion);
-    const expected = `${delta.from}${delta.to}${delta.promotion?.toLowerCase() ?? ''}`;
-    if (move === undefined || uciOf(this.pos, move) !== expected) {
+    const found = deltaMove(this.pos, delta);
+    if (found === undefined) {
       this.needs = 'moves';
       this.waiting.push(delta);
       return 'none';
     }
-    this.play(move, delta.moveTimeMs, delta.clockMs);
+    this.play(found.move, delta.moveTimeMs, delta.clockMs, found.named);
     if (this.pos.turn === 'black') this.whiteClockMs = delta.clockMs;
     else this.blackClockMs = delta.clockMs;
     return 'position';
@@ -421,7 +425,9 @@ export class GameState {
       this.admitDrop(pos, entry.san);
       const move = moveFromSan(pos, entry.san);
       if (move === undefined) return this.listFailed();
-      listed.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs: entry.timeMs, clockMs: null });
+      // Openings are found as rebuild() plays the history.
+      const san = sanOf(pos, move);
+      listed.push({ san, uci: uciOf(pos, move), timeMs: entry.timeMs, clockMs: null, opening: null });
       this.playOn(pos, move);
       positions.push(pos.clone());
     }
@@ -456,9 +462,11 @@ export class GameState {
 
   snapshot(): FicsSnapshot {
     const pos = this.pos;
-    const fen = pos === null ? (this.rawFen ?? '8/8/8/8/8/8/8/8 w - - 0 1') : this.fen(pos);
-    const startFen = this.base === null ? fen : this.startFen(this.base);
-    const uci = this.plies.map((p) => p.uci);
+    const fen = pos === null ? (this.rawFen ?? EMPTY_FEN) : makeFen(pos.toSetup());
+    const base = this.base === null ? null : this.baseFactsOf(this.base);
+    const plies = this.plies;
+    const last = plies.at(-1);
+    const turn = pos?.turn ?? 'white';
     const flagged = flaggedSides(this);
     return {
       key: this.key,
@@ -472,25 +480,25 @@ export class GameState {
       type: gameTypeLabel(this.type, this.variant),
       initialMinutes: this.initialMinutes,
       incrementSec: this.incrementSec,
-      startFen,
-      san: this.plies.map((p) => p.san),
-      uci,
-      moveTimesMs: this.plies.map((p) => p.timeMs),
+      startFen: base?.fen ?? fen,
+      san: plies.map((p) => p.san),
+      uci: plies.map((p) => p.uci),
+      moveTimesMs: plies.map((p) => p.timeMs),
       clocksMs: clocksWithFlags(
-        this.plies.map((p) => p.clockMs),
-        pos?.turn ?? 'white',
+        plies.map((p) => p.clockMs),
+        turn,
         flagged,
       ),
-      ...(this.variant === 'bughouse' ? { handsAfter: this.plies.map((p) => p.hands ?? null) } : {}),
+      ...(this.variant === 'bughouse' ? { handsAfter: plies.map((p) => p.hands ?? null) } : {}),
       fen,
-      sideToMove: pos?.turn ?? 'white',
+      sideToMove: turn,
       // A fallen flag reads 0:00, not the time left after that side's last move.
       whiteClockMs: flagged.white ? 0 : this.whiteClockMs,
       blackClockMs: flagged.black ? 0 : this.blackClockMs,
       clockTicking: this.clockTicking,
       holdings: pos?.pockets === undefined ? this.serverHoldings : holdingsFrom(pos.pockets),
       partnerGame: this.partnerGame,
-      check: pos?.isCheck() ?? false,
+      check: pos === null ? false : this.isCheck(pos),
       flip: this.flip,
       result: this.result,
       reason: this.reason,
@@ -500,7 +508,7 @@ export class GameState {
       ...(this.server === null ? {} : { server: this.server }),
       source: null,
       mode: this.mode,
-      opening: this.openings.follow(this.variant, startFen, uci),
+      opening: this.variant !== 'chess' ? null : last === undefined ? (base?.opening ?? null) : last.opening,
       ...(this.said.length === 0
         ? {}
         : {
@@ -511,14 +519,23 @@ export class GameState {
     };
   }
 
-  private fen(pos: Position): string {
-    return makeFen(pos.toSetup());
+  private isCheck(pos: Position): boolean {
+    const checked = this.checked;
+    return checked !== null && checked.pos === pos && checked.ply === this.ply
+      ? checked.check
+      : pos.isCheck();
   }
 
-  /** A base is never played on (each replay clones it), so its FEN stays what it was. */
-  private startFen(base: Position): string {
-    if (this.baseFen?.base !== base) this.baseFen = { base, fen: this.fen(base) };
-    return this.baseFen.fen;
+  /** A base is never played on (each replay clones it), so its FEN and opening stay what they were. */
+  private baseFactsOf(base: Position): { fen: string; opening: Opening | null } {
+    if (this.baseFacts?.base !== base)
+      this.baseFacts = { base, fen: makeFen(base.toSetup()), opening: this.openingAfter(base, null) };
+    return this.baseFacts;
+  }
+
+  /** The opening once `pos` is reached, `before` the one reached before it. */
+  private openingAfter(pos: Position, before: Opening | null): Opening | null {
+    return this.variant === 'chess' ? (openingAt(pos) ?? before) : null;
   }
 
   /** Plays the board's move from the current position; false when it does not lead to the board. */
@@ -526,17 +543,23 @@ export class GameState {
     const pos = this.pos!;
     if (board.san === null && board.verboseMove === null) return false;
     if (board.san !== null) this.admitDrop(pos, board.san);
-    const candidates = [
-      board.san === null ? undefined : moveFromSan(pos, board.san),
-      board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san),
-    ];
-    for (const move of candidates) {
+    const moverClock = board.sideToMove === 'black' ? board.whiteClockMs : board.blackClockMs;
+    // The verbose move first: it takes a legality test where the SAN takes a parse. When chessops
+    // names it as the server did, the SAN names it too: it is the move the SAN would give.
+    const verbose =
+      board.verboseMove === null ? undefined : moveFromVerbose(pos, board.verboseMove, board.san);
+    const named = verbose === undefined ? undefined : playSan(pos, verbose);
+    if (named !== undefined && named.san === board.san && boardMatches(named.after, board)) {
+      this.play(verbose!, board.moveTimeMs, moverClock, named);
+      return true;
+    }
+    // Else the SAN's move, then the verbose one: the server may have either wrong.
+    const bySan = board.san === null ? undefined : moveFromSan(pos, board.san);
+    for (const move of [bySan, verbose]) {
       if (move === undefined) continue;
-      const after = pos.clone();
-      after.play(move);
-      if (!boardMatches(after, board)) continue;
-      const moverClock = board.sideToMove === 'black' ? board.whiteClockMs : board.blackClockMs;
-      this.play(move, board.moveTimeMs, moverClock);
+      const made = move === verbose ? named! : playSan(pos, move);
+      if (!boardMatches(made.after, board)) continue;
+      this.play(move, board.moveTimeMs, moverClock, made);
       return true;
     }
     return false;
@@ -562,23 +585,41 @@ export class GameState {
     else pos.play(move);
   }
 
-  private play(move: Move, timeMs: number | null, clockMs: number | null): void {
+  /**
+   * Plays a move on the current position and records it. `named`: its SAN and the position after
+   * it by chessops' rules (playSan), when the caller made them already.
+   */
+  private play(move: Move, timeMs: number | null, clockMs: number | null, named?: Named): void {
     const pos = this.pos!;
-    this.plies.push({ san: sanOf(pos, move), uci: uciOf(pos, move), timeMs, clockMs });
+    const uci = uciOf(pos, move);
     this.lastPhantom = pos.pockets === undefined ? undefined : laskerPhantom(pos, move);
     const full = this.fullHoldings;
+    const ply = this.ply + 1;
     this.lastHandEffect =
-      pos.pockets === undefined || full === null || full.ply !== this.ply - 1
+      pos.pockets === undefined || full === null || full.ply !== ply - 1
         ? null
         : {
             before: full.holdings,
-            ply: this.ply,
+            ply,
             mover: pos.turn,
             captured: capturedRole(pos, move),
             dropped: 'role' in move ? move.role : null,
             castle: castles(pos, move),
           };
-    this.playOn(pos, move);
+    let san: string;
+    if (this.variant === 'bughouse') {
+      // A bughouse capture goes to the partner board: not chessops' crazyhouse position after it.
+      san = named?.san ?? sanOf(pos, move);
+      playBughouse(pos, move);
+    } else {
+      const { san: made, after } = named ?? playSan(pos, move);
+      san = made;
+      this.pos = after;
+    }
+    const last = this.plies.at(-1);
+    const before = last !== undefined ? last.opening : this.baseFactsOf(this.base!).opening;
+    this.plies.push({ san, uci, timeMs, clockMs, opening: this.openingAfter(this.pos!, before) });
+    this.checked = { pos: this.pos!, ply, check: checkAfter(this.pos!, san) };
     this.noteHands();
   }
 
@@ -615,16 +656,19 @@ export class GameState {
 
   private rebuild(plies: Ply[]): void {
     const pos = this.base!.clone();
-    let played = 0;
+    const rebuilt: Ply[] = [];
+    let opening = this.baseFactsOf(this.base!).opening;
+    // The history ends where its moves stop being legal: never a position the moves do not reach.
     for (const ply of plies) {
       this.admitDrop(pos, ply.san);
       const move = moveFromSan(pos, ply.san);
       if (move === undefined) break;
       this.playOn(pos, move);
-      played++;
+      opening = this.openingAfter(pos, opening);
+      // A new object: an earlier history (and what was made of it) keeps its own plies.
+      rebuilt.push({ ...ply, opening });
     }
-    // The history ends where its moves stop being legal: never a position the moves do not reach.
-    this.plies = plies.slice(0, played);
+    this.plies = rebuilt;
     // Bughouse hands come from the partner board, which a replay of this board cannot know.
     if (this.variant === 'bughouse' && this.serverHoldings !== null) pos.pockets = this.serverPockets();
     this.pos = pos;
@@ -669,6 +713,28 @@ export class GameState {
     }
     return 'position';
   }
+}
+
+/** The FEN of a game whose board could not be read at all. */
+const EMPTY_FEN = '8/8/8/8/8/8/8/8 w - - 0 1';
+
+/** A move with its SAN and the position after it (playSan). */
+type Named = ReturnType<typeof playSan>;
+
+/**
+ * A delta's move, named: the one its SAN names, or its squares' when the SAN names no legal move;
+ * undefined when that move is not the squares'. The squares are tried first: when chessops
+ * names their move as the server did, the server's SAN names that move, so it needs no parsing.
+ */
+function deltaMove(pos: Position, delta: DeltaBoard): { move: Move; named?: Named } | undefined {
+  const expected = `${delta.from}${delta.to}${delta.promotion?.toLowerCase() ?? ''}`;
+  const bySquares = moveFromSquares(pos, delta.from, delta.to, delta.promotion);
+  if (bySquares !== undefined && uciOf(pos, bySquares) === expected) {
+    const named = playSan(pos, bySquares);
+    if (named.san === delta.san) return { move: bySquares, named };
+  }
+  const move = moveFromSan(pos, delta.san) ?? bySquares;
+  return move === undefined || uciOf(pos, move) !== expected ? undefined : { move };
 }
 
 function sameHoldings(a: Holdings, b: Holdings): boolean {

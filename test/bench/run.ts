@@ -4,6 +4,7 @@ import { benchEdit } from './edit.js';
 import { benchFrontPage } from './front-page.js';
 import { benchGameEnd } from './game-end.js';
 import { benchInsight } from './insight.js';
+import { benchMoves } from './moves.js';
 import { benchRelayLatency } from './relay-latency.js';
 import { benchRender } from './render.js';
 import { benchRenderPool } from './render-pool.js';
@@ -14,6 +15,7 @@ const figures: Record<string, number> = {
   ...benchDecode(),
   ...benchInsight(),
   ...benchGameEnd(),
+  ...(await benchMoves()),
   ...(await benchRender()),
   ...(await benchRenderPool()),
   ...(await benchRelayLatency()),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Framer, type Frame } from '../../src/protocol/framer.js';
+import { Dice } from '../load/random.js';
 
 const bytes = (...parts: (string | number[])[]): Buffer =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
@@ -186,5 +187,53 @@ describe('Framer limits', () => {
     read(framer, bytes('b'.repeat(40 * KIB), ' login: '), 1);
     expect(framer.partial).toHaveLength(KIB);
     expect(framer.partial.endsWith('bbb login: ')).toBe(true);
+  });
+});
+
+describe('Framer chunking', () => {
+  // Text is taken a run at a time: runs cut by a read, by the line limit or by framing bytes must
+  // frame as the same bytes read whole do. Small limits, so that lines and replies go over them.
+  // No `\` (a continuation line joins only within one read) and no telnet subnegotiation (one
+  // dropped for its size is reported before a line still held for a continuation).
+  const limits = { maxLineBytes: 8, maxReplyBytes: 32, maxSubnegotiationBytes: 4 };
+  const alphabet = [
+    ...Buffer.from('abc 12%fics% '),
+    0x0d,
+    0x0a,
+    0x0a,
+    0x07,
+    0x15,
+    0x16,
+    0x17,
+    0x18,
+    0x19,
+    0xff,
+    0xfb,
+  ];
+  const framed = (raw: Buffer, cuts: number[]): Frame[] => {
+    const framer = new Framer(limits);
+    const frames: Frame[] = [];
+    let at = 0;
+    for (const cut of [...cuts, raw.length]) {
+      frames.push(...framer.push(raw.subarray(at, cut)));
+      at = cut;
+    }
+    return [...frames, ...framer.flush()];
+  };
+
+  it('frames bytes alike whether they come whole, one at a time or in random reads', () => {
+    const dice = new Dice(28);
+    for (let run = 0; run < 300; run++) {
+      const raw = Buffer.from(Array.from({ length: 1 + dice.int(200) }, () => dice.pick(alphabet)));
+      const whole = framed(raw, []);
+      expect(
+        framed(
+          raw,
+          Array.from({ length: raw.length - 1 }, (_, i) => i + 1),
+        ),
+      ).toEqual(whole);
+      const cuts = Array.from({ length: dice.int(8) }, () => dice.int(raw.length)).sort((a, b) => a - b);
+      expect(framed(raw, cuts), raw.toString('hex')).toEqual(whole);
+    }
   });
 });
