@@ -9,6 +9,12 @@ import { STATUS_CODES } from 'node:http';
 import { DefaultRestOptions, type ResponseLike } from 'discord.js';
 import { getGlobalDispatcher, Headers, util, type Dispatcher, type RequestInit } from 'undici';
 
+/**
+ * The most of an answer kept. Discord's largest answers (a thousand members, a channel list) are
+ * a few MB; a peer sending more is cut off with an error, not held in memory to the end.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 /** `makeRequest` for discord.js's REST: the request undici's request() would send, the answer buffered. */
 export function bufferedRequest(url: string, init: RequestInit): Promise<ResponseLike> {
   const body = init.body ?? null;
@@ -26,6 +32,7 @@ export function bufferedRequest(url: string, init: RequestInit): Promise<Respons
     let status = 0;
     let rawHeaders: Buffer[] = [];
     const chunks: Buffer[] = [];
+    let size = 0;
     const onAbort = (): void => abort?.(abortReason(signal!));
     const done = (): void => signal?.removeEventListener('abort', onAbort);
     const handler: Dispatcher.DispatchHandlers = {
@@ -42,6 +49,11 @@ export function bufferedRequest(url: string, init: RequestInit): Promise<Respons
         return true;
       },
       onData: (chunk) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          abort?.(new Error(`the answer to ${init.method ?? 'GET'} ${url} passed ${MAX_ANSWER_BYTES} bytes`));
+          return false;
+        }
         chunks.push(chunk);
         return true;
       },
@@ -83,7 +95,7 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 /** An answer whose bytes are all here: read once, as a fetch Response is. */
-export function bufferedResponse(status: number, rawHeaders: Buffer[], bytes: Buffer): ResponseLike {
+function bufferedResponse(status: number, rawHeaders: Buffer[], bytes: Buffer): ResponseLike {
   let used = false;
   const take = (): Buffer => {
     if (used) throw new TypeError('Body is unusable: Body has already been read');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { DefaultRestOptions, type ResponseLike } from 'discord.js';
 import type { RequestInit } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bufferedRequest } from '../../src/discord/buffered-request.js';
+import { bufferedRequest, MAX_ANSWER_BYTES } from '../../src/discord/buffered-request.js';
 
 interface Received {
   method: string;
@@ -55,6 +55,20 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     setTimeout(() => res.end('{}'), 2_000).unref();
   },
   '/api/v10/cut': (res) => res.socket?.destroy(),
+  '/api/v10/huge': (res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    // Past the bound in 1 MiB writes, each after the last was taken (a peer that never stops).
+    const piece = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const more = (): void => {
+      while (sent <= MAX_ANSWER_BYTES && !res.destroyed) {
+        sent += piece.length;
+        if (!res.write(piece)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  },
 };
 
 let server: Server;
@@ -177,5 +191,13 @@ describe('buffered answers for discord.js', () => {
     const ours = await cut(bufferedRequest);
     expect(ours?.code).toBe('UND_ERR_SOCKET');
     expect(ours).toEqual(await cut(DefaultRestOptions.makeRequest));
+  });
+
+  it('an answer past MAX_ANSWER_BYTES fails the request, named, instead of being kept', async () => {
+    const error = (await bufferedRequest(`${base}/huge`, { method: 'GET', headers: {} }).then(
+      () => null,
+      (e: unknown) => e,
+    )) as Error | null;
+    expect(error?.message).toBe(`the answer to GET ${base}/huge passed ${MAX_ANSWER_BYTES} bytes`);
   });
 });
