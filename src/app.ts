@@ -31,7 +31,8 @@ import { watchGuilds } from './discord/guilds.js';
 import { discordEditPace, DiscordPostPort, POSTS_AND_EDITS_PER_SECOND } from './discord/live-port.js';
 import type { GameSnapshot } from './game/snapshot.js';
 import { Metrics } from './web/metrics.js';
-import { EditScheduler, type ScheduleClock } from './relay/schedule.js';
+import { EditScheduler } from './relay/schedule.js';
+import { REAL_CLOCK, type ScheduleClock } from './clock.js';
 import type { WebServer } from './web/server.js';
 import { botHealth, LiveWeb } from './web/wiring.js';
 
@@ -49,6 +50,8 @@ export interface StartOptions {
   now?: () => number;
   /** The clock edits are paced and paused by (the scheduler's and the governor's); tests move it. */
   editClock?: ScheduleClock;
+  /** The clock of interactions' answers (the wait after Discord failed one, its window); tests move it. */
+  answerClock?: ScheduleClock;
   /**
    * Render threads for boards and for GIFs and charts, instead of two of the bot's own: the tests'
    * bots share two (a thread's start is a second under load). Their owner closes them.
@@ -220,6 +223,7 @@ export async function startBot(config: Config, options: StartOptions): Promise<S
     logger,
     storage,
     commands: loaded.value,
+    answerClock: options.answerClock ?? REAL_CLOCK,
     fics,
     relay,
     renderer,

@@ -6,7 +6,7 @@
 // JSON is parsed only if a caller reads it (an edit's answer never is: live-port.ts). discord.js's
 // rate limits, timeouts and error handling all stay its own: they run around this step.
 import { STATUS_CODES } from 'node:http';
-import { DefaultRestOptions, type ResponseLike } from 'discord.js';
+import type { ResponseLike } from 'discord.js';
 import { getGlobalDispatcher, Headers, util, type Dispatcher, type RequestInit } from 'undici';
 
 /**
@@ -18,10 +18,15 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** `makeRequest` for discord.js's REST: the request undici's request() would send, the answer buffered. */
 export function bufferedRequest(url: string, init: RequestInit): Promise<ResponseLike> {
   const body = init.body ?? null;
-  // What discord.js sends is JSON text or our multipart bytes (multipart.ts); anything else (its own
-  // FormData of files) goes the default way, its answer read to the end just the same.
-  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
-    return defaultRequest(url, init);
+  // What discord.js sends: JSON text, our multipart bytes (multipart.ts), or its own FormData of
+  // files (replies with files), which undici's dispatcher encodes as its request() did, with its
+  // boundary's Content-Type (so none of the caller's goes with it).
+  const form = body instanceof FormData;
+  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array) && !form)
+    return Promise.reject(
+      new TypeError(`a request body of this kind is not sent: ${Object.prototype.toString.call(body)}`),
+    );
+  const headers = init.headers as Record<string, string>;
   const signal = init.signal ?? null;
   if (signal?.aborted === true) return Promise.reject(abortReason(signal));
   // discord.js builds `${api}/v10/...`: the origin is what precedes the path's first slash.
@@ -75,8 +80,8 @@ export function bufferedRequest(url: string, init: RequestInit): Promise<Respons
           origin: url.slice(0, pathAt),
           path: url.slice(pathAt),
           method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-          body,
-          headers: init.headers as Record<string, string>,
+          body: body as Dispatcher.DispatchOptions['body'],
+          headers: form ? withoutContentType(headers) : headers,
         },
         handler,
       );
@@ -123,11 +128,8 @@ function bufferedResponse(status: number, rawHeaders: Buffer[], bytes: Buffer): 
 
 const decoder = new TextDecoder();
 
-/** discord.js's own request, its answer read whole (so that nothing holds the connection). */
-async function defaultRequest(url: string, init: RequestInit): Promise<ResponseLike> {
-  const answer = await DefaultRestOptions.makeRequest(url, init);
-  const bytes = Buffer.from(await answer.arrayBuffer());
-  const rawHeaders: Buffer[] = [];
-  answer.headers.forEach((value, name) => rawHeaders.push(Buffer.from(name), Buffer.from(value)));
-  return bufferedResponse(answer.status, rawHeaders, bytes);
+function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
+  );
 }

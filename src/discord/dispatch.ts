@@ -5,6 +5,7 @@ import { MessageFlags } from 'discord.js';
 import type { Interaction, RepliableInteraction } from 'discord.js';
 import type { CommandRegistry } from './loader.js';
 import type { BotContext } from './context.js';
+import type { ScheduleClock } from '../clock.js';
 import { parseCustomId } from './custom-id.js';
 import { StorageError } from '../storage/index.js';
 import { passingFailure } from './passing.js';
@@ -13,7 +14,7 @@ export type InteractionDispatcher = (interaction: Interaction) => Promise<void>;
 
 export function createDispatcher(registry: CommandRegistry, ctx: BotContext): InteractionDispatcher {
   return async (interaction) => {
-    const receivedAt = Date.now();
+    const receivedAt = ctx.answerClock.now();
     const about = describeInteraction(interaction);
     ctx.logger.debug({ interaction: about }, 'interaction received');
     try {
@@ -23,7 +24,7 @@ export function createDispatcher(registry: CommandRegistry, ctx: BotContext): In
       // Discord failed a request (a 5xx, a cut connection): the answer may be that same request,
       // and Discord asks for a wait before it is sent again (discord.js sends none again:
       // client.ts). The user is told after the wait, if Discord's window for it is still open.
-      if (passingFailure(error) && !(await waitedToAnswer(interaction, receivedAt))) {
+      if (passingFailure(error) && !(await waitedToAnswer(interaction, ctx.answerClock, receivedAt))) {
         ctx.logger.warn(
           { interaction: about },
           'could not tell the user about the failure: Discord failed, and no wait fits in its window for an answer',
@@ -85,18 +86,23 @@ export const FAILURE_ANSWER_WAIT_MS = 1_000;
  * Discord's window for an interaction's first answer (3 s, interactions/receiving-and-responding),
  * less a margin for the answer's way there, counted from when the bot received it.
  */
-const FIRST_ANSWER_WITHIN_MS = 3_000 - 500;
+export const FIRST_ANSWER_WITHIN_MS = 3_000 - 500;
 
 /**
  * Waits FAILURE_ANSWER_WAIT_MS when an answer can still go after it: a follow-up (the token
  * lasts 15 minutes) or a first answer still inside Discord's window. An autocomplete's choices
- * would come too late to matter.
+ * would come too late to matter. The real clock's timer does not hold the process open: a running
+ * bot's gateway connection does, and a stopped bot could not answer anyway.
  */
-async function waitedToAnswer(interaction: Interaction, receivedAt: number): Promise<boolean> {
+async function waitedToAnswer(
+  interaction: Interaction,
+  clock: ScheduleClock,
+  receivedAt: number,
+): Promise<boolean> {
   if (!interaction.isRepliable()) return false;
   const answered = interaction.deferred || interaction.replied;
-  if (!answered && Date.now() + FAILURE_ANSWER_WAIT_MS > receivedAt + FIRST_ANSWER_WITHIN_MS) return false;
-  await new Promise((resolve) => setTimeout(resolve, FAILURE_ANSWER_WAIT_MS));
+  if (!answered && clock.now() + FAILURE_ANSWER_WAIT_MS > receivedAt + FIRST_ANSWER_WITHIN_MS) return false;
+  await new Promise<void>((resolve) => clock.after(FAILURE_ANSWER_WAIT_MS, resolve));
   return true;
 }
 

@@ -7,6 +7,7 @@ import { DefaultRestOptions, type ResponseLike } from 'discord.js';
 import type { RequestInit } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferedRequest, MAX_ANSWER_BYTES } from '../../src/discord/buffered-request.js';
+import { parseBody } from '../fake-discord/http.js';
 
 interface Received {
   method: string;
@@ -138,6 +139,45 @@ const BYTES_INIT: RequestInit = {
   headers: { 'Content-Type': 'multipart/form-data; boundary=b', Authorization: 'Bot token' },
 };
 
+/** A file's bytes: every byte value, and what looks like a part's boundary. */
+const FILE_BYTES = Buffer.concat([
+  Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+  Buffer.from('\r\n--x--\r\n'),
+]);
+const PAYLOAD = JSON.stringify({ content: 'Game 7 · é', attachments: [{ id: 0, filename: 'board.png' }] });
+
+/** A reply with files as discord.js's REST builds it: its own FormData of Blobs, then payload_json. */
+function filesInit(headers: Record<string, string> = { Authorization: 'Bot token' }): RequestInit {
+  const form = new FormData();
+  form.append('files[0]', new Blob([FILE_BYTES], { type: 'image/png' }), 'board.png');
+  form.append('files[1]', new Blob(['1. e4 e5 *'], { type: 'application/octet-stream' }), 'game 7 "x".pgn');
+  form.append('payload_json', PAYLOAD);
+  return { method: 'POST', body: form, headers: { 'User-Agent': 'DiscordBot (test)', ...headers } };
+}
+
+/** The parts of a multipart request the server received, parsed as the fake Discord parses them. */
+async function partsOf(request: { headers: [string, unknown][]; body: string }) {
+  const contentType = String(request.headers.find(([name]) => name === 'content-type')?.[1]);
+  const { body, files } = await parseBody(contentType, Buffer.from(request.body, 'latin1'));
+  return {
+    payload: body,
+    files: files.map(({ bytes, ...file }) => ({ ...file, hex: bytes.toString('hex') })),
+  };
+}
+
+/** A request with its multipart boundary (random each time) named BOUNDARY. */
+function sameBoundary<T extends { headers: [string, unknown][]; body: string }>(request: T): T {
+  const boundary = /boundary=(.+)$/.exec(
+    String(request.headers.find(([name]) => name === 'content-type')?.[1]),
+  )![1]!;
+  const named = (text: string): string => text.split(boundary).join('BOUNDARY');
+  return {
+    ...request,
+    headers: request.headers.map(([name, value]) => [name, named(String(value))]),
+    body: named(request.body),
+  };
+}
+
 describe('buffered answers for discord.js', () => {
   it.each([
     ['/ok', JSON_INIT, 'json'],
@@ -151,6 +191,60 @@ describe('buffered answers for discord.js', () => {
     const theirs = await seen(DefaultRestOptions.makeRequest, path, init, read);
     expect(ours).toEqual(theirs);
     expect(ours.request).toHaveLength(1);
+  });
+
+  it('a FormData body (a reply with files) is sent as discord.js sent it: the same parts, headers and bytes', async () => {
+    const ours = await seen(bufferedRequest, '/ok', filesInit(), 'json');
+    const theirs = await seen(DefaultRestOptions.makeRequest, '/ok', filesInit(), 'json');
+    expect(ours.request).toHaveLength(1);
+    expect(await partsOf(ours.request[0]!)).toEqual({
+      payload: JSON.parse(PAYLOAD),
+      files: [
+        {
+          field: 'files[0]',
+          index: 0,
+          filename: 'board.png',
+          contentType: 'image/png',
+          hex: FILE_BYTES.toString('hex'),
+        },
+        {
+          field: 'files[1]',
+          index: 1,
+          filename: 'game 7 "x".pgn',
+          contentType: 'application/octet-stream',
+          hex: Buffer.from('1. e4 e5 *').toString('hex'),
+        },
+      ],
+    });
+    expect(await partsOf(ours.request[0]!)).toEqual(await partsOf(theirs.request[0]!));
+    expect({ ...ours, request: ours.request.map(sameBoundary) }).toEqual({
+      ...theirs,
+      request: theirs.request.map(sameBoundary),
+    });
+  });
+
+  it("a FormData body's Content-Type is its own boundary's, whatever the caller's headers said", async () => {
+    const init = filesInit({
+      Authorization: 'Bot token',
+      'Content-Type': 'multipart/form-data; boundary=stale',
+    });
+    const ours = await seen(bufferedRequest, '/ok', init, 'json');
+    const [request] = ours.request;
+    expect(request!.headers).toContainEqual(['authorization', 'Bot token']);
+    expect(request!.headers).not.toContainEqual(['content-type', 'multipart/form-data; boundary=stale']);
+    expect((await partsOf(request!)).files.map((file) => file.filename)).toEqual([
+      'board.png',
+      'game 7 "x".pgn',
+    ]);
+  });
+
+  it('a body of a kind discord.js does not send is refused, named, before anything is sent', async () => {
+    received.length = 0;
+    const init: RequestInit = { method: 'POST', body: new Blob(['x']), headers: {} };
+    await expect(bufferedRequest(`${base}/ok`, init)).rejects.toThrow(
+      'a request body of this kind is not sent: [object Blob]',
+    );
+    expect(received).toEqual([]);
   });
 
   it('a body is read once, as a fetch Response is', async () => {
@@ -199,5 +293,13 @@ describe('buffered answers for discord.js', () => {
       (e: unknown) => e,
     )) as Error | null;
     expect(error?.message).toBe(`the answer to GET ${base}/huge passed ${MAX_ANSWER_BYTES} bytes`);
+  });
+
+  it('an answer past MAX_ANSWER_BYTES to a FormData request (a reply with files) fails the same way', async () => {
+    const error = (await bufferedRequest(`${base}/huge`, filesInit()).then(
+      () => null,
+      (e: unknown) => e,
+    )) as Error | null;
+    expect(error?.message).toBe(`the answer to POST ${base}/huge passed ${MAX_ANSWER_BYTES} bytes`);
   });
 });

@@ -17,10 +17,10 @@ describe('loadCommands', () => {
     const result = await loadCommands(FIXTURE_COMMANDS);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect([...result.value.commands.keys()]).toEqual(['boom', 'echo']);
+    expect([...result.value.commands.keys()]).toEqual(['boom', 'echo', 'late']);
     expect([...result.value.buttons.keys()]).toEqual(['again']);
     expect([...result.value.selectMenus.keys()]).toEqual(['pick']);
-    expect(result.value.bodies().map((b) => b.name)).toEqual(['boom', 'echo']);
+    expect(result.value.bodies().map((b) => b.name)).toEqual(['boom', 'echo', 'late']);
   });
 
   it('reports every broken module at once, by file', async () => {

@@ -6,6 +6,7 @@ import type { ClientOptions, TextChannel } from 'discord.js';
 import { FakeDiscord } from '../fake-discord/index.js';
 import type { FakeChannel, FakeDiscordOptions, FakeGuild } from '../fake-discord/index.js';
 import { startLoggedBot, type LoggedBot } from '../support/logged-bot.js';
+import type { ScheduleClock } from '../../src/clock.js';
 
 export interface Harness {
   fake: FakeDiscord;
@@ -74,7 +75,7 @@ export type TestBot = LoggedBot;
 /** Starts the real bot (startBot, as main does) against the harness's fake, logging at trace. */
 export function startTestBot(
   harness: Harness,
-  options: { commandsDir?: URL; env?: Record<string, string | undefined> } = {},
+  options: { commandsDir?: URL; env?: Record<string, string | undefined>; answerClock?: ScheduleClock } = {},
 ): Promise<TestBot> {
   return startLoggedBot(
     {
@@ -85,7 +86,10 @@ export function startTestBot(
       LOG_LEVEL: 'trace',
       ...options.env,
     },
-    options.commandsDir ? { commandsDir: options.commandsDir } : {},
+    {
+      ...(options.commandsDir ? { commandsDir: options.commandsDir } : {}),
+      ...(options.answerClock ? { answerClock: options.answerClock } : {}),
+    },
   );
 }
 
