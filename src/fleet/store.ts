@@ -29,6 +29,16 @@ export interface OtherRates {
 /** Serialises the rate share's renewals (any number; pg_advisory_xact_lock takes a bigint). */
 const RATE_SHARE_LOCK = 0x72617465;
 
+/**
+ * A game's state as stored for the other machines: under a key of its holder's. A tracker's key is
+ * the game's number and a count of that process's games, so a new holder's first game under a
+ * number has the old holder's key; the readers must see a takeover as a new list of lines
+ * (feed.ts, saidSince), not as the old list cut short and grown again.
+ */
+function storedState(snapshot: GameSnapshot, holder: string): string {
+  return JSON.stringify({ ...snapshot, key: `${snapshot.key}@${holder}` });
+}
+
 export interface GameRow {
   seq: number;
   snapshot: FicsSnapshot;
@@ -111,7 +121,14 @@ export class FleetStore {
          RETURNING seq
        )
        SELECT seq, pg_notify($6, $2 || ' ' || seq || ' ' || $1) FROM saved`,
-      [this.server, snapshot.game, this.holder, JSON.stringify(snapshot), snapshot.ended, FLEET_CHANNEL],
+      [
+        this.server,
+        snapshot.game,
+        this.holder,
+        storedState(snapshot, this.holder),
+        snapshot.ended,
+        FLEET_CHANNEL,
+      ],
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.seq);
@@ -133,7 +150,14 @@ export class FleetStore {
          RETURNING seq
        )
        SELECT seq, pg_notify($6, $2 || ' ' || seq || ' ' || $1) FROM saved`,
-      [this.server, snapshot.game, JSON.stringify(snapshot), snapshot.white, snapshot.black, FLEET_CHANNEL],
+      [
+        this.server,
+        snapshot.game,
+        storedState(snapshot, this.holder),
+        snapshot.white,
+        snapshot.black,
+        FLEET_CHANNEL,
+      ],
     );
     const row = result.rows[0];
     return row === undefined ? null : Number(row.seq);

@@ -250,8 +250,9 @@ describe('fleet feed', () => {
       5_000,
     );
 
-    // No move comes: each line travels on its own, under the holder's key (the other machine's
-    // snapshot of the game has it), to the other machine and to the holder's own relay.
+    // No move comes: each line travels on its own, under the key the holder stored the game under
+    // (its tracker's and its name; the other machine's snapshot of the game has it), to the other
+    // machine and to the holder's own relay.
     const lecture: Said = {
       ply: 1,
       handle: 'LectureBot',
@@ -267,11 +268,11 @@ describe('fleet feed', () => {
       5_000,
     );
     expect(heard.filter((h) => h.on === 'other').map((h) => h.said)).toEqual([
-      { game, key: '9:holder', said: lecture },
-      { game, key: '9:holder', said: whisper },
+      { game, key: '9:holder@talk-0', said: lecture },
+      { game, key: '9:holder@talk-0', said: whisper },
     ]);
     expect(heard.filter((h) => h.on === 'holder').map((h) => h.said.said)).toEqual([lecture, whisper]);
-    expect(other!.snapshot(game)?.key).toBe('9:holder');
+    expect(other!.snapshot(game)?.key).toBe('9:holder@talk-0');
 
     // A state stored with a line past the bounds FICS lines are decoded with: that line is skipped,
     // the next one passes. Then the end: the line said with it goes before it.
@@ -284,6 +285,37 @@ describe('fleet feed', () => {
     pools[0]!.board({ ...board, san: ['e4', 'e5'], said, ended: true });
     await waitFor(() => order.includes('ended'), 'the end on the other machine', 5_000);
     expect(order).toEqual(['said Alpha', 'ended']);
+  });
+  it('after a takeover, passes on the new holder’s lines though its tracker gave the game the old holder’s key', async () => {
+    const game = gameNumber(12);
+    // The holder: its tracker's key for the game is `12:1`, as any process's first game under 12 is.
+    const dead = await heldElsewhere(game, 'talk-dead');
+    const readerPool = new StandInPool(false);
+    const takerPool = new StandInPool(true);
+    const reader = await feedOf(readerPool, 'talk-reader');
+    const taker = await feedOf(takerPool, 'talk-taker');
+    const heard: Said[] = [];
+    reader.on('said', (said) => heard.push(said.said));
+    await reader.observeGame(game, 'guild-reader');
+    await taker.observeGame(game, 'guild-taker');
+    const line = (handle: string, text: string): Said => ({ ply: 1, handle, text, whisper: false });
+    const before = [line('Alpha', 'hello'), line('Beta', 'hi')];
+    expect(await dead.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
+    await waitFor(() => heard.length === 2, 'the holder’s lines on the reader', 5_000);
+
+    // The holder dies; the machine with room takes the game over. Its tracker's first game is this
+    // one: the same key, `12:1`. The first of its states the reader reads has its first line
+    // already (a reader reads only the latest state).
+    await moveLeaseEnd(db, { game });
+    await waitFor(() => takerPool.observed.length > 0, 'the takeover', 5_000);
+    const after = line('Gamma', 'after the takeover');
+    takerPool.board({ ...snapshotOf(game, ['e4', 'e5']), said: [after] });
+    await waitFor(
+      () => reader.snapshot(game)?.san.length === 2,
+      'the new holder’s state on the reader',
+      5_000,
+    );
+    expect(heard).toEqual([...before, after]);
   });
 });
 
