@@ -172,6 +172,8 @@ export class LoadWorld {
   private serial = 0;
   private readonly random: () => number;
   private pacer: NodeJS.Timeout | null = null;
+  /** /observe commands not answered yet: the end of a run waits for them. */
+  private readonly observing = new Set<Promise<void>>();
   private readonly channelGame = new Map<string, PlayedGame>();
 
   private constructor(
@@ -401,6 +403,9 @@ export class LoadWorld {
    */
   async endAllAndAudit(o: { healMs: number; settleMs?: number; auditMs: number }): Promise<AuditTotals> {
     this.stopPacing();
+    // A game whose /observe is on its way would end before FICS hears the observe: the bot would
+    // be refused ("no such game") for the run's own ending, not for anything it did.
+    await Promise.all([...this.observing]);
     const healed = Date.now() + o.healMs;
     while (!this.allObserved() && Date.now() < healed) await sleep(100);
     await sleep(o.settleMs ?? 0);
@@ -520,7 +525,8 @@ export class LoadWorld {
         // The channel's next game: a new one starts and somebody observes it.
         const next = this.newGame(slot, false);
         slot.dueAt = now + this.nextPlyDelay();
-        void this.observe(next);
+        const asked = this.observe(next).finally(() => this.observing.delete(asked));
+        this.observing.add(asked);
         continue;
       }
       if (!game.posted) {
