@@ -36,12 +36,16 @@ export function encodeIndexedPng(
   palette: Uint8Array,
   rows: Uint8Array,
 ): Buffer {
+  return indexedPng(width, height, palette, deflateSync(rows, PNG_DEFLATE));
+}
+
+/** The PNG of rows already compressed: `idat` is their zlib stream. */
+export function indexedPng(width: number, height: number, palette: Uint8Array, idat: Uint8Array): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 3; // colour type: palette
-  const idat = deflateSync(rows, PNG_DEFLATE);
   // One buffer, each chunk written in place: the compressed data is copied once.
   const chunks: [string, Uint8Array][] = [
     ['IHDR', header],
