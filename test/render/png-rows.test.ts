@@ -2,35 +2,11 @@
 // frame paints: every position of the fixture games, every theme, two sizes, with and without the
 // evaluation bar and arrow, flipped, with a result strip, crazyhouse holdings. zlib's inflate reads
 // each IDAT (and checks its Adler-32); a sample is also decoded by skia against the palette.
-import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { composeScene, layoutNeeds, readScene } from '../../render/compose.js';
 import { renderPng, THEME_NAMES, type BoardScene } from '../../render/index.js';
 import { HEAVY_TEST_MS } from '../support/bounds.js';
 import { ficsFixtureScenes, fixtureScenes, withClocks } from './game-scenes.js';
-import { decodePng } from './pixels.js';
-
-/** The rows of the whole frame painted at once, as renderPng did before the cache: the oracle. */
-function paintedRows(scene: BoardScene): { rows: Buffer; rgb: Uint8Array; width: number } {
-  const read = readScene(scene);
-  if (!read.ok) throw new Error(read.error);
-  const frame = composeScene(scene, read.value, layoutNeeds(scene, read.value));
-  const stride = frame.width + 1;
-  const rows = Buffer.alloc(stride * frame.height);
-  for (const region of frame.regions) region.paint({ data: rows, stride, base: 1 });
-  return { rows, rgb: frame.palette.rgb, width: frame.width };
-}
-
-/** The PNG's IDAT data, its chunks read by their lengths. */
-function idat(png: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  for (let at = 8; at < png.length;) {
-    const length = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
-  return Buffer.concat(parts);
-}
+import { decodePng, paintedFrame, pngRows } from './pixels.js';
 
 function png(scene: BoardScene): Buffer {
   const out = renderPng(scene);
@@ -90,8 +66,7 @@ describe('board PNG from cached region rows', () => {
       expect(scenes.length).toBeGreaterThan(1_500);
       let wrong = 0;
       for (const scene of scenes) {
-        const rows = inflateSync(idat(png(scene)));
-        if (!rows.equals(paintedRows(scene).rows)) wrong++;
+        if (!pngRows(png(scene)).equals(paintedFrame(scene).rows)) wrong++;
       }
       expect(wrong).toBe(0);
     },
@@ -110,7 +85,7 @@ describe('board PNG from cached region rows', () => {
     };
     for (const orientation of ['white', 'black'] as const) {
       const turned = { ...scene, orientation };
-      expect(inflateSync(idat(png(turned))).equals(paintedRows(turned).rows)).toBe(true);
+      expect(pngRows(png(turned)).equals(paintedFrame(turned).rows)).toBe(true);
     }
   });
 
@@ -130,7 +105,7 @@ describe('board PNG from cached region rows', () => {
     async () => {
       for (const scene of scenes.filter((_, i) => i % 97 === 0)) {
         const image = await decodePng(png(scene));
-        const { rows, rgb, width } = paintedRows(scene);
+        const { rows, rgb, width } = paintedFrame(scene);
         expect(image.width).toBe(width);
         let wrong = 0;
         for (let y = 0; y < image.height; y++) {
