@@ -195,7 +195,8 @@ export function deflateFrame(
 
 /** The zlib stream of the frame's coded regions' rows. */
 function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]): Uint8Array {
-  const { code } = coder;
+  // The regions' rectangles from the coder's numbers: the regions are of several shapes.
+  const { code, rects } = coder;
   const filterBits = code.literalBits[0]!;
   const filterCount = code.literalCount[0]!;
   stream.reset();
@@ -221,7 +222,7 @@ function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]
       b += a;
       for (const index of crossing) {
         const entry = coded[index]!;
-        const row = y - frame.regions[index]!.y;
+        const row = y - rects[4 * index + 1]!;
         const bits = entry.rowBits[row]!;
         const from = entry.rowStart[row]!;
         const to = from + ((bits + 31) >>> 5);
@@ -242,7 +243,7 @@ function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]
         bit += bits;
         // Adler-32 of this row so far and the region's row after it: zlib's adler32_combine.
         const adler = entry.rowAdler[row]!;
-        b += (adler >>> 16) + frame.regions[index]!.w * (a - 1);
+        b += (adler >>> 16) + rects[4 * index + 2]! * (a - 1);
         a += (adler & 0xffff) - 1;
       }
       // Reduced once a row: with k regions in a row of w pixels a stays under 65,521 (k + 1) and
