@@ -20,19 +20,20 @@ import type { Surface } from './surface.js';
 
 /** The cache's bound, per render thread (docs/limits.md). */
 export const REGION_CACHE_BYTES = 24 * 1024 * 1024;
-/** What an entry costs besides its bits: the map entry, the key, the arrays' headers. */
-const ENTRY_OVERHEAD = 200;
+/** What an entry costs besides its arrays' contents: the object, the map entry, two typed arrays. */
+const ENTRY_OVERHEAD = 400;
 /** zlib header: deflate, 32 KB window, no dictionary (CMF, FLG: a multiple of 31). */
 const ZLIB_HEADER = [0x78, 0x01];
 
-/** One region's rows as bits: row r's bits start at word rowStart[r] and are rowBits[r] long. */
+/** One region's rows as bits. */
 interface CodedRegion {
   words: Uint32Array;
-  rowStart: Uint32Array;
-  rowBits: Uint32Array;
-  /** Adler-32 of each row's bytes (the region's pixels only). */
-  rowAdler: Uint32Array;
-  /** All rows' bits. */
+  /**
+   * Three numbers a row: the word of `words` its bits start at, their length, and the Adler-32
+   * of the row's bytes (the region's pixels only).
+   */
+  rows: Uint32Array;
+  /** Bits of `words` used, the padding after each row included. */
   bits: number;
   /** What the entry holds, for the cache's bound. */
   bytes: number;
@@ -205,7 +206,7 @@ function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]
   // Room for everything, so the loop below writes without checks: the rows, their filter bytes,
   // the end of block and the Adler-32, with a spare word after each row's bits.
   let room = stream.bits + frame.height * (filterCount + 32) + 64;
-  for (const entry of coded) room += entry.bits + 32 * entry.rowBits.length;
+  for (const entry of coded) room += entry.bits + 32 * (entry.rows.length / 3);
   stream.reserve(room);
   const out = stream.words;
   let bit = stream.bits;
@@ -223,8 +224,9 @@ function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]
       for (const index of crossing) {
         const entry = coded[index]!;
         const row = y - rects[4 * index + 1]!;
-        const bits = entry.rowBits[row]!;
-        const from = entry.rowStart[row]!;
+        const info = entry.rows;
+        const from = info[3 * row]!;
+        const bits = info[3 * row + 1]!;
         const to = from + ((bits + 31) >>> 5);
         const source = entry.words;
         at = bit >>> 5;
@@ -242,7 +244,7 @@ function joinRows(coder: FrameCoder, frame: Frame, coded: readonly CodedRegion[]
         }
         bit += bits;
         // Adler-32 of this row so far and the region's row after it: zlib's adler32_combine.
-        const adler = entry.rowAdler[row]!;
+        const adler = info[3 * row + 2]!;
         b += (adler >>> 16) + rects[4 * index + 2]! * (a - 1);
         a += (adler & 0xffff) - 1;
       }
@@ -327,29 +329,25 @@ function codeMissing(
   const { code } = coder;
   for (const { index, from, ends } of painted) {
     const region = frame.regions[index]!;
-    const rowStart = new Uint32Array(region.h);
-    const rowBits = new Uint32Array(region.h);
-    const rowAdler = new Uint32Array(region.h);
+    const info = new Uint32Array(3 * region.h);
     regionBits.reset();
     let token = from;
     for (let row = 0; row < region.h; row++) {
       regionBits.alignToWord();
       const begin = regionBits.bits;
-      rowStart[row] = begin >>> 5;
+      info[3 * row] = begin >>> 5;
       for (const end = endData[ends + row]!; token < end; token++)
         putToken(regionBits, code, tokenData[token]!);
-      rowBits[row] = regionBits.bits - begin;
+      info[3 * row + 1] = regionBits.bits - begin;
       const start = 1 + (region.y + row) * stride + region.x;
-      rowAdler[row] = adler32(rows, start, start + region.w);
+      info[3 * row + 2] = adler32(rows, start, start + region.w);
     }
     const words = regionBits.words.slice(0, (regionBits.bits + 31) >>> 5);
     coded[index] = {
       words,
-      rowStart,
-      rowBits,
-      rowAdler,
-      bits: rowBits.reduce((sum, bits) => sum + bits, 0),
-      bytes: words.byteLength + 12 * region.h + ENTRY_OVERHEAD,
+      rows: info,
+      bits: regionBits.bits,
+      bytes: words.byteLength + info.byteLength + ENTRY_OVERHEAD,
       used: 0,
     };
   }
