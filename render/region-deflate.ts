@@ -77,22 +77,24 @@ export class RegionCache {
   }
 
   get(coder: FrameCoder, index: number, key: string | number): CodedRegion | undefined {
-    const entry = coder.slots[index]?.get(key);
+    const entry = coder.slots[index]!.get(key);
     if (entry !== undefined) entry.used = this.frames;
     return entry;
   }
 
   set(coder: FrameCoder, index: number, key: string | number, entry: CodedRegion): void {
     entry.used = this.frames;
-    (coder.slots[index] ??= new Map()).set(key, entry);
+    coder.slots[index]!.set(key, entry);
     this.coders.add(coder);
     this.size += entry.bytes;
   }
 
-  /** Forgets all of a coder's regions (its frames' rectangles changed). */
+  /** Forgets all of a coder's regions. */
   drop(coder: FrameCoder): void {
-    for (const slot of coder.slots) for (const entry of slot.values()) this.size -= entry.bytes;
-    coder.slots = [];
+    for (const slot of coder.slots) {
+      for (const entry of slot.values()) this.size -= entry.bytes;
+      slot.clear();
+    }
     this.coders.delete(coder);
   }
 
@@ -175,6 +177,7 @@ export function deflateFrame(
   const { regions } = frame;
   if (!sameRects(coder, regions)) {
     cache.drop(coder);
+    coder.slots = regions.map(() => new Map());
     coder.bands = bands(frame);
     coder.rects = Int32Array.from(regions.flatMap((r) => [r.x, r.y, r.w, r.h]));
   }
