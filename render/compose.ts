@@ -154,7 +154,8 @@ function handRegion(p: Painter, rect: Rect, color: Color, pos: ScenePosition): R
   const countFont: FontSpec = { px: layout.fontPx.count, bold: true };
   return {
     ...rect,
-    key: `hold:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
+    // The colour too: a strip shows White's pieces or Black's as the board is turned.
+    key: `hold:${color}:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
     paint: (s) => {
       fillRect(s, rect.x, rect.y, rect.w, rect.h, kit.index.barBg);
       const iconTop = rect.y + Math.floor((rect.h - layout.holdingIcon) / 2);
@@ -417,7 +418,8 @@ function drawArrow(
       y: region.y,
       w: region.w,
       h: region.h,
-      key: `${region.key}|arrow:${arrow.from}-${arrow.to}`,
+      // Where the arrow is on screen, not its squares: a turned board draws them elsewhere.
+      key: `${region.key}|arrow:${a.x},${a.y}-${b.x},${b.y}`,
       paint: (s) => {
         region.paint(s);
         for (let j = 0; j < pixels.length; j += 2)

@@ -1,6 +1,7 @@
-// A minimal writer for 8-bit palette PNGs on node:zlib. Our own because @napi-rs/canvas only
-// encodes RGBA, which takes about 10 ms for a 480x603 board; palette indices are a quarter of the
-// bytes, already laid out by the frame composer, and deflate in well under a millisecond.
+// A minimal writer for 8-bit palette PNGs. Our own because @napi-rs/canvas only encodes RGBA,
+// which takes about 10 ms for a 480x603 board; palette indices are a quarter of the bytes, already
+// laid out by the frame composer. The board's compressed rows come from our own deflate of cached
+// region rows (region-deflate.ts); the clock chart's from node:zlib (encodeIndexedPng).
 import { constants, crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -19,7 +20,8 @@ function writeChunk(out: Buffer, at: number, type: string, data: Uint8Array): nu
 }
 
 /**
- * zlib's run-length strategy: matches at distance 1 only, no hash chains. Measured on the 1,107
+ * The clock chart's deflate. zlib's run-length strategy: matches at distance 1 only, no hash
+ * chains. Measured for the board PNG, before it had its own deflate, on the 1,107
  * positions of 13 games (docs/performance.md, "Board PNG band cache, ninth round"): deflate a
  * quarter faster than level 3 (0.65-0.75 ms against 0.9-1.0) for a fifth more bytes (median 23.3 KB
  * against 19.0, largest 28.6 against 24.3). At 1,000 games CPU is the bound, not upload.
@@ -36,12 +38,16 @@ export function encodeIndexedPng(
   palette: Uint8Array,
   rows: Uint8Array,
 ): Buffer {
+  return indexedPng(width, height, palette, deflateSync(rows, PNG_DEFLATE));
+}
+
+/** The PNG of rows already compressed: `idat` is their zlib stream. */
+export function indexedPng(width: number, height: number, palette: Uint8Array, idat: Uint8Array): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 3; // colour type: palette
-  const idat = deflateSync(rows, PNG_DEFLATE);
   // One buffer, each chunk written in place: the compressed data is copied once.
   const chunks: [string, Uint8Array][] = [
     ['IHDR', header],

@@ -4,7 +4,7 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, loadPieceImages, registerFonts } from '../../render/assets.js';
 import { renderGif, renderPng, type BoardScene } from '../../render/index.js';
-import { fixtureScenes, withClocks } from '../render/game-scenes.js';
+import { ficsFixtureScenes, fixtureScenes, withClocks } from '../render/game-scenes.js';
 import { computeLayout, DEFAULT_SIZE } from '../../render/layout.js';
 import { readPosition, type ScenePosition } from '../../render/position.js';
 import { formatClock } from '../../render/format.js';
@@ -18,6 +18,12 @@ const GIF_PLIES = 100;
 const CPU_ROUNDS = 5;
 const CPU_PNGS_A_ROUND = 400;
 const CPU_GIFS_A_ROUND = 10;
+/** The interleaved case: this many posts, each edit some plies after the post's last one. */
+const INTERLEAVED_POSTS = 1_000;
+const INTERLEAVED_WARM_ROUNDS = 2;
+const INTERLEAVED_ROUNDS = 3;
+/** Plies between a post's edits, in turn: 3.4 on average, as at 1,000 games (docs/performance.md). */
+const INTERLEAVED_STEPS = [3, 4, 3, 4, 3];
 
 /** The game's positions at the default size with ratings and clocks. */
 function benchScenes(): BoardScene[] {
@@ -106,6 +112,55 @@ function cpuMs(calls: number, work: (call: number) => void): number {
   return median(rounds);
 }
 
+/**
+ * What a render thread sees at 1,000 games: every post edited once a round, in turn, each edit a
+ * few plies after the post's last one, the posts playing the fixture games from different plies
+ * with players of their own (a new pair for each game). CPU per PNG (median of the rounds) and
+ * the PNGs' sizes.
+ */
+export function benchInterleavedPngs(png: (scene: BoardScene) => Buffer): Record<string, number> {
+  const games = [
+    fixtureScenes('korchnoi-karpov-1974.pgn'),
+    ...ficsFixtureScenes().map((game) => game.scenes),
+  ].map((scenes) => withClocks(scenes));
+  const posts = Array.from({ length: INTERLEAVED_POSTS }, (_, post) => {
+    const game = games[post % games.length]!;
+    return { game, ply: (post * 37) % game.length, generation: 0 };
+  });
+  const sceneOf = (post: number): BoardScene => {
+    const { game, ply, generation } = posts[post]!;
+    const scene = game[ply]!;
+    const tag = `${post}x${generation}`;
+    return {
+      ...scene,
+      size: DEFAULT_SIZE,
+      white: { ...scene.white, name: `White${tag}`, rating: String(1200 + ((post * 13) % 1300)) },
+      black: { ...scene.black, name: `Black${tag}`, rating: String(1200 + ((post * 29) % 1300)) },
+    };
+  };
+  const cpu: number[] = [];
+  const sizes: number[] = [];
+  for (let round = 0; round < INTERLEAVED_WARM_ROUNDS + INTERLEAVED_ROUNDS; round++) {
+    const scenes = posts.map((_, post) => sceneOf(post));
+    const start = process.cpuUsage();
+    const bytes = scenes.map((scene) => png(scene).length);
+    const used = process.cpuUsage(start);
+    if (round >= INTERLEAVED_WARM_ROUNDS) {
+      cpu.push((used.user + used.system) / scenes.length);
+      sizes.push(...bytes);
+    }
+    posts.forEach((post, i) => {
+      post.ply += INTERLEAVED_STEPS[(i + round) % INTERLEAVED_STEPS.length]!;
+      if (post.ply >= post.game.length) [post.ply, post.generation] = [0, post.generation + 1];
+    });
+  }
+  return {
+    render_png_interleaved_cpu_us: median(cpu),
+    render_png_interleaved_bytes_median: median(sizes),
+    render_png_interleaved_bytes_max: Math.max(...sizes),
+  };
+}
+
 export async function benchRender(): Promise<Record<string, number>> {
   const scenes = benchScenes();
   const png = (scene: BoardScene): Buffer => {
@@ -159,6 +214,7 @@ export async function benchRender(): Promise<Record<string, number>> {
     cpuMs(CPU_GIFS_A_ROUND, () => {
       if (!renderGif(scenes.slice(0, plies + 1)).ok) throw new Error('no GIF');
     });
+  const interleaved = benchInterleavedPngs(png);
   const gif44CpuMs = gifCpuMs(44);
   const gif100CpuMs = gifCpuMs(GIF_PLIES);
 
@@ -173,6 +229,7 @@ export async function benchRender(): Promise<Record<string, number>> {
     gif_100ply_ms: median(gifTimes),
     gif_100ply_bytes: gifBytes,
     render_png_cpu_us: pngCpuMs * 1000,
+    ...interleaved,
     gif_44ply_cpu_ms: gif44CpuMs,
     gif_100ply_cpu_ms: gif100CpuMs,
   };

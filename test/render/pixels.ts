@@ -1,10 +1,13 @@
 // Test helpers: decode images with standard decoders (skia for PNG, omggif for GIF) and look at
 // the pixels of squares and bars.
+import { inflateSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { GifReader } from 'omggif';
 import { parseFen } from 'chessops/fen';
 import { makeSquare, parseSquare } from 'chessops/util';
 import { expect } from 'vitest';
+import { composeScene, layoutNeeds, readScene } from '../../render/compose.js';
+import type { BoardScene } from '../../render/index.js';
 import type { Rect } from '../../render/layout.js';
 import { parseHex } from '../../render/theme.js';
 
@@ -148,4 +151,30 @@ export function expectBoard(img: Decoded, board: Rect, fen: string, orientation:
     const want = setup.value.board.get(sq)?.color ?? 'empty';
     expect(`${name}: ${content(img, squareRect(board, name, orientation))}`).toBe(`${name}: ${want}`);
   }
+}
+
+/** The rows a PNG holds (filter bytes and palette indices), from its IDAT chunks. */
+export function pngRows(bytes: Buffer): Buffer {
+  const idat: Buffer[] = [];
+  for (let at = 8; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT')
+      idat.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return inflateSync(Buffer.concat(idat));
+}
+
+/**
+ * A scene's whole frame painted into a fresh zeroed buffer, every region in turn: the rows a PNG
+ * must hold (as renderPng painted them before region rows were cached), with its palette.
+ */
+export function paintedFrame(scene: BoardScene): { rows: Buffer; rgb: Uint8Array; width: number } {
+  const read = readScene(scene);
+  if (!read.ok) throw new Error(read.error);
+  const frame = composeScene(scene, read.value, layoutNeeds(scene, read.value));
+  const stride = frame.width + 1;
+  const rows = Buffer.alloc(stride * frame.height);
+  for (const region of frame.regions) region.paint({ data: rows, stride, base: 1 });
+  return { rows, rgb: frame.palette.rgb, width: frame.width };
 }

@@ -1,12 +1,10 @@
 // Board PNGs decoded by a standard decoder (skia through @napi-rs/canvas) and checked pixel by pixel.
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { makeSquare } from 'chessops/util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FONT_FAMILY } from '../../render/assets.js';
 import { renderPng, type BoardScene } from '../../render/index.js';
-import { composeScene, layoutNeeds, readScene } from '../../render/compose.js';
 import { sceneFromSnapshot } from '../../src/game/scenes.js';
 import { computeLayout, type Layout, type Rect } from '../../render/layout.js';
 import { themeByName } from '../../render/theme.js';
@@ -21,7 +19,9 @@ import {
   hex,
   isBlackish,
   isRed,
+  paintedFrame,
   pixel,
+  pngRows,
   same,
   squareRect,
   type Decoded,
@@ -256,29 +256,6 @@ describe('board PNG from real FICS games', () => {
   });
 });
 
-/** The rows a PNG holds (filter bytes and palette indices), from its IDAT chunks. */
-function pngRows(bytes: Buffer): Buffer {
-  const idat: Buffer[] = [];
-  for (let at = 8; at < bytes.length;) {
-    const length = bytes.readUInt32BE(at);
-    if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT')
-      idat.push(bytes.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
-  return inflateSync(Buffer.concat(idat));
-}
-
-/** The rows of a scene painted into a fresh zeroed buffer: what a PNG must hold. */
-function freshRows(scene: BoardScene): Buffer {
-  const read = readScene(scene);
-  if (!read.ok) throw new Error(read.error);
-  const frame = composeScene(scene, read.value, layoutNeeds(scene, read.value));
-  const stride = frame.width + 1;
-  const rows = Buffer.alloc(stride * frame.height);
-  for (const region of frame.regions) region.paint({ data: rows, stride, base: 1 });
-  return rows;
-}
-
 describe('board PNG rows', () => {
   it('owe nothing to the boards drawn before them, whatever their size and layout', () => {
     // The render thread reuses one row buffer: a smaller board after a larger one, another stride,
@@ -297,6 +274,6 @@ describe('board PNG rows', () => {
       { ...plain, size: 333, theme: 'blue' },
     ];
     for (const scene of [...scenes, ...[...scenes].reverse()])
-      expect(pngRows(png(scene)).equals(freshRows(scene))).toBe(true);
+      expect(pngRows(png(scene)).equals(paintedFrame(scene).rows)).toBe(true);
   });
 });
