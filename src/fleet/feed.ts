@@ -6,7 +6,8 @@
 // expire, and a process that wants the game and has room on FICS takes it over, observes it and
 // reconciles from the move list as after a reconnect. Kibitzes and whispers travel the same way:
 // a line heard in a held game publishes the game's state (which keeps them), and the other
-// processes pass on the lines their last read did not have.
+// processes pass on the lines their last read did not have; a new holder's list goes on from the
+// last stored state's (said-list.ts).
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
@@ -177,6 +178,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       await this.join(game, async () => {
         if (!(await this.options.store.lease([game], this.options.leaseMs)).has(game))
           return this.subscribe(game);
+        await this.carryOn(game);
         this.held.add(game);
         const now = pool.snapshot(game);
         if (now !== undefined) this.send(now);
@@ -281,8 +283,10 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     // could miss an end stored just after it, and FICS would be asked for a game that is over.
     // The relay tells by the players whether that end is its post's game.
     if (!(await store.lease([game], leaseMs, resuming)).has(game)) return this.subscribe(game, resuming);
-    this.held.add(game);
+    // Before it is held: the pool may observe it already (a follow), and none of its states may
+    // be published without the carried lines.
     await this.carryOn(game);
+    this.held.add(game);
     try {
       await pool.observeGame(game, holder, kept);
     } catch (error) {
@@ -359,6 +363,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     }
     this.held.add(game);
     this.options.logger.info({ game }, 'fleet: took over a game whose holder stopped renewing its lease');
+    // Held already (renewed meanwhile); not observed here yet, so nothing is published before.
     await this.carryOn(game);
     try {
       for (const holder of holders) await this.options.pool.observeGame(game, holder, true);

@@ -134,6 +134,27 @@ async function feedOf(pool: StandInPool, holder: string | FleetStore): Promise<F
   return feed;
 }
 
+/**
+ * A game held by a machine about to die (`<name>-dead`), followed by a machine with no room (the
+ * reader, whose lines are `heard`) and by one with room (the taker).
+ */
+async function takeoverOf(game: GameNumber, name: string) {
+  const dead = await heldElsewhere(game, `${name}-dead`);
+  const takerPool = new StandInPool(true);
+  const reader = await feedOf(new StandInPool(false), `${name}-reader`);
+  const taker = await feedOf(takerPool, `${name}-taker`);
+  const heard: Said[] = [];
+  reader.on('said', (said) => heard.push(said.said));
+  await reader.observeGame(game, 'guild-reader');
+  await taker.observeGame(game, 'guild-taker');
+  return { dead, takerPool, reader, taker, heard };
+}
+
+/** A kibitz said after the first move. */
+function kibitz(handle: string, text: string): Said {
+  return { ply: 1, handle, text, whisper: false };
+}
+
 describe('fleet feed', () => {
   it('follows a game held elsewhere, and only a process with room takes it over', async () => {
     const game = gameNumber(7);
@@ -298,17 +319,8 @@ describe('fleet feed', () => {
   it('after a takeover, passes on the new holder’s lines though its tracker gave the game the old holder’s key', async () => {
     const game = gameNumber(12);
     // The holder: its tracker's key for the game is `12:1`, as any process's first game under 12 is.
-    const dead = await heldElsewhere(game, 'talk-dead');
-    const readerPool = new StandInPool(false);
-    const takerPool = new StandInPool(true);
-    const reader = await feedOf(readerPool, 'talk-reader');
-    const taker = await feedOf(takerPool, 'talk-taker');
-    const heard: Said[] = [];
-    reader.on('said', (said) => heard.push(said.said));
-    await reader.observeGame(game, 'guild-reader');
-    await taker.observeGame(game, 'guild-taker');
-    const line = (handle: string, text: string): Said => ({ ply: 1, handle, text, whisper: false });
-    const before = [line('Alpha', 'hello'), line('Beta', 'hi')];
+    const { dead, takerPool, reader, taker, heard } = await takeoverOf(game, 'talk');
+    const before = [kibitz('Alpha', 'hello'), kibitz('Beta', 'hi')];
     expect(await dead.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
     await waitFor(() => heard.length === 2, 'the holder’s lines on the reader', 5_000);
 
@@ -317,7 +329,7 @@ describe('fleet feed', () => {
     // already (a reader reads only the latest state).
     await moveLeaseEnd(db, { game });
     await waitFor(() => takerPool.observed.length > 0, 'the takeover', 5_000);
-    const after = line('Gamma', 'after the takeover');
+    const after = kibitz('Gamma', 'after the takeover');
     takerPool.board({ ...snapshotOf(game, ['e4', 'e5']), said: [after] });
     await waitFor(
       () => reader.snapshot(game)?.san.length === 2,
@@ -336,7 +348,7 @@ describe('fleet feed', () => {
     expect(stored.rows[0]?.snapshot).toMatchObject({ key: '12:1@talk-taker', saidList: '12:1@talk-dead' });
 
     // Its next line and its end: each line once on the reader, every line in the final state.
-    const last = line('Alpha', 'gg');
+    const last = kibitz('Alpha', 'gg');
     takerPool.board({ ...snapshotOf(game, ['e4', 'e5', 'Nf3'], true), said: [after, last] });
     await waitFor(() => reader.snapshot(game)?.ended === true, 'the end on the reader', 5_000);
     expect(heard).toEqual([...before, after, last]);
@@ -345,17 +357,8 @@ describe('fleet feed', () => {
 
   it('after a takeover into another game under the number, carries nothing and passes all its lines', async () => {
     const game = gameNumber(13);
-    const dead = await heldElsewhere(game, 'other-dead');
-    const readerPool = new StandInPool(false);
-    const takerPool = new StandInPool(true);
-    const reader = await feedOf(readerPool, 'other-reader');
-    const taker = await feedOf(takerPool, 'other-taker');
-    const heard: Said[] = [];
-    reader.on('said', (said) => heard.push(said.said));
-    await reader.observeGame(game, 'guild-reader');
-    await taker.observeGame(game, 'guild-taker');
-    const line = (handle: string, text: string): Said => ({ ply: 1, handle, text, whisper: false });
-    const before = [line('Alpha', 'hello')];
+    const { dead, takerPool, reader, taker, heard } = await takeoverOf(game, 'other');
+    const before = [kibitz('Alpha', 'hello')];
     expect(await dead.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
     await waitFor(() => heard.length === 1, 'the holder’s line on the reader', 5_000);
 
@@ -363,11 +366,34 @@ describe('fleet feed', () => {
     // tracker has the same key, `13:1`, for another game.
     await moveLeaseEnd(db, { game });
     await waitFor(() => takerPool.observed.length > 0, 'the takeover', 5_000);
-    const next = [line('Gamma', 'a new game'), line('Delta', 'hi')];
+    const next = [kibitz('Gamma', 'a new game'), kibitz('Delta', 'hi')];
     takerPool.board({ ...snapshotOf(game, ['d4']), white: 'Gamma', black: 'Delta', said: next });
     await waitFor(() => reader.snapshot(game)?.white === 'Gamma', 'the new game on the reader', 5_000);
     expect(heard).toEqual([...before, ...next]);
     expect(taker.snapshot(game)?.said).toEqual(next);
+  });
+});
+
+describe('a lease given back', () => {
+  it('is taken with the lines of the game’s last stored state: its new holder goes on from them', async () => {
+    const game = gameNumber(14);
+    // The holder's posts stopped: it gave the lease back, the game's state stays (not ended).
+    const before = [kibitz('Alpha', 'hello')];
+    const old = await heldElsewhere(game, 'gave-back');
+    expect(await old.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
+    await old.release(game);
+    const pool = new StandInPool(true);
+    const next = await feedOf(pool, 'next-holder');
+    await next.observeGame(game, 'guild-next');
+    expect(next.heldGames()).toEqual([game]);
+    const mine = kibitz('Gamma', 'heard here');
+    pool.board({ ...snapshotOf(game, ['e4', 'e5']), said: [mine] });
+    expect(next.snapshot(game)?.said).toEqual([...before, mine]);
+    // Stored so: a machine that follows the game now reads both, as one list.
+    const reader = await feedOf(new StandInPool(false), 'late-reader');
+    await reader.observeGame(game, 'guild-late');
+    await waitFor(() => reader.snapshot(game)?.san.length === 2, 'the new holder’s state', 5_000);
+    expect(reader.snapshot(game)).toMatchObject({ saidList: '14:1@gave-back', said: [...before, mine] });
   });
 });
 
