@@ -5,9 +5,8 @@ import { describeClip, type BoardScene, type Renderer } from '../../render/index
 import { chessLiveGameScenes } from '../chesslive/scenes.js';
 import { parsePgn } from '../game/pgn.js';
 import { gameScenes } from '../game/scenes.js';
-import type { GameSnapshot } from '../game/snapshot.js';
+import { plyOfFen, type GameSnapshot } from '../game/snapshot.js';
 import { gameKeyOf } from '../game/game-key.js';
-import { plyOfFen } from '../relay/message.js';
 import type { Result } from '../result.js';
 import type { FinishedGame } from '../storage/index.js';
 import type { GameId } from '../game/game-id.js';

@@ -6,7 +6,8 @@
 // expire, and a process that wants the game and has room on FICS takes it over, observes it and
 // reconciles from the move list as after a reconnect. Kibitzes and whispers travel the same way:
 // a line heard in a held game publishes the game's state (which keeps them), and the other
-// processes pass on the lines their last read did not have.
+// processes pass on the lines their last read did not have; a new holder's list goes on from the
+// last stored state's (said-list.ts).
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
@@ -15,14 +16,19 @@ import { FicsCommandError } from '../fics/errors.js';
 import type { GameNumber } from '../protocol/game-number.js';
 import { isFicsGame, type GameId } from '../game/game-id.js';
 import type { Handle } from '../protocol/handle.js';
-import { MAX_SAID_PER_GAME, type FicsSnapshot, type GameSnapshot, type Said } from '../game/snapshot.js';
+import type { FicsSnapshot } from '../game/snapshot.js';
 import type { SaidInGame, TrackerUpdate } from '../game/tracker.js';
-import { HANDLE_MAX_LENGTH } from '../protocol/handle.js';
-import { KIBITZ_TEXT_MAX } from '../protocol/kibitz.js';
 import type { Logger } from '../log.js';
 import { gameKeyOf } from '../game/game-key.js';
 import { errorMessage } from '../result.js';
-import { FLEET_CHANNEL, parseNotice, type FleetNotice, type FleetStore } from './store.js';
+import { carriedFrom, continueSaid, saidSince, type CarriedSaid } from './said-list.js';
+import {
+  FLEET_CHANNEL,
+  parseNotice,
+  type FleetNotice,
+  type FleetStore,
+  type StoredSnapshot,
+} from './store.js';
 
 /** What the fleet needs from the FICS pool. */
 export interface FleetPool extends FicsFeed {
@@ -48,7 +54,7 @@ export interface FleetFeedOptions {
 /** A game another process observes: the latest state read. */
 interface Remote {
   seq: number;
-  snapshot: FicsSnapshot | undefined;
+  snapshot: StoredSnapshot | undefined;
   /** The newest sequence number a notice announced. */
   wanted: number;
   reading: boolean;
@@ -92,6 +98,8 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   /** The first decision (lease or subscribe) for a game, shared by concurrent callers. */
   private readonly joining = new Map<GameNumber, Promise<void>>();
   private readonly outbox = new Map<GameNumber, Outbox>();
+  /** Held games' lines carried over from their last stored state: they come first in its states. */
+  private readonly carried = new Map<GameNumber, CarriedSaid>();
   /** The game key (number and players) each game was announced under, and whether it ended. */
   private readonly announced = new Map<GameNumber, { key: string; ended: boolean }>();
   private readonly forward = (update: TrackerUpdate<FicsSnapshot>): void => this.fromPool(update);
@@ -170,6 +178,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       await this.join(game, async () => {
         if (!(await this.options.store.lease([game], this.options.leaseMs)).has(game))
           return this.subscribe(game);
+        await this.carryOn(game);
         this.held.add(game);
         const now = pool.snapshot(game);
         if (now !== undefined) this.send(now);
@@ -193,6 +202,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     this.wanted.delete(game);
     this.remote.delete(game);
     this.announced.delete(game);
+    this.carried.delete(game);
     if (!this.held.delete(game)) {
       if (holder === undefined || holders === undefined) await pool.unobserve(game, holder);
       return;
@@ -204,7 +214,9 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
 
   snapshot(game: GameId): FicsSnapshot | undefined {
     const remote = isFicsGame(game) ? this.remote.get(game) : undefined;
-    return remote === undefined ? this.options.pool.snapshot(game) : remote.snapshot;
+    if (remote !== undefined) return remote.snapshot;
+    const now = this.options.pool.snapshot(game);
+    return now === undefined ? undefined : this.continued(now);
   }
 
   /** Gives every lease back so that the other processes take the games over at once. */
@@ -238,6 +250,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     if (holders?.size !== 0) return;
     this.wanted.delete(game);
     this.remote.delete(game);
+    this.carried.delete(game);
   }
 
   /** Runs `decide` for a game neither held nor followed yet; true when this call decided. */
@@ -270,6 +283,9 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     // could miss an end stored just after it, and FICS would be asked for a game that is over.
     // The relay tells by the players whether that end is its post's game.
     if (!(await store.lease([game], leaseMs, resuming)).has(game)) return this.subscribe(game, resuming);
+    // Before it is held: the pool may observe it already (a follow), and none of its states may
+    // be published without the carried lines.
+    await this.carryOn(game);
     this.held.add(game);
     try {
       await pool.observeGame(game, holder, kept);
@@ -347,6 +363,8 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     }
     this.held.add(game);
     this.options.logger.info({ game }, 'fleet: took over a game whose holder stopped renewing its lease');
+    // Held already (renewed meanwhile); not observed here yet, so nothing is published before.
+    await this.carryOn(game);
     try {
       for (const holder of holders) await this.options.pool.observeGame(game, holder, true);
     } catch (error) {
@@ -358,6 +376,29 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       await this.options.store.release(game).catch(() => undefined);
       void this.read(game);
     }
+  }
+
+  /**
+   * A holder now: the game's list of lines goes on from its last stored state (this machine's FICS
+   * connection hears only what is said from now on). Read after the lease is taken, so the old
+   * holder can store no more lines meanwhile. A failed read, or a state this version cannot read,
+   * starts a new list (the readers pass all of it on).
+   */
+  private async carryOn(game: GameNumber): Promise<void> {
+    this.carried.delete(game);
+    try {
+      const last = await this.options.store.read(game);
+      const carried = last === null ? null : carriedFrom(last.snapshot);
+      if (carried !== null) this.carried.set(game, carried);
+    } catch (error) {
+      this.warn('carry the lines of the last stored state over', game, error);
+    }
+  }
+
+  /** A held game's snapshot from the pool, its carried lines first. */
+  private continued(snapshot: FicsSnapshot): FicsSnapshot {
+    const carried = this.carried.get(snapshot.game);
+    return carried === undefined ? snapshot : continueSaid(carried, snapshot);
   }
 
   /** Another process took the lease (this one was too late to renew): it observes the game now. */
@@ -376,12 +417,13 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
       this.emit('update', update);
       return;
     }
-    const { game, ended } = update.snapshot;
-    if (this.held.has(game)) this.send(update.snapshot);
-    else if (ended && this.wanted.has(game)) void this.keepEnd(update.snapshot);
+    const snapshot = this.continued(update.snapshot);
+    const { game, ended } = snapshot;
+    if (this.held.has(game)) this.send(snapshot);
+    else if (ended && this.wanted.has(game)) void this.keepEnd(snapshot);
     // Held elsewhere: the state comes from its holder (this end too, once stored).
     if (this.remote.has(game)) return;
-    this.announce(update.type, update.snapshot);
+    this.announce(update.type, snapshot);
   }
 
   /**
@@ -394,7 +436,7 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
     if (!isFicsGame(game) || this.remote.has(game)) return;
     if (this.held.has(game)) {
       const now = this.options.pool.snapshot(game);
-      if (now?.key === said.key) this.send(now);
+      if (now?.key === said.key) this.send(this.continued(now));
     }
     this.emit('said', said);
   }
@@ -547,29 +589,4 @@ export class FleetFeed extends EventEmitter<FleetEvents> implements FicsFeed {
   private warn(what: string, game: GameNumber | null, error: unknown): void {
     this.options.logger.warn({ game, error: errorMessage(error) }, `fleet: ${what} failed`);
   }
-}
-
-/**
- * The lines a game's state kept that an earlier read of it had not: none at the first read (said
- * before this process followed the game; they are in its PGN), all of a state from another
- * holder (a takeover starts its own list) or of another game under the number. Each within the
- * bounds FICS lines are decoded with, at most MAX_SAID_PER_GAME per game; anything else is skipped.
- */
-export function saidSince(previous: GameSnapshot | undefined, next: GameSnapshot): Said[] {
-  if (previous === undefined) return [];
-  const from = previous.key === next.key ? (previous.said?.length ?? 0) : 0;
-  return (next.said ?? []).slice(from, MAX_SAID_PER_GAME).filter(withinBounds);
-}
-
-function withinBounds(said: Said): boolean {
-  return (
-    typeof said.handle === 'string' &&
-    said.handle.length > 0 &&
-    said.handle.length <= HANDLE_MAX_LENGTH &&
-    typeof said.text === 'string' &&
-    said.text.length <= KIBITZ_TEXT_MAX &&
-    typeof said.whisper === 'boolean' &&
-    Number.isSafeInteger(said.ply) &&
-    said.ply >= 0
-  );
 }

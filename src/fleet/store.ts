@@ -30,10 +30,17 @@ export interface OtherRates {
 const RATE_SHARE_LOCK = 0x72617465;
 
 /**
- * A game's state as stored for the other machines: under a key of its holder's. A tracker's key is
- * the game's number and a count of that process's games, so a new holder's first game under a
- * number has the old holder's key; the readers must see a takeover as a new list of lines
- * (feed.ts, saidSince), not as the old list cut short and grown again.
+ * A game's state as stored for the other machines. `saidList`: the stored key of the state whose
+ * lines its own continue (a new holder carries them over: said-list.ts); absent, its lines are a
+ * list of its own.
+ */
+export type StoredSnapshot = FicsSnapshot & { saidList?: string };
+
+/**
+ * A game's state as stored: under a key of its holder's. A tracker's key is the game's number and
+ * a count of that process's games, so a new holder's first game under a number has the old
+ * holder's key; a list of lines is named by its stored key, so a holder that did not continue the
+ * old list is a new list to the readers (said-list.ts), not the old list cut short and grown again.
  */
 function storedState(snapshot: GameSnapshot, holder: string): string {
   return JSON.stringify({ ...snapshot, key: `${snapshot.key}@${holder}` });
@@ -41,7 +48,7 @@ function storedState(snapshot: GameSnapshot, holder: string): string {
 
 export interface GameRow {
   seq: number;
-  snapshot: FicsSnapshot;
+  snapshot: StoredSnapshot;
 }
 
 export class FleetStore {
@@ -222,7 +229,7 @@ export class FleetStore {
 
   /** A game's latest state, as published by whoever observed it last. */
   async read(game: GameNumber): Promise<GameRow | null> {
-    const result = await this.query<{ seq: string; snapshot: FicsSnapshot }>(
+    const result = await this.query<{ seq: string; snapshot: StoredSnapshot }>(
       this.pool,
       'SELECT seq, snapshot FROM fleet_games WHERE server = $1 AND game = $2',
       [this.server, game],

@@ -85,3 +85,15 @@ export interface GameSnapshot extends GameRecord {
   /** The deepest position of the ECO table the moves reached; null outside standard chess. */
   opening: Opening | null;
 }
+
+/** Plies played before a FEN's position, from its move number and side to move. */
+export function plyOfFen(fen: string): number {
+  const fields = fen.split(' ');
+  const fullmove = Number(fields[5] ?? 1);
+  return (Number.isSafeInteger(fullmove) ? fullmove - 1 : 0) * 2 + (fields[1] === 'b' ? 1 : 0);
+}
+
+/** Plies played before a snapshot's first known position (none when its history is complete). */
+export function firstPlyOf(snapshot: Pick<GameSnapshot, 'complete' | 'startFen'>): number {
+  return snapshot.complete ? 0 : plyOfFen(snapshot.startFen);
+}

@@ -7,9 +7,8 @@ import type { SceneEvaluation } from '../../render/scene.js';
 import { makeEvaluationText, type Evaluation, type Score } from '../engine/uci.js';
 import type { EngineJob, EnginePool } from '../engine/pool.js';
 import { parseUciMove, sanOf, startReplay, uciOf } from '../game/moves.js';
-import type { GameSnapshot } from '../game/snapshot.js';
+import { plyOfFen, type GameSnapshot } from '../game/snapshot.js';
 import { gameKeyOf } from '../game/game-key.js';
-import { plyOfFen } from './message.js';
 import type { GameId } from '../game/game-id.js';
 
 /** What a post asked for. */

@@ -2,7 +2,7 @@
 // embed and buttons. Nothing here knows the wire format or discord.js.
 import { formatClock, resultText } from '../../render/index.js';
 import { makeLichessAnalysisUrl } from '../game/lichess.js';
-import type { GameSnapshot } from '../game/snapshot.js';
+import { firstPlyOf, type GameSnapshot } from '../game/snapshot.js';
 
 export interface LiveAttachment {
   name: string;
@@ -97,7 +97,7 @@ export interface EngineShown {
 export function lastMoves(snap: GameSnapshot, count = 6): string {
   const firstPly = Math.max(0, snap.san.length - count);
   // Plies before the known history (a late join not yet merged) shift the numbering.
-  const startPly = snap.complete ? 0 : plyOfFen(snap.startFen);
+  const startPly = firstPlyOf(snap);
   const parts: string[] = [];
   for (let i = firstPly; i < snap.san.length; i++) {
     const ply = startPly + i;
@@ -106,13 +106,6 @@ export function lastMoves(snap: GameSnapshot, count = 6): string {
     else parts.push(i === firstPly ? `${number}... ${snap.san[i]}` : snap.san[i]!);
   }
   return parts.join(' ');
-}
-
-/** Plies played before a FEN's position, from its move number and side to move. */
-export function plyOfFen(fen: string): number {
-  const fields = fen.split(' ');
-  const fullmove = Number(fields[5] ?? 1);
-  return (Number.isSafeInteger(fullmove) ? fullmove - 1 : 0) * 2 + (fields[1] === 'b' ? 1 : 0);
 }
 
 function player(name: string, rating: string | null): string {

@@ -4,9 +4,10 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FleetFeed, saidSince, type FleetPool } from '../../src/fleet/feed.js';
+import { FleetFeed, type FleetPool } from '../../src/fleet/feed.js';
+import { carriedFrom, continueSaid, saidSince } from '../../src/fleet/said-list.js';
 import { migrateFleet } from '../../src/fleet/schema.js';
-import { FleetStore } from '../../src/fleet/store.js';
+import { FleetStore, type StoredSnapshot } from '../../src/fleet/store.js';
 import type { GameNumber } from '../../src/protocol/game-number.js';
 import { MAX_SAID_PER_GAME, type FicsSnapshot, type Said } from '../../src/game/snapshot.js';
 import type { GameId } from '../../src/game/game-id.js';
@@ -39,7 +40,15 @@ const SERVER = '127.0.0.1:5000';
 const LEASE_MS = 600;
 
 function snapshotOf(game: GameNumber, san: string[], ended = false): FicsSnapshot {
-  return { game, key: `${game}:1`, white: 'Alpha', black: 'Beta', san, ended } as unknown as FicsSnapshot;
+  return {
+    game,
+    key: `${game}:1`,
+    white: 'Alpha',
+    black: 'Beta',
+    san,
+    ended,
+    complete: true,
+  } as unknown as FicsSnapshot;
 }
 
 /** A FICS pool stand-in: records observes, answers with a board, has room or not. */
@@ -123,6 +132,27 @@ async function feedOf(pool: StandInPool, holder: string | FleetStore): Promise<F
   feeds.push(feed);
   await feed.start();
   return feed;
+}
+
+/**
+ * A game held by a machine about to die (`<name>-dead`), followed by a machine with no room (the
+ * reader, whose lines are `heard`) and by one with room (the taker).
+ */
+async function takeoverOf(game: GameNumber, name: string) {
+  const dead = await heldElsewhere(game, `${name}-dead`);
+  const takerPool = new StandInPool(true);
+  const reader = await feedOf(new StandInPool(false), `${name}-reader`);
+  const taker = await feedOf(takerPool, `${name}-taker`);
+  const heard: Said[] = [];
+  reader.on('said', (said) => heard.push(said.said));
+  await reader.observeGame(game, 'guild-reader');
+  await taker.observeGame(game, 'guild-taker');
+  return { dead, takerPool, reader, taker, heard };
+}
+
+/** A kibitz said after the first move. */
+function kibitz(handle: string, text: string): Said {
+  return { ply: 1, handle, text, whisper: false };
 }
 
 describe('fleet feed', () => {
@@ -289,17 +319,8 @@ describe('fleet feed', () => {
   it('after a takeover, passes on the new holder’s lines though its tracker gave the game the old holder’s key', async () => {
     const game = gameNumber(12);
     // The holder: its tracker's key for the game is `12:1`, as any process's first game under 12 is.
-    const dead = await heldElsewhere(game, 'talk-dead');
-    const readerPool = new StandInPool(false);
-    const takerPool = new StandInPool(true);
-    const reader = await feedOf(readerPool, 'talk-reader');
-    const taker = await feedOf(takerPool, 'talk-taker');
-    const heard: Said[] = [];
-    reader.on('said', (said) => heard.push(said.said));
-    await reader.observeGame(game, 'guild-reader');
-    await taker.observeGame(game, 'guild-taker');
-    const line = (handle: string, text: string): Said => ({ ply: 1, handle, text, whisper: false });
-    const before = [line('Alpha', 'hello'), line('Beta', 'hi')];
+    const { dead, takerPool, reader, taker, heard } = await takeoverOf(game, 'talk');
+    const before = [kibitz('Alpha', 'hello'), kibitz('Beta', 'hi')];
     expect(await dead.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
     await waitFor(() => heard.length === 2, 'the holder’s lines on the reader', 5_000);
 
@@ -308,7 +329,7 @@ describe('fleet feed', () => {
     // already (a reader reads only the latest state).
     await moveLeaseEnd(db, { game });
     await waitFor(() => takerPool.observed.length > 0, 'the takeover', 5_000);
-    const after = line('Gamma', 'after the takeover');
+    const after = kibitz('Gamma', 'after the takeover');
     takerPool.board({ ...snapshotOf(game, ['e4', 'e5']), said: [after] });
     await waitFor(
       () => reader.snapshot(game)?.san.length === 2,
@@ -316,6 +337,63 @@ describe('fleet feed', () => {
       5_000,
     );
     expect(heard).toEqual([...before, after]);
+    // The new holder's list goes on from the dead one's: its own snapshot (its post's PGN), the
+    // state stored and the reader's snapshot have the lines said before the takeover, then its own.
+    expect(taker.snapshot(game)?.said).toEqual([...before, after]);
+    expect(reader.snapshot(game)?.said).toEqual([...before, after]);
+    const stored = await db.query<{ snapshot: { key: string; saidList: string } }>(
+      'SELECT snapshot FROM fleet_games WHERE game = $1',
+      [game],
+    );
+    expect(stored.rows[0]?.snapshot).toMatchObject({ key: '12:1@talk-taker', saidList: '12:1@talk-dead' });
+
+    // Its next line and its end: each line once on the reader, every line in the final state.
+    const last = kibitz('Alpha', 'gg');
+    takerPool.board({ ...snapshotOf(game, ['e4', 'e5', 'Nf3'], true), said: [after, last] });
+    await waitFor(() => reader.snapshot(game)?.ended === true, 'the end on the reader', 5_000);
+    expect(heard).toEqual([...before, after, last]);
+    expect(reader.snapshot(game)?.said).toEqual([...before, after, last]);
+  });
+
+  it('after a takeover into another game under the number, carries nothing and passes all its lines', async () => {
+    const game = gameNumber(13);
+    const { dead, takerPool, reader, taker, heard } = await takeoverOf(game, 'other');
+    const before = [kibitz('Alpha', 'hello')];
+    expect(await dead.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
+    await waitFor(() => heard.length === 1, 'the holder’s line on the reader', 5_000);
+
+    // The game ended unseen and FICS gave its number to two other players: the new holder's
+    // tracker has the same key, `13:1`, for another game.
+    await moveLeaseEnd(db, { game });
+    await waitFor(() => takerPool.observed.length > 0, 'the takeover', 5_000);
+    const next = [kibitz('Gamma', 'a new game'), kibitz('Delta', 'hi')];
+    takerPool.board({ ...snapshotOf(game, ['d4']), white: 'Gamma', black: 'Delta', said: next });
+    await waitFor(() => reader.snapshot(game)?.white === 'Gamma', 'the new game on the reader', 5_000);
+    expect(heard).toEqual([...before, ...next]);
+    expect(taker.snapshot(game)?.said).toEqual(next);
+  });
+});
+
+describe('a lease given back', () => {
+  it('is taken with the lines of the game’s last stored state: its new holder goes on from them', async () => {
+    const game = gameNumber(14);
+    // The holder's posts stopped: it gave the lease back, the game's state stays (not ended).
+    const before = [kibitz('Alpha', 'hello')];
+    const old = await heldElsewhere(game, 'gave-back');
+    expect(await old.publish({ ...snapshotOf(game, ['e4']), said: before })).toBe(2);
+    await old.release(game);
+    const pool = new StandInPool(true);
+    const next = await feedOf(pool, 'next-holder');
+    await next.observeGame(game, 'guild-next');
+    expect(next.heldGames()).toEqual([game]);
+    const mine = kibitz('Gamma', 'heard here');
+    pool.board({ ...snapshotOf(game, ['e4', 'e5']), said: [mine] });
+    expect(next.snapshot(game)?.said).toEqual([...before, mine]);
+    // Stored so: a machine that follows the game now reads both, as one list.
+    const reader = await feedOf(new StandInPool(false), 'late-reader');
+    await reader.observeGame(game, 'guild-late');
+    await waitFor(() => reader.snapshot(game)?.san.length === 2, 'the new holder’s state', 5_000);
+    expect(reader.snapshot(game)).toMatchObject({ saidList: '14:1@gave-back', said: [...before, mine] });
   });
 });
 
@@ -338,5 +416,66 @@ describe('saidSince', () => {
     expect(saidSince(state('3:1', []), state('3:1', [...bad, c]))).toEqual([c]);
     const many = Array.from({ length: MAX_SAID_PER_GAME + 5 }, (_, i) => line(String(i)));
     expect(saidSince(state('3:1', []), state('3:1', many))).toHaveLength(MAX_SAID_PER_GAME);
+  });
+
+  it('passes on the rest of a continued list: a takeover’s carried lines are not repeated', () => {
+    const [a, b, c, d] = [line('a'), line('b'), line('c'), line('d')];
+    const continued = (key: string, said: Said[], saidList: string) => ({ ...state(key, said), saidList });
+    // B took over from A carrying [a, b]; C later from B: the list is still A's.
+    expect(saidSince(state('3:1@A', [a, b]), continued('3:1@B', [a, b, c], '3:1@A'))).toEqual([c]);
+    expect(saidSince(state('3:1@A', [a]), continued('3:1@C', [a, b, c, d], '3:1@A'))).toEqual([b, c, d]);
+    expect(
+      saidSince(continued('3:1@B', [a, b, c], '3:1@A'), continued('3:1@C', [a, b, c, d], '3:1@A')),
+    ).toEqual([d]);
+    // A, too late to renew, stores the end it saw under its own key: the same list, nothing again.
+    expect(saidSince(continued('3:1@B', [a, b, c], '3:1@A'), state('3:1@A', [a, b, c]))).toEqual([]);
+    // A holder that carried nothing (another game under the number): all of its list.
+    expect(saidSince(continued('3:1@B', [a, b], '3:1@A'), state('3:1@C', [c]))).toEqual([c]);
+  });
+});
+
+describe('carrying a game’s lines over to its new holder', () => {
+  const line = (text: string, ply = 1): Said => ({ ply, handle: 'Carol', text, whisper: false });
+  const last = (said: Said[], more: Partial<StoredSnapshot> = {}) =>
+    ({ ...snapshotOf(gameNumber(4), ['e4']), key: '4:1@A', said, ...more }) as StoredSnapshot;
+  const heard = (said: Said[], more: Partial<FicsSnapshot> = {}) =>
+    ({ ...snapshotOf(gameNumber(4), ['e4', 'e5']), key: '4:1', said, ...more }) as FicsSnapshot;
+
+  it('puts the last stored state’s lines first, at the plies they were said, under its list', () => {
+    const [a, b, c] = [line('a'), line('b', 2), line('c', 2)];
+    const carried = carriedFrom(last([a, b]))!;
+    expect(continueSaid(carried, heard([c]))).toMatchObject({
+      key: '4:1',
+      said: [a, b, c],
+      saidList: '4:1@A',
+    });
+    // Nothing heard yet: the carried lines alone. A list continued already keeps its first name.
+    expect(continueSaid(carried, heard([])).said).toEqual([a, b]);
+    expect(carriedFrom(last([a], { saidList: '4:1@Z' }))?.list).toBe('4:1@Z');
+    // Histories that start late (a board seen mid-game): plies count from each one's start.
+    const lateOld = carriedFrom(
+      last([line('x', 2)], { complete: false, startFen: '8/8/8/8/8/8/8/8 w - - 0 10' }),
+    )!;
+    expect(continueSaid(lateOld, heard([])).said).toEqual([line('x', 20)]);
+    const lateNew = heard([], { complete: false, startFen: '8/8/8/8/8/8/8/8 b - - 0 10' });
+    expect(continueSaid(lateOld, lateNew).said).toEqual([line('x', 1)]);
+  });
+
+  it('carries nothing from an ended state, nor into another game under the number', () => {
+    expect(carriedFrom(last([line('a')], { ended: true }))).toBeNull();
+    const carried = carriedFrom(last([line('a')]))!;
+    const other = heard([line('c')], { white: 'Gamma' });
+    expect(continueSaid(carried, other)).toEqual(other);
+  });
+
+  it('keeps at most MAX_SAID_PER_GAME with the carried lines, the later ones counted', () => {
+    const old = Array.from({ length: MAX_SAID_PER_GAME - 2 }, (_, i) => line(`old ${i}`));
+    const carried = carriedFrom(last(old, { saidDropped: 1 }))!;
+    const mine = Array.from({ length: 5 }, (_, i) => line(`new ${i}`));
+    const continued = continueSaid(carried, heard(mine));
+    expect(continued.said).toEqual([...old, ...mine.slice(0, 2)]);
+    expect(continued.saidDropped).toBe(1 + 3);
+    // A reader that had all the carried lines passes on the two kept after them.
+    expect(saidSince(last(old), continued)).toEqual(mine.slice(0, 2));
   });
 });

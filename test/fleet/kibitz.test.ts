@@ -1,7 +1,8 @@
 // Kibitzes across a fleet: two bots (two shards of one token, each a machine of the fleet) on one
 // PostgreSQL post the same game with kibitz:true. Only the lease holder observes it on FICS and
 // hears its talk; the other machine's thread gets the lines through the fleet all the same. When
-// the holder dies, the other machine takes the game over and hears the talk itself.
+// the holder dies, the other machine takes the game over and hears the talk itself, its list of
+// lines going on from the dead holder's (every final PGN has them all).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -257,8 +258,23 @@ describe('kibitzes in a fleet', () => {
     for (const bot of others) await bot.context.relay.idle();
     // Nothing more came with the end: each line once, those before the takeover not again.
     for (const post of posts) expect(threadLines(world, post)).toEqual([...before, ...after]);
+    // Both final PGNs keep every line once, in order: the new holder carried the dead one's over.
+    for (const post of posts)
+      expect(pgnComments(world, post.messageId)).toEqual([
+        'LectureBot: Can you find the best move? @everyone',
+        'LurKing: ply=19; eval=+0.20;',
+        'Carol: after the takeover *here* @here',
+        'LurKing: ply=20; eval=+0.35;',
+      ]);
   });
 });
+
+/** The comments of a post's PGN file, clocks left out: what was said in the game. */
+function pgnComments(world: World, messageId: string): string[] {
+  const pgn = world.fake.message(messageId)!.attachments.find((a) => a.filename.endsWith('.pgn'))!;
+  const movetext = pgn.bytes.toString('utf8').split('\n\n').slice(1).join('\n\n');
+  return [...movetext.matchAll(/\{ ([^}]*) \}/g)].map((m) => m[1]!).filter((c) => !c.startsWith('[%'));
+}
 
 /** A machine's one live post with its thread; stored just after the reply, so looked for a bounded number of times. */
 async function livePostOf(bot: BotHandle): Promise<LivePost & { threadId: string; messageId: string }> {
