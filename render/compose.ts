@@ -34,15 +34,28 @@ export interface Frame {
   regions: Region[];
 }
 
+/**
+ * A region on `rect`: its fields written out, not spread from the rectangle, which is several times
+ * slower and a frame makes a dozen such regions.
+ */
+function regionAt(rect: Rect, { key, paint }: Pick<Region, 'key' | 'paint'>): Region {
+  return { x: rect.x, y: rect.y, w: rect.w, h: rect.h, key, paint };
+}
+
 interface Painter {
   layout: Layout;
   sprites: SpriteKit;
   markTurn: boolean;
 }
 
-function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: ScenePosition): Region[] {
+function boardRegions(
+  p: Painter,
+  column: BoardPanel,
+  scene: BoardScene,
+  pos: ScenePosition,
+  regions: Region[],
+): void {
   const { square } = p.layout;
-  const regions: Region[] = [];
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
       const file = scene.orientation === 'white' ? col : 7 - col;
@@ -55,7 +68,6 @@ function boardRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: Sc
       regions.push(new SquareRegion(x, y, square, p.sprites, look));
     }
   }
-  return regions;
 }
 
 /** A board square, its sprite found when painted: an object, not a closure, as a frame has 64. */
@@ -85,8 +97,7 @@ function filesRegion(p: Painter, strip: Rect, orientation: Color): Region {
   const { layout, sprites } = p;
   const font: FontSpec = { px: layout.fontPx.files, bold: true };
   const files = orientation === 'white' ? 'abcdefgh' : 'hgfedcba';
-  return {
-    ...strip,
+  return regionAt(strip, {
     key: `files:${orientation}`,
     paint: (s) => {
       fillRect(s, strip.x, strip.y, strip.w, strip.h, sprites.kit.index.barBg);
@@ -96,7 +107,7 @@ function filesRegion(p: Painter, strip: Rect, orientation: Color): Region {
         drawText(s, letter, font, x, top, sprites.kit.text.dim, strip.x + strip.w);
       });
     },
-  };
+  });
 }
 
 function centredTop(rect: Rect, font: FontSpec): number {
@@ -152,8 +163,7 @@ function handRegion(p: Painter, rect: Rect, color: Color, pos: ScenePosition): R
     return n > 0 ? [{ role, n }] : [];
   });
   const countFont: FontSpec = { px: layout.fontPx.count, bold: true };
-  return {
-    ...rect,
+  return regionAt(rect, {
     // The colour too: a strip shows White's pieces or Black's as the board is turned.
     key: `hold:${color}:${shown.map(({ role, n }) => `${role}${n}`).join()}`,
     paint: (s) => {
@@ -168,15 +178,21 @@ function handRegion(p: Painter, rect: Rect, color: Color, pos: ScenePosition): R
         drawText(s, count, countFont, x + layout.holdingIcon + 1, countTop, kit.text.name, rect.x + rect.w);
       });
     },
-  };
+  });
 }
 
-function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos: ScenePosition): Region[] {
+function barRegions(
+  p: Painter,
+  bar: Rect,
+  color: Color,
+  scene: BoardScene,
+  pos: ScenePosition,
+  regions: Region[],
+): void {
   const { layout, sprites } = p;
   const { kit } = sprites;
   const player = scene[color];
   const toMove = p.markTurn && !scene.result && pos.turn === color;
-  const regions: Region[] = [];
 
   const info: Rect = { x: bar.x + layout.bar.info.x, y: bar.y, w: layout.bar.info.w, h: bar.h };
   const nameFont: FontSpec = { px: layout.fontPx.name, bold: true };
@@ -190,17 +206,18 @@ function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos:
     ratingFont,
     textRight - textX,
   );
-  regions.push({
-    ...info,
-    key: `info:${toMove}:${name}:${rating}`,
-    paint: (s) => {
-      fillRect(s, info.x, info.y, info.w, info.h, kit.index.barBg);
-      if (toMove) fillRect(s, info.x, info.y, layout.turnMarkerWidth, info.h, kit.index.turn);
-      const top = centredTop(info, nameFont);
-      const end = drawText(s, name, nameFont, textX, top, kit.text.name, textRight);
-      if (rating) drawText(s, rating, ratingFont, end, top, kit.text.dim, textRight);
-    },
-  });
+  regions.push(
+    regionAt(info, {
+      key: `info:${toMove}:${name}:${rating}`,
+      paint: (s) => {
+        fillRect(s, info.x, info.y, info.w, info.h, kit.index.barBg);
+        if (toMove) fillRect(s, info.x, info.y, layout.turnMarkerWidth, info.h, kit.index.turn);
+        const top = centredTop(info, nameFont);
+        const end = drawText(s, name, nameFont, textX, top, kit.text.name, textRight);
+        if (rating) drawText(s, rating, ratingFont, end, top, kit.text.dim, textRight);
+      },
+    }),
+  );
 
   const clockRect: Rect = { x: bar.x + layout.bar.clock.x, y: bar.y, w: layout.bar.clock.w, h: bar.h };
   const clockMs = player.clockMs;
@@ -212,31 +229,31 @@ function barRegions(p: Painter, bar: Rect, color: Color, scene: BoardScene, pos:
         ? 'clockActive'
         : 'clock';
   const clockFont: FontSpec = { px: layout.fontPx.clock, bold: true };
-  regions.push({
-    ...clockRect,
-    key: `clock:${style}:${clockText}`,
-    paint: (s) => {
-      fillRect(s, clockRect.x, clockRect.y, clockRect.w, clockRect.h, kit.index.barBg);
-      if (clockText === null) return;
-      const inset = Math.round(layout.barHeight * 0.14);
-      const box: Rect = {
-        x: clockRect.x,
-        y: clockRect.y + inset,
-        w: clockRect.w - inset,
-        h: clockRect.h - 2 * inset,
-      };
-      const bg =
-        style === 'clockLow'
-          ? kit.index.clockLowBg
-          : style === 'clockActive'
-            ? kit.index.clockActiveBg
-            : kit.index.clockBg;
-      fillRect(s, box.x, box.y, box.w, box.h, bg);
-      const x = box.x + Math.round((box.w - textWidth(clockText, clockFont)) / 2);
-      drawText(s, clockText, clockFont, x, centredTop(box, clockFont), kit.text[style], box.x + box.w);
-    },
-  });
-  return regions;
+  regions.push(
+    regionAt(clockRect, {
+      key: `clock:${style}:${clockText}`,
+      paint: (s) => {
+        fillRect(s, clockRect.x, clockRect.y, clockRect.w, clockRect.h, kit.index.barBg);
+        if (clockText === null) return;
+        const inset = Math.round(layout.barHeight * 0.14);
+        const box: Rect = {
+          x: clockRect.x,
+          y: clockRect.y + inset,
+          w: clockRect.w - inset,
+          h: clockRect.h - 2 * inset,
+        };
+        const bg =
+          style === 'clockLow'
+            ? kit.index.clockLowBg
+            : style === 'clockActive'
+              ? kit.index.clockActiveBg
+              : kit.index.clockBg;
+        fillRect(s, box.x, box.y, box.w, box.h, bg);
+        const x = box.x + Math.round((box.w - textWidth(clockText, clockFont)) / 2);
+        drawText(s, clockText, clockFont, x, centredTop(box, clockFont), kit.text[style], box.x + box.w);
+      },
+    }),
+  );
 }
 
 /** The smallest result text, as a share of the strip's own size. */
@@ -303,8 +320,7 @@ function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {
   const { kit } = p.sprites;
   const text = scene.result ? resultText(scene.result) : '';
   const { lines, font } = fitResult(text, p.layout.fontPx.footer, footer);
-  return {
-    ...footer,
+  return regionAt(footer, {
     key: `footer:${text}`,
     paint: (s) => {
       fillRect(s, footer.x, footer.y, footer.w, footer.h, kit.index.footerBg);
@@ -315,20 +331,21 @@ function footerRegion(p: Painter, footer: Rect, scene: BoardScene): Region {
         drawText(s, line, font, x, top + i * height, kit.text.footer, footer.x + footer.w);
       });
     },
-  };
+  });
 }
 
 function panelRegions(p: Painter, column: BoardPanel, scene: BoardScene, pos: ScenePosition): Region[] {
   const top: Color = scene.orientation === 'white' ? 'black' : 'white';
-  return [
-    ...barRegions(p, column.topBar, top, scene, pos),
-    ...(column.topHand ? [handRegion(p, column.topHand, top, pos)] : []),
-    ...boardRegions(p, column, scene, pos),
-    filesRegion(p, column.files, scene.orientation),
-    ...(column.bottomHand ? [handRegion(p, column.bottomHand, scene.orientation, pos)] : []),
-    ...barRegions(p, column.bottomBar, scene.orientation, scene, pos),
-    ...(column.footer ? [footerRegion(p, column.footer, scene)] : []),
-  ];
+  // Pushed into one list, not spread: spreading the parts' lists cost as much as making them.
+  const regions: Region[] = [];
+  barRegions(p, column.topBar, top, scene, pos, regions);
+  if (column.topHand) regions.push(handRegion(p, column.topHand, top, pos));
+  boardRegions(p, column, scene, pos, regions);
+  regions.push(filesRegion(p, column.files, scene.orientation));
+  if (column.bottomHand) regions.push(handRegion(p, column.bottomHand, scene.orientation, pos));
+  barRegions(p, column.bottomBar, scene.orientation, scene, pos, regions);
+  if (column.footer) regions.push(footerRegion(p, column.footer, scene));
+  return regions;
 }
 
 /** White's share of the evaluation bar: lichess's winning chances from centipawns, whole for a mate. */
@@ -342,8 +359,7 @@ function evaluationRegion(p: Painter, bar: Rect, board: Rect, scene: BoardScene)
   const evaluation = scene.evaluation!;
   const white = Math.round(board.h * whiteShare(evaluation));
   const whiteAtBottom = scene.orientation === 'white';
-  return {
-    ...bar,
+  return regionAt(bar, {
     key: `evaluation:${white}:${whiteAtBottom}`,
     paint: (s) => {
       fillRect(s, bar.x, bar.y, bar.w, bar.h, kit.index.barBg);
@@ -351,7 +367,7 @@ function evaluationRegion(p: Painter, bar: Rect, board: Rect, scene: BoardScene)
       const top = whiteAtBottom ? board.y + board.h - white : board.y;
       fillRect(s, bar.x, top, bar.w, white, kit.index.clockActiveBg);
     },
-  };
+  });
 }
 
 interface Arrow {
